@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+// iaplens — App Store purchase records into finance, trust-and-safety and product reports.
+//
+// Layers, one direction of dependency (see Documentation/Architecture.md):
+//   IAPFormats → IAPVerification → IAPModel → IAPStore → IAPAnalytics → IAPReports → IAPPipeline → iaplens
+// IAPSigning (test PKI + JWS signer) and IAPSimulator sit beside the chain and are used by tests,
+// the simulator and benchmarks, never by the ingest path.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "iaplens",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "iaplens", targets: ["iaplens"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // MARK: - System libraries (Debian packages; the README's commands install them)
+        .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // MARK: - Libraries, in layer order
+        .target(name: "IAPFormats", dependencies: ["CZlib", "COpenSSL", "CLibCSV"], swiftSettings: swiftSettings),
+        .target(name: "IAPVerification", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPStore",
+            dependencies: ["IAPModel", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "IAPAnalytics",
+            dependencies: ["IAPStore", .product(name: "GRDB", package: "GRDB.swift")],
+            resources: [.copy("SQL")],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "IAPReports", dependencies: ["IAPAnalytics", "CLibCSV"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPPipeline",
+            dependencies: [
+                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "IAPSigning", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "iaplens",
+            dependencies: [
+                "IAPPipeline", "IAPSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests (mirror Sources/)
+        .target(
+            name: "IAPTestSupport",
+            dependencies: ["IAPSigning", "IAPStore", "IAPPipeline"],
+            path: "Tests/IAPTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPVerificationTests",
+            dependencies: ["IAPVerification", "IAPSigning"],
+            resources: [.copy("Certificates")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "IAPSigningTests", dependencies: ["IAPSigning", "IAPVerification"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPModelTests", dependencies: ["IAPModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPStoreTests", dependencies: ["IAPStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPPipelineTests",
+            dependencies: ["IAPPipeline", "IAPTestSupport", "IAPSigning"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "IAPSimulatorTests",
+            dependencies: ["IAPSimulator", "IAPPipeline", "IAPTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,26 @@
+#ifndef IAPLENS_OPENSSL_SHIM_H
+#define IAPLENS_OPENSSL_SHIM_H
+// OpenSSL 3 headers used by iaplens. Deprecated low-level EC APIs are used only by
+// IAPSigning (deterministic test signatures), so their warnings are silenced here.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+#include <openssl/bn.h>
+#include <openssl/crypto.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/asn1.h>
+#include <openssl/bio.h>
+#include <openssl/rand.h>
+
+// Macros and variadic helpers Swift cannot call directly.
+static inline int iaplens_x509_up_ref(X509 *cert) { return X509_up_ref(cert); }
+static inline long iaplens_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+#endif
