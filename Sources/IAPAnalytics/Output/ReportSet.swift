@@ -1,0 +1,31 @@
+/// The complete output of one `iaplens report`: every month folder plus the cross-month index.
+public struct ReportSet: Sendable, Equatable {
+    /// The as-of time `T` (Unix ms): the greatest accepted document time, or `--as-of`.
+    public let asOf: Int64
+    /// The configured environment (`Production` or `Sandbox`).
+    public let environment: String
+    /// The configured bundle ID.
+    public let bundleId: String
+    /// Whether the Small Business Program rate (85 %) was applied.
+    public let smallBusiness: Bool
+    /// Month reports in ascending month order.
+    public let months: [MonthReport]
+    /// Store-wide data quality.
+    public let dataQuality: DataQualitySummary
+    /// Sentences about how the figures were made that every reader must see (e.g. "--no-verify was used").
+    public let notes: [String]
+
+    /// Creates a report set.
+    public init(
+        asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
+        dataQuality: DataQualitySummary, notes: [String]
+    ) {
+        self.asOf = asOf
+        self.environment = environment
+        self.bundleId = bundleId
+        self.smallBusiness = smallBusiness
+        self.months = months
+        self.dataQuality = dataQuality
+        self.notes = notes
+    }
+}
