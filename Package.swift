@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
             name: "IAPStore",
-            dependencies: ["IAPModel", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,0 +1,163 @@
+public import IAPFormats
+
+/// Reads typed fields out of a JSON object with the path kept for error messages.
+///
+/// Two families: strict readers for V2 payloads (Apple sends JSON numbers and booleans), and lenient
+/// readers for V1 bodies, which send almost everything as strings ("1700000000000", "true", "1").
+public struct FieldReader: Sendable {
+    /// The object being read.
+    public let object: JSONObject
+    /// Path of the object itself ("" at the top).
+    public let path: String
+
+    /// Creates a reader over an object found at `path`.
+    public init(_ object: JSONObject, path: String = "") {
+        self.object = object
+        self.path = path
+    }
+
+    /// Creates a reader over a JSON value that must be an object.
+    public init(value: JSONValue, path: String) throws(ModelDecodingError) {
+        guard case .object(let object) = value else {
+            throw ModelDecodingError(keyPath: path.isEmpty ? "(document)" : path, problem: "is \(value.typeName), expected an object")
+        }
+        self.init(object, path: path)
+    }
+
+    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func present(_ key: String) -> JSONValue? {
+        guard let value = object[key] else { return nil }
+        if case .null = value { return nil }
+        return value
+    }
+
+    // MARK: - Strict (V2)
+
+    /// A string, or nil when absent/null.
+    public func string(_ key: String) throws(ModelDecodingError) -> String? {
+        guard let value = present(key) else { return nil }
+        guard case .string(let text) = value else { throw mismatch(key, value, "a string") }
+        return text
+    }
+
+    /// A required string.
+    public func requiredString(_ key: String) throws(ModelDecodingError) -> String {
+        guard let text = try string(key) else { throw ModelDecodingError(keyPath: keyPath(key), problem: "is missing") }
+        return text
+    }
+
+    /// An integer. Fractional values are truncated (StoreKit Testing writes fractional milliseconds).
+    public func int64(_ key: String) throws(ModelDecodingError) -> Int64? {
+        guard let value = present(key) else { return nil }
+        guard case .number(let number) = value else { throw mismatch(key, value, "an integer") }
+        if let exact = number.int64 { return exact }
+        if let double = number.double, double.isFinite, abs(double) < 9.0e15 { return Int64(double.rounded(.towardZero)) }
+        throw ModelDecodingError(keyPath: keyPath(key), problem: "is \(number.text), outside the range of a 64-bit integer")
+    }
+
+    /// A boolean.
+    public func bool(_ key: String) throws(ModelDecodingError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        guard case .bool(let flag) = value else { throw mismatch(key, value, "a boolean") }
+        return flag
+    }
+
+    /// A nested object, or nil when absent.
+    public func object(_ key: String) throws(ModelDecodingError) -> FieldReader? {
+        guard let value = present(key) else { return nil }
+        return try FieldReader(value: value, path: keyPath(key))
+    }
+
+    /// An array, or nil when absent.
+    public func array(_ key: String) throws(ModelDecodingError) -> [JSONValue]? {
+        guard let value = present(key) else { return nil }
+        guard case .array(let items) = value else { throw mismatch(key, value, "an array") }
+        return items
+    }
+
+    // MARK: - Lenient (V1)
+
+    /// A string from a string or a number (V1 ids are sometimes numbers).
+    public func lenientString(_ key: String) throws(ModelDecodingError) -> String? {
+        guard let value = present(key) else { return nil }
+        switch value {
+        case .string(let text): return text
+        case .number(let number): return number.text
+        default: throw mismatch(key, value, "a string")
+        }
+    }
+
+    /// An integer from a number or a decimal string ("1700000000000"). Empty strings count as absent.
+    public func lenientInt64(_ key: String) throws(ModelDecodingError) -> Int64? {
+        guard let value = present(key) else { return nil }
+        switch value {
+        case .number: return try int64(key)
+        case .string(let text):
+            let trimmed = text.trimmingSpaces
+            if trimmed.isEmpty { return nil }
+            if let exact = Int64(trimmed) { return exact }
+            if let double = Double(trimmed), double.isFinite, abs(double) < 9.0e15 {
+                return Int64(double.rounded(.towardZero))
+            }
+            throw ModelDecodingError(keyPath: keyPath(key), problem: "is \"\(text.prefix(40))\", expected a decimal integer")
+        default: throw mismatch(key, value, "an integer")
+        }
+    }
+
+    /// A boolean from any of Apple's V1 spellings: true/false, "true"/"false", 1/0, "1"/"0" (any case).
+    public func lenientBool(_ key: String) throws(ModelDecodingError) -> Bool? {
+        guard let value = present(key) else { return nil }
+        switch value {
+        case .bool(let flag): return flag
+        case .number(let number):
+            if number.int64 == 1 { return true }
+            if number.int64 == 0 { return false }
+        case .string(let text):
+            switch text.trimmingSpaces.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            case "": return nil
+            default: break
+            }
+        default: break
+        }
+        throw ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.shortDescription), expected true/false or 1/0")
+    }
+
+    private func mismatch(_ key: String, _ value: JSONValue, _ expected: String) -> ModelDecodingError {
+        ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.typeName), expected \(expected)")
+    }
+}
+
+extension JSONValue {
+    /// The JSON type name, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+
+    var shortDescription: String {
+        switch self {
+        case .string(let text): return "\"\(text.prefix(40))\""
+        case .number(let number): return number.text
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return typeName
+        }
+    }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first == " " || first == "\t" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\t" { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,27 @@
+/// The kind of a V2 notification. Unknown values are kept raw by the payload types (`rawNotificationType`).
+/// https://developer.apple.com/documentation/appstoreservernotifications/notificationtype
+public enum NotificationTypeV2: String, Sendable, CaseIterable {
+    case subscribed = "SUBSCRIBED"
+    case didChangeRenewalPref = "DID_CHANGE_RENEWAL_PREF"
+    case didChangeRenewalStatus = "DID_CHANGE_RENEWAL_STATUS"
+    case offerRedeemed = "OFFER_REDEEMED"
+    case didRenew = "DID_RENEW"
+    case expired = "EXPIRED"
+    case didFailToRenew = "DID_FAIL_TO_RENEW"
+    case gracePeriodExpired = "GRACE_PERIOD_EXPIRED"
+    case priceIncrease = "PRICE_INCREASE"
+    case refund = "REFUND"
+    case refundDeclined = "REFUND_DECLINED"
+    case refundReversed = "REFUND_REVERSED"
+    case consumptionRequest = "CONSUMPTION_REQUEST"
+    case renewalExtended = "RENEWAL_EXTENDED"
+    case renewalExtension = "RENEWAL_EXTENSION"
+    case revoke = "REVOKE"
+    case test = "TEST"
+    case externalPurchaseToken = "EXTERNAL_PURCHASE_TOKEN"
+    case oneTimeCharge = "ONE_TIME_CHARGE"
+    case metadataUpdate = "METADATA_UPDATE"
+    case migration = "MIGRATION"
+    case priceChange = "PRICE_CHANGE"
+    case rescindConsent = "RESCIND_CONSENT"
+}

@@ -1,0 +1,71 @@
+public import IAPFormats
+
+/// A decoded signed transaction: from a notification, a refund-history page or an order lookup.
+/// https://developer.apple.com/documentation/appstoreserverapi/jwstransactiondecodedpayload
+public struct JWSTransactionDecodedPayload: Sendable, Equatable {
+    public let transactionId: String
+    public let originalTransactionId: String?
+    public let webOrderLineItemId: String?
+    public let bundleId: String?
+    public let productId: String?
+    public let subscriptionGroupIdentifier: String?
+    public let purchaseDate: Int64?
+    public let originalPurchaseDate: Int64?
+    public let expiresDate: Int64?
+    public let quantity: Int64?
+    /// `Auto-Renewable Subscription`, `Consumable`, … as sent.
+    public let rawType: String?
+    public let appAccountToken: String?
+    public let rawInAppOwnershipType: String?
+    public let signedDate: Int64?
+    public let revocationReason: Int64?
+    public let revocationDate: Int64?
+    public let revocationType: String?
+    /// Milli-percent: 100000 = 100 %.
+    public let revocationPercentage: Int64?
+    public let isUpgraded: Bool?
+    public let offerType: Int64?
+    public let offerDiscountType: String?
+    public let environment: String?
+    public let storefront: String?
+    public let transactionReason: String?
+    public let currency: String?
+    /// Milliunits of `currency`.
+    public let price: Int64?
+
+    /// The typed product type, nil when absent or unknown.
+    public var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
+    /// The typed ownership, nil when absent or unknown.
+    public var inAppOwnershipType: InAppOwnershipType? { rawInAppOwnershipType.flatMap(InAppOwnershipType.init(rawValue:)) }
+
+    /// Decodes the payload JSON. `transactionId` is required: it is the identity of everything downstream.
+    public init(json: JSONValue) throws(ModelDecodingError) {
+        let reader = try FieldReader(value: json, path: "")
+        transactionId = try reader.requiredString("transactionId")
+        originalTransactionId = try reader.string("originalTransactionId")
+        webOrderLineItemId = try reader.string("webOrderLineItemId")
+        bundleId = try reader.string("bundleId")
+        productId = try reader.string("productId")
+        subscriptionGroupIdentifier = try reader.string("subscriptionGroupIdentifier")
+        purchaseDate = try reader.int64("purchaseDate")
+        originalPurchaseDate = try reader.int64("originalPurchaseDate")
+        expiresDate = try reader.int64("expiresDate")
+        quantity = try reader.int64("quantity")
+        rawType = try reader.string("type")
+        appAccountToken = try reader.string("appAccountToken")
+        rawInAppOwnershipType = try reader.string("inAppOwnershipType")
+        signedDate = try reader.int64("signedDate")
+        revocationReason = try reader.int64("revocationReason")
+        revocationDate = try reader.int64("revocationDate")
+        revocationType = try reader.string("revocationType")
+        revocationPercentage = try reader.int64("revocationPercentage")
+        isUpgraded = try reader.bool("isUpgraded")
+        offerType = try reader.int64("offerType")
+        offerDiscountType = try reader.string("offerDiscountType")
+        environment = try reader.string("environment")
+        storefront = try reader.string("storefront")
+        transactionReason = try reader.string("transactionReason")
+        currency = try reader.string("currency")
+        price = try reader.int64("price")
+    }
+}

@@ -1,0 +1,24 @@
+import GRDB
+
+/// The store's migrations. Each is registered once under a fixed name and never edited after release:
+/// a store written by any earlier iaplens opens and is brought forward.
+enum StoreMigrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 raw facts") { db in
+            for statement in SchemaV1.statements {
+                try db.execute(sql: statement)
+            }
+        }
+        return migrator
+    }
+}
+
+extension DatabaseMigrator {
+    /// Refuses a store that a newer iaplens has migrated past what this build knows.
+    func checkNotSuperseded(_ queue: DatabaseQueue, path: String) throws {
+        if try queue.read({ db in try hasBeenSuperseded(db) }) {
+            throw StoreError.newerSchema(path: path)
+        }
+    }
+}

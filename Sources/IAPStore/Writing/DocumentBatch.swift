@@ -1,0 +1,45 @@
+/// Everything one batch of documents adds to the store; written in one SQLite transaction so a run
+/// killed at any point leaves either all of it or none of it.
+public struct DocumentBatch: Sendable {
+    public var documents: [DocumentRow] = []
+    public var quarantine: [QuarantineRow] = []
+    public var rawDocuments: [RawDocumentRow] = []
+    public var notifications: [NotificationRow] = []
+    public var transactionVersions: [TransactionVersionRow] = []
+    public var renewalInfos: [RenewalInfoRow] = []
+    public var orderLookups: [OrderLookupRow] = []
+    /// Files whose last document is in this batch: marked complete in the same transaction.
+    public var completedFiles: [CompletedFile] = []
+
+    /// An empty batch.
+    public init() {}
+
+    /// Number of documents (rows of `documents`) in the batch.
+    public var documentCount: Int { documents.count }
+
+    /// Appends another batch's rows.
+    public mutating func append(contentsOf other: DocumentBatch) {
+        documents += other.documents
+        quarantine += other.quarantine
+        rawDocuments += other.rawDocuments
+        notifications += other.notifications
+        transactionVersions += other.transactionVersions
+        renewalInfos += other.renewalInfos
+        orderLookups += other.orderLookups
+        completedFiles += other.completedFiles
+    }
+}
+
+/// A file fully read: how many documents it held.
+public struct CompletedFile: Sendable, Equatable {
+    public var fileSHA256: String
+    public var documents: Int
+    public var runId: Int64
+
+    /// Creates a record of a completed file.
+    public init(fileSHA256: String, documents: Int, runId: Int64) {
+        self.fileSHA256 = fileSHA256
+        self.documents = documents
+        self.runId = runId
+    }
+}
