@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "IAPPipeline",
             dependencies: [
-                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
+                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports", "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "iaplens",
             dependencies: [
-                "IAPPipeline", "IAPSimulator",
+                "IAPPipeline", "IAPSimulator", "IAPFormats",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -1,0 +1,84 @@
+import Foundation
+import IAPFormats
+
+/// A JSON configuration file whose keys are the long flag names (`"bundle-id"`, `"input"`, …).
+/// It supplies defaults; flags given on the command line win (applied after by the CLI).
+public enum ConfigurationFile {
+    /// Applies the file at `path` onto `configuration`.
+    public static func apply(_ path: String, to configuration: inout PipelineConfiguration) throws(PipelineError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalidConfiguration("--config \(path) cannot be read; check the path.")
+        }
+        let object: JSONObject
+        do {
+            guard case .object(let parsed) = try JSONParser.parse(Array(data)) else {
+                throw PipelineError.invalidConfiguration("--config \(path) must hold one JSON object.")
+            }
+            object = parsed
+        } catch let error as PipelineError {
+            throw error
+        } catch {
+            throw .invalidConfiguration("--config \(path) is not valid JSON: \(error).")
+        }
+        for (key, value) in object.pairs {
+            try apply(key: key, value: value, to: &configuration, path: path)
+        }
+    }
+
+    private static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String) throws(PipelineError) {
+        func string() throws(PipelineError) -> String {
+            guard let text = value.stringValue else { throw wrongType(key, "a string", path) }
+            return text
+        }
+        func strings() throws(PipelineError) -> [String] {
+            if let text = value.stringValue { return [text] }
+            guard let items = value.arrayValue else { throw wrongType(key, "a string or a list of strings", path) }
+            var result: [String] = []
+            for item in items {
+                guard let text = item.stringValue else { throw wrongType(key, "a list of strings", path) }
+                result.append(text)
+            }
+            return result
+        }
+        func integer() throws(PipelineError) -> Int64 {
+            guard let number = value.int64Value else { throw wrongType(key, "an integer", path) }
+            return number
+        }
+        func flag() throws(PipelineError) -> Bool {
+            guard let flag = value.boolValue else { throw wrongType(key, "true or false", path) }
+            return flag
+        }
+        switch key {
+        case "input": c.inputs = try strings()
+        case "database": c.databasePath = try string()
+        case "reports": c.reportsDirectory = try string()
+        case "bundle-id": c.bundleId = try string()
+        case "app-apple-id": c.appAppleId = try integer()
+        case "environment": c.environment = try string()
+        case "root-certificate": c.rootCertificates = try strings()
+        case "no-verify": c.noVerify = try flag()
+        case "products": c.productsPath = try string()
+        case "accounts": c.accountsPath = try string()
+        case "small-business": c.smallBusiness = try flag()
+        case "month": c.months = try strings()
+        case "as-of":
+            let text = try string()
+            guard let millis = ISO8601Millis.parse(text) else {
+                throw .invalidConfiguration("--config \(path): \"as-of\" must be ISO 8601, e.g. 2026-10-31T23:59:59Z (got \(text)).")
+            }
+            c.asOf = millis
+        case "repeat-refunds": c.thresholds.repeatRefunds = Int(try integer())
+        case "burst-refunds": c.thresholds.burstRefunds = Int(try integer())
+        case "burst-days": c.thresholds.burstDays = Int(try integer())
+        case "high-rate-refunds": c.thresholds.highRateRefunds = Int(try integer())
+        case "high-rate-percent": c.thresholds.highRatePercent = Int(try integer())
+        case "window-days": c.thresholds.windowDays = Int(try integer())
+        default:
+            throw .invalidConfiguration("--config \(path): unknown key \"\(key)\"; keys are the long flag names, e.g. \"bundle-id\".")
+        }
+    }
+
+    private static func wrongType(_ key: String, _ expected: String, _ path: String) -> PipelineError {
+        .invalidConfiguration("--config \(path): \"\(key)\" must be \(expected).")
+    }
+}

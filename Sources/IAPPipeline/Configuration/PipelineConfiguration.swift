@@ -1,0 +1,91 @@
+import IAPFormats
+
+/// Everything a run needs, from flags and an optional configuration file (flags win).
+public struct PipelineConfiguration: Sendable, Equatable {
+    /// Input files and folders (`--input`, repeatable).
+    public var inputs: [String] = []
+    /// The SQLite store (`--database`).
+    public var databasePath: String = "iaplens.sqlite"
+    /// Where reports go (`--reports`).
+    public var reportsDirectory: String = "reports"
+    /// The app's bundle ID (`--bundle-id`, required).
+    public var bundleId: String = ""
+    /// The app's Apple ID (`--app-apple-id`), checked in Production when documents carry one.
+    public var appAppleId: Int64?
+    /// `Production` (default) or `Sandbox`.
+    public var environment: String = "Production"
+    /// Trusted root certificates (PEM or DER); empty means Apple Root CA - G3.
+    public var rootCertificates: [String] = []
+    /// `--no-verify`: decode without checking signatures (recorded in every report).
+    public var noVerify = false
+    /// `products.csv`.
+    public var productsPath: String?
+    /// `accounts.csv`.
+    public var accountsPath: String?
+    /// `--small-business`: 85 % proceeds on everything.
+    public var smallBusiness = false
+    /// `--month YYYY-MM` (repeatable): write only these months.
+    public var months: [String] = []
+    /// `--as-of` as Unix ms; nil means the newest accepted document's time.
+    public var asOf: Int64?
+    /// Flag rule thresholds (REPORTS.md defaults).
+    public var thresholds = FlagThresholds()
+
+    /// Creates a configuration with defaults.
+    public init() {}
+
+    /// Checks the values that do not depend on the file system; throws one sentence naming the option.
+    public func validate(requireInputs: Bool) throws(PipelineError) {
+        if bundleId.isEmpty {
+            throw .invalidConfiguration("--bundle-id is required: the App Store bundle ID of the app whose data this is (e.g. com.example.app).")
+        }
+        if requireInputs && inputs.isEmpty {
+            throw .invalidConfiguration("--input is required: give at least one archive file or folder to read.")
+        }
+        if environment != "Production" && environment != "Sandbox" {
+            throw .invalidConfiguration("--environment must be Production or Sandbox (got \(environment)).")
+        }
+        for month in months where !Self.isMonth(month) {
+            throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
+        }
+        try thresholds.validate()
+    }
+
+    static func isMonth(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1])
+        else { return false }
+        return year >= 1970 && (1...12).contains(month)
+    }
+}
+
+/// Thresholds of the flag rules (REPORTS.md `flagged_accounts.csv`), each an option.
+public struct FlagThresholds: Sendable, Equatable {
+    /// `repeat_refunds`: refunds in the window.
+    public var repeatRefunds = 3
+    /// `consumable_refund_burst`: consumable refunds close together.
+    public var burstRefunds = 2
+    /// `consumable_refund_burst`: how close, in days (× 24 h).
+    public var burstDays = 30
+    /// `high_refund_rate`: minimum lifetime refunds.
+    public var highRateRefunds = 2
+    /// `high_refund_rate`: refunds as a percentage of purchases.
+    public var highRatePercent = 50
+    /// Window length in days, ending at the end of the month.
+    public var windowDays = 90
+
+    /// Defaults of REPORTS.md.
+    public init() {}
+
+    func validate() throws(PipelineError) {
+        let checks: [(String, Int, ClosedRange<Int>)] = [
+            ("--repeat-refunds", repeatRefunds, 1...1_000), ("--burst-refunds", burstRefunds, 2...1_000),
+            ("--burst-days", burstDays, 1...365), ("--high-rate-refunds", highRateRefunds, 1...1_000),
+            ("--high-rate-percent", highRatePercent, 1...100), ("--window-days", windowDays, 1...3_650),
+        ]
+        for (name, value, range) in checks where !range.contains(value) {
+            throw .invalidConfiguration("\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
+        }
+    }
+}

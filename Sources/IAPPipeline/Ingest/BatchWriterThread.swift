@@ -1,0 +1,46 @@
+import Dispatch
+import Foundation
+import IAPStore
+
+/// Writes batches on a thread of its own while the workers verify the next ones, in submission order.
+/// At most `capacity` batches wait, so memory stays flat however large the archive.
+final class BatchWriterThread: @unchecked Sendable {
+    // @unchecked: `failure` is guarded by `lock`; everything else is immutable or a GCD object.
+    private let writer: StoreWriter
+    private let queue = DispatchQueue(label: "iaplens.store-writer")
+    private let slots: DispatchSemaphore
+    private let lock = NSLock()
+    private var failure: (any Error)?
+
+    init(writer: StoreWriter, capacity: Int = 2) {
+        self.writer = writer
+        self.slots = DispatchSemaphore(value: capacity)
+    }
+
+    /// Queues a batch; blocks while `capacity` batches are already waiting. Throws the first write error.
+    func submit(_ batch: DocumentBatch) throws {
+        try rethrowFailure()
+        slots.wait()
+        queue.async { [self] in
+            defer { slots.signal() }
+            guard currentFailure() == nil else { return }
+            do {
+                try writer.write(batch)
+            } catch {
+                lock.withLock { failure = failure ?? error }
+            }
+        }
+    }
+
+    /// Waits until every queued batch is written; throws the first write error.
+    func finish() throws {
+        queue.sync {}
+        try rethrowFailure()
+    }
+
+    private func currentFailure() -> (any Error)? { lock.withLock { failure } }
+
+    private func rethrowFailure() throws {
+        if let failure = currentFailure() { throw failure }
+    }
+}

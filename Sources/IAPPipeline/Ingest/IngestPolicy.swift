@@ -1,0 +1,19 @@
+/// Which documents count for this store: the app, the environment, and whether signatures are checked.
+public struct IngestPolicy: Sendable, Equatable {
+    /// Only documents of this bundle ID are accepted; others are quarantined as `wrong_app`.
+    public var bundleId: String
+    /// In Production, documents carrying an app Apple ID must carry this one (when given).
+    public var appAppleId: Int64?
+    /// `Production` (default) or `Sandbox`; other environments are stored but never counted.
+    public var environment: String
+    /// False under `--no-verify`: signatures are decoded without being checked, and that is recorded.
+    public var verifySignatures: Bool
+
+    /// Creates a policy.
+    public init(bundleId: String, appAppleId: Int64? = nil, environment: String = "Production", verifySignatures: Bool = true) {
+        self.bundleId = bundleId
+        self.appAppleId = appAppleId
+        self.environment = environment
+        self.verifySignatures = verifySignatures
+    }
+}

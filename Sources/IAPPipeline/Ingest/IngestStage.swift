@@ -1,0 +1,109 @@
+import Foundation
+import IAPFormats
+import IAPStore
+import IAPVerification
+
+/// The `ingest` stage: reads new input files, verifies and decodes their documents on all cores, and
+/// loads them in order, one SQLite transaction per batch. A file already read (same content) is
+/// skipped; a file half-read by a killed run is read again, and its keyed rows make that harmless.
+public struct IngestStage: Sendable {
+    /// Tuning and inputs.
+    public struct Options: Sendable {
+        /// Files and folders to read.
+        public var inputs: [String]
+        /// App, environment, verification.
+        public var policy: IngestPolicy
+        /// Trusted roots (ignored under `--no-verify`).
+        public var roots: [TrustedRoot]
+        /// Documents per SQLite transaction.
+        public var batchSize: Int = 2_000
+        /// Lines handed to the workers at a time.
+        public var chunkSize: Int = 512
+
+        /// Creates options.
+        public init(inputs: [String], policy: IngestPolicy, roots: [TrustedRoot]) {
+            self.inputs = inputs
+            self.policy = policy
+            self.roots = roots
+        }
+    }
+
+    private let store: Store
+    private let options: Options
+    private let progress: (@Sendable (IngestProgress) -> Void)?
+
+    /// Creates the stage.
+    public init(store: Store, options: Options, progress: (@Sendable (IngestProgress) -> Void)? = nil) {
+        self.store = store
+        self.options = options
+        self.progress = progress
+    }
+
+    /// Runs the stage under the given run ID.
+    public func run(runId: Int64) throws -> IngestSummary {
+        let discovery = try InputDiscovery.discover(options.inputs)
+        let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
+        let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
+        let storeWriter = StoreWriter(store: store)
+        let writer = BatchWriterThread(writer: storeWriter)
+        var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
+        var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
+
+        for input in discovery.files {
+            let file: SourceFile
+            do {
+                file = SourceFile(path: input.path, sha256: try FileDigest.sha256Hex(ofFileAt: input.path), byteCount: input.byteCount)
+            } catch {
+                summary.unreadableFiles.append("\(input.path): \(error)")
+                continue
+            }
+            // The writer thread may still hold earlier batches; the file row must exist before its documents.
+            try writer.finish()
+            if try storeWriter.beginFile(sha256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId) {
+                summary.filesAlreadyRead += 1
+                tracker.fileDone()
+                continue
+            }
+            var pending = DocumentBatch()
+            var documents = 0
+            var chunk: [(line: Int, bytes: [UInt8])] = []
+
+            func flushChunk() {
+                let results = ParallelMap.map(chunk) { item in processor.process(bytes: item.bytes, line: item.line, file: file) }
+                for result in results {
+                    pending.append(contentsOf: result)
+                    summary.count(result)
+                }
+                tracker.add(documents: results.reduce(0) { $0 + $1.documents.count }, quarantined: results.reduce(0) { $0 + $1.quarantine.count })
+                chunk.removeAll(keepingCapacity: true)
+            }
+
+            for item in DocumentReader(file: input) {
+                switch item {
+                case .document(let line, let bytes):
+                    chunk.append((line, bytes))
+                    if chunk.count >= options.chunkSize { flushChunk() }
+                case .failure(let line, let failure):
+                    flushChunk()
+                    let result = processor.readFailure(failure, line: line, file: file)
+                    pending.append(contentsOf: result)
+                    summary.count(result)
+                }
+                if pending.documentCount >= options.batchSize {
+                    documents += pending.documentCount
+                    try writer.submit(pending)
+                    pending = DocumentBatch()
+                }
+            }
+            flushChunk()
+            documents += pending.documentCount
+            pending.completedFiles.append(CompletedFile(fileSHA256: file.sha256, documents: documents, runId: runId))
+            try writer.submit(pending)
+            summary.filesRead += 1
+            tracker.fileDone()
+        }
+        try writer.finish()
+        tracker.finish()
+        return summary
+    }
+}

@@ -1,0 +1,49 @@
+import IAPStore
+
+/// What one ingest did, for the command line and the run log.
+public struct IngestSummary: Sendable, Equatable {
+    /// Input files found under the given paths.
+    public var filesFound: Int
+    /// Files under the given folders that were not inputs (other extensions).
+    public var filesIgnored: [String]
+    /// Files read in this run.
+    public var filesRead = 0
+    /// Files skipped because the same content was read before.
+    public var filesAlreadyRead = 0
+    /// Files that could not be opened, with the reason.
+    public var unreadableFiles: [String] = []
+    /// Documents read in this run.
+    public var documentsRead = 0
+    /// Of which accepted.
+    public var accepted = 0
+    /// Of which of another environment.
+    public var otherEnvironment = 0
+    /// Of which TEST notifications.
+    public var testNotifications = 0
+    /// Of which quarantined, by reason code.
+    public var quarantinedByReason: [String: Int] = [:]
+
+    /// Creates an empty summary.
+    public init(filesFound: Int, filesIgnored: [String]) {
+        self.filesFound = filesFound
+        self.filesIgnored = filesIgnored
+    }
+
+    /// Total quarantined.
+    public var quarantined: Int { quarantinedByReason.values.reduce(0, +) }
+
+    mutating func count(_ batch: DocumentBatch) {
+        documentsRead += batch.documents.count
+        for document in batch.documents {
+            switch document.outcome {
+            case .accepted: accepted += 1
+            case .otherEnvironment: otherEnvironment += 1
+            case .testNotification: testNotifications += 1
+            case .quarantined: break
+            }
+        }
+        for row in batch.quarantine {
+            quarantinedByReason[row.reason, default: 0] += 1
+        }
+    }
+}

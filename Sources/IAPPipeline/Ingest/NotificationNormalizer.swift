@@ -1,0 +1,107 @@
+import IAPFormats
+import IAPModel
+import IAPStore
+
+/// Turns one V2 `signedPayload` (a webhook body or a notification-history entry) into store rows.
+/// The notification is one document: if its outer JWS or any nested JWS fails, all of it is quarantined.
+struct NotificationNormalizer: Sendable {
+    let decoder: SignedPayloadDecoder
+    let filter: AppFilter
+
+    /// The rows of an accepted/other-environment/TEST notification, or the failure that quarantines it.
+    func normalize(jws: String, receivedAt: Int64?, position: DocumentPosition, kind: String)
+        -> Result<DocumentBatch, DocumentFailure>
+    {
+        let outer: SignedPayloadDecoder.Decoded
+        switch decoder.decode(jws) {
+        case .success(let decoded): outer = decoded
+        case .failure(let failure): return .failure(failure)
+        }
+        let payload: ResponseBodyV2DecodedPayload
+        do {
+            payload = try ResponseBodyV2DecodedPayload(json: outer.payload)
+        } catch {
+            return .failure(DocumentFailure(.badPayload, "\(error)"))
+        }
+        guard let signedDate = payload.signedDate else {
+            return .failure(DocumentFailure(.missingSignedDate, "The notification has no signedDate."))
+        }
+        let identity = payload.identity
+        let decision: (outcome: DocumentOutcome, environment: String)
+        switch filter.outcome(
+            environment: identity?.environment, bundleId: identity?.bundleId, appAppleId: identity?.appAppleId)
+        {
+        case .success(let result): decision = result
+        case .failure(let failure): return .failure(failure)
+        }
+
+        // Nested JWS are verified on their own, at their own signedDate.
+        var transaction: (payload: JWSTransactionDecodedPayload, jws: String)?
+        if let nested = payload.data?.signedTransactionInfo {
+            switch decoder.decodeTransaction(nested, fallbackSignedDate: signedDate) {
+            case .success(let decoded): transaction = (decoded, nested)
+            case .failure(let failure): return .failure(failure.at("data.signedTransactionInfo"))
+            }
+            if decision.outcome == .accepted, let bundle = transaction?.payload.bundleId, bundle != filter.policy.bundleId {
+                return .failure(DocumentFailure(.wrongApp, "data.signedTransactionInfo is for bundle ID \(bundle); this store is for \(filter.policy.bundleId)."))
+            }
+        }
+        var renewal: JWSRenewalInfoDecodedPayload?
+        if let nested = payload.data?.signedRenewalInfo {
+            switch decoder.decode(nested, fallbackSignedDate: signedDate) {
+            case .failure(let failure): return .failure(failure.at("data.signedRenewalInfo"))
+            case .success(let decoded):
+                do {
+                    renewal = try JWSRenewalInfoDecodedPayload(json: decoded.payload)
+                } catch {
+                    return .failure(DocumentFailure(.badPayload, "data.signedRenewalInfo: \(error)"))
+                }
+            }
+        }
+
+        let isTest = payload.notificationType == .test
+        let outcome: DocumentOutcome = isTest && decision.outcome == .accepted ? .testNotification : decision.outcome
+        let documentId = payload.notificationUUID
+        var batch = DocumentBatch()
+        batch.documents.append(DocumentRow(
+            position: position, kind: kind, outcome: outcome, documentId: documentId,
+            environment: decision.environment, documentTime: signedDate, isVerified: decoder.verifier != nil))
+        batch.rawDocuments.append(RawDocumentRow(documentId: documentId, format: "jws", body: jws))
+        batch.notifications.append(NotificationRow(
+            notificationId: documentId, format: "v2", notificationType: payload.rawNotificationType,
+            subtype: payload.rawSubtype, environment: decision.environment, bundleId: identity?.bundleId,
+            appAppleId: identity?.appAppleId, version: payload.version, signedDate: signedDate, receivedAt: receivedAt,
+            documentTime: signedDate, transactionId: transaction?.payload.transactionId,
+            originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
+            productId: transaction?.payload.productId, status: payload.data?.status,
+            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: SHA256.hex(jws)))
+        if let transaction {
+            batch.transactionVersions.append(TransactionVersionRow(
+                transactionId: transaction.payload.transactionId, documentId: documentId, source: "v2_notification",
+                format: "v2", documentTime: signedDate, versionSHA256: SHA256.hex(transaction.jws),
+                environment: decision.environment, fields: TransactionFields(transaction.payload)))
+        }
+        if let renewal {
+            batch.renewalInfos.append(RenewalInfoRow(v2: renewal, documentId: documentId, documentTime: signedDate, environment: decision.environment))
+        }
+        return .success(batch)
+    }
+}
+
+extension RenewalInfoRow {
+    init(v2 renewal: JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String) {
+        self.init(
+            documentId: documentId, originalTransactionId: renewal.originalTransactionId, format: "v2",
+            documentTime: documentTime, environment: environment)
+        productId = renewal.productId
+        autoRenewProductId = renewal.autoRenewProductId
+        autoRenewStatus = renewal.autoRenewStatus
+        expirationIntent = renewal.expirationIntent
+        isInBillingRetryPeriod = renewal.isInBillingRetryPeriod
+        gracePeriodExpiresDate = renewal.gracePeriodExpiresDate
+        priceIncreaseStatus = renewal.priceIncreaseStatus
+        renewalDate = renewal.renewalDate
+        signedDate = renewal.signedDate
+        appAccountToken = renewal.appAccountToken?.lowercased()
+    }
+}

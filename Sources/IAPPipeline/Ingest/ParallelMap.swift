@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Maps items on all cores, keeping the input order in the output.
+enum ParallelMap {
+    static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @Sendable (Input) -> Output) -> [Output] {
+        if items.count < 2 { return items.map(transform) }
+        let results = ResultSlots<Output>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            results.set(index, transform(items[index]))
+        }
+        return results.values()
+    }
+}
+
+/// Fixed slots written once each by different threads (distinct indices, so no lock is needed).
+/// A raw buffer rather than an array property: concurrent `inout` access to a class's array would
+/// trip Swift's exclusivity checks.
+private final class ResultSlots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutablePointer<Value?>
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        buffer = UnsafeMutablePointer<Value?>.allocate(capacity: count)
+        buffer.initialize(repeating: nil, count: count)
+    }
+
+    deinit {
+        buffer.deinitialize(count: count)
+        buffer.deallocate()
+    }
+
+    func set(_ index: Int, _ value: Value) { buffer[index] = value }
+
+    func values() -> [Value] { (0..<count).compactMap { buffer[$0] } }
+}

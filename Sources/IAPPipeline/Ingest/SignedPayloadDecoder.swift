@@ -1,0 +1,66 @@
+import IAPFormats
+import IAPModel
+import IAPVerification
+
+/// Turns one compact JWS into its trusted JSON payload: parse, read `signedDate`, verify the chain and
+/// signature at that date (unless verification is off), in the order Apple's libraries do.
+struct SignedPayloadDecoder: Sendable {
+    /// nil when `--no-verify` was given.
+    let verifier: JWSVerifier?
+
+    struct Decoded: Sendable {
+        let payload: JSONValue
+        let signedDate: Int64?
+    }
+
+    /// - Parameter fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS
+    ///   that carry none.
+    func decode(_ jws: String, fallbackSignedDate: Int64? = nil) -> Result<Decoded, DocumentFailure> {
+        let compact: CompactJWS
+        switch CompactJWS.parse(jws) {
+        case .success(let parsed): compact = parsed
+        case .failure(let failure): return .failure(Self.failure(failure))
+        }
+        let payload: JSONValue
+        do {
+            payload = try JSONParser.parse(compact.payload)
+        } catch {
+            return .failure(DocumentFailure(.badPayload, "The signed payload is not valid JSON (\(error))."))
+        }
+        guard case .object = payload else {
+            return .failure(DocumentFailure(.badPayload, "The signed payload is \(payload.typeDescription), not a JSON object."))
+        }
+        let signedDate = payload["signedDate"]?.numberValue.flatMap { number in
+            number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
+        }
+        if let verifier {
+            guard let time = signedDate ?? fallbackSignedDate else {
+                return .failure(DocumentFailure(.missingSignedDate, "The signed payload has no signedDate to check its certificates at."))
+            }
+            if case .failure(let failure) = verifier.verify(compact, atMillis: time) {
+                return .failure(Self.failure(failure))
+            }
+        }
+        return .success(Decoded(payload: payload, signedDate: signedDate))
+    }
+
+    static func failure(_ failure: JWSVerificationFailure) -> DocumentFailure {
+        let reason = QuarantineReason(rawValue: failure.reason.rawValue) ?? .badSignature
+        return DocumentFailure(reason, failure.message)
+    }
+}
+
+extension SignedPayloadDecoder {
+    /// Decodes and verifies a signed transaction.
+    func decodeTransaction(_ jws: String, fallbackSignedDate: Int64? = nil) -> Result<JWSTransactionDecodedPayload, DocumentFailure> {
+        switch decode(jws, fallbackSignedDate: fallbackSignedDate) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let decoded):
+            do {
+                return .success(try JWSTransactionDecodedPayload(json: decoded.payload))
+            } catch {
+                return .failure(DocumentFailure(.badPayload, "\(error)"))
+            }
+        }
+    }
+}

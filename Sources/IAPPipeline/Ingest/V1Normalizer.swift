@@ -1,0 +1,87 @@
+import IAPFormats
+import IAPModel
+import IAPStore
+
+/// Turns one V1 notification body into store rows. V1 is unsigned: its identity is the SHA-256 of the
+/// canonical body, and its time is the envelope's `receivedAt`, else the body's greatest date.
+struct V1Normalizer: Sendable {
+    let filter: AppFilter
+    let isVerified: Bool
+
+    func normalize(body: JSONObject, receivedAt: Int64?, position: DocumentPosition) -> Result<DocumentBatch, DocumentFailure> {
+        let decoded: ResponseBodyV1
+        do {
+            decoded = try ResponseBodyV1(body: body)
+        } catch {
+            return .failure(DocumentFailure(.badField, "\(error)"))
+        }
+        let receiptEnvironment = body["unified_receipt"]?["environment"]?.stringValue
+        let decision: (outcome: DocumentOutcome, environment: String)
+        switch filter.outcome(environment: decoded.rawEnvironment ?? receiptEnvironment, bundleId: decoded.bundleId, appAppleId: nil) {
+        case .success(let result): decision = result
+        case .failure(let failure): return .failure(failure)
+        }
+        guard let documentTime = receivedAt ?? decoded.impliedDocumentTime else {
+            return .failure(DocumentFailure(.missingDocumentTime, "The V1 body has no receivedAt envelope and no dates to take its time from."))
+        }
+        let canonical = String(decoding: JSONValue.object(body).canonicalJSON(), as: UTF8.self)
+        let bodyHash = SHA256.hex(canonical)
+        let documentId = "v1:" + bodyHash
+
+        var batch = DocumentBatch()
+        batch.documents.append(DocumentRow(
+            position: position, kind: "v1_notification", outcome: decision.outcome, documentId: documentId,
+            environment: decision.environment, documentTime: documentTime, isVerified: isVerified))
+        batch.rawDocuments.append(RawDocumentRow(documentId: documentId, format: "v1_json", body: canonical))
+        let subject = decoded.originalTransactionId ?? decoded.transactions.first?.originalTransactionId
+        let newestOfSubject = decoded.transactions
+            .filter { $0.originalTransactionId == subject }
+            .max { ($0.purchaseDate ?? 0, $0.transactionId) < ($1.purchaseDate ?? 0, $1.transactionId) }
+        batch.notifications.append(NotificationRow(
+            notificationId: documentId, format: "v1", notificationType: decoded.rawNotificationType, subtype: nil,
+            environment: decision.environment, bundleId: decoded.bundleId, appAppleId: nil, version: nil, signedDate: nil,
+            receivedAt: receivedAt, documentTime: documentTime, transactionId: newestOfSubject?.transactionId,
+            originalTransactionId: subject, productId: newestOfSubject?.productId, status: nil,
+            consumptionRequestReason: nil, rawSHA256: bodyHash))
+
+        // A receipt may list a transaction twice (V1 quirk); one version per (transaction, document).
+        var seen: Set<String> = []
+        for receipt in decoded.transactions where seen.insert(receipt.transactionId).inserted {
+            batch.transactionVersions.append(TransactionVersionRow(
+                transactionId: receipt.transactionId, documentId: documentId, source: "v1_notification", format: "v1",
+                documentTime: documentTime, versionSHA256: SHA256.hex(documentId + "/" + receipt.transactionId),
+                environment: decision.environment, fields: TransactionFields(receipt)))
+        }
+        batch.renewalInfos = renewalRows(decoded, documentId: documentId, documentTime: documentTime, environment: decision.environment)
+        return .success(batch)
+    }
+
+    /// One renewal state per subscription in `pending_renewal_info`; the top-level fields fill gaps for
+    /// the subscription the notification is about (and stand alone when the receipt has no entry for it).
+    private func renewalRows(_ body: ResponseBodyV1, documentId: String, documentTime: Int64, environment: String) -> [RenewalInfoRow] {
+        var rows: [RenewalInfoRow] = []
+        var seen: Set<String> = []
+        for info in body.pendingRenewalInfo where seen.insert(info.originalTransactionId).inserted {
+            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: info.originalTransactionId, format: "v1", documentTime: documentTime, environment: environment)
+            let isSubject = info.originalTransactionId == body.originalTransactionId
+            row.productId = info.productId
+            row.autoRenewProductId = info.autoRenewProductId ?? (isSubject ? body.autoRenewProductId : nil)
+            row.autoRenewStatus = (info.autoRenewStatus ?? (isSubject ? body.autoRenewStatus : nil)).map { $0 ? 1 : 0 }
+            row.expirationIntent = info.expirationIntent ?? (isSubject ? body.expirationIntent : nil)
+            row.isInBillingRetryPeriod = info.isInBillingRetryPeriod
+            row.gracePeriodExpiresDate = info.gracePeriodExpiresDate
+            row.priceIncreaseStatus = info.priceConsentStatus
+            rows.append(row)
+        }
+        if let subject = body.originalTransactionId, !seen.contains(subject),
+            body.autoRenewStatus != nil || body.expirationIntent != nil
+        {
+            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: subject, format: "v1", documentTime: documentTime, environment: environment)
+            row.autoRenewProductId = body.autoRenewProductId
+            row.autoRenewStatus = body.autoRenewStatus.map { $0 ? 1 : 0 }
+            row.expirationIntent = body.expirationIntent
+            rows.append(row)
+        }
+        return rows
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import IAPAnalytics
+import IAPFormats
+import IAPModel
+import IAPReports
+import IAPStore
+import IAPVerification
+
+/// The pipeline as a type: ingest → analyze → report over one store, plus `status`. The command line
+/// is a thin shell around this; tests drive it directly.
+public struct Pipeline: Sendable {
+    /// The configuration of this run.
+    public let configuration: PipelineConfiguration
+
+    /// Creates a pipeline.
+    public init(configuration: PipelineConfiguration) {
+        self.configuration = configuration
+    }
+
+    // MARK: - Stages
+
+    /// `ingest`: reads new inputs into the store.
+    public func ingest(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> IngestSummary {
+        try configuration.validate(requireInputs: true)
+        let lock = try RunLock(databasePath: configuration.databasePath, command: "ingest")
+        defer { withExtendedLifetime(lock) {} }
+        return try ingest(store: try openStore(), progress: progress)
+    }
+
+    /// `analyze`: loads reference files (when given) and builds every model.
+    public func analyze() throws -> AnalysisSummary {
+        try configuration.validate(requireInputs: false)
+        let lock = try RunLock(databasePath: configuration.databasePath, command: "analyze")
+        defer { withExtendedLifetime(lock) {} }
+        return try analyze(store: try openStore())
+    }
+
+    /// `report`: writes the CSV and Markdown files from the built models.
+    public func report() throws -> ReportWriteSummary {
+        try configuration.validate(requireInputs: false)
+        let lock = try RunLock(databasePath: configuration.databasePath, command: "report")
+        defer { withExtendedLifetime(lock) {} }
+        return try report(store: try openStore())
+    }
+
+    /// `run`: ingest, analyze and report in order, holding the store throughout.
+    public func run(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> RunSummary {
+        try configuration.validate(requireInputs: true)
+        let lock = try RunLock(databasePath: configuration.databasePath, command: "run")
+        defer { withExtendedLifetime(lock) {} }
+        let store = try openStore()
+        let ingestSummary = try ingest(store: store, progress: progress)
+        let analysis = try analyze(store: store)
+        let written = try report(store: store)
+        return RunSummary(ingest: ingestSummary, analysis: analysis, reports: written)
+    }
+
+    /// `status`: what the store holds. Reads only, so it works while a run holds the store.
+    public func status(quarantineLimit: Int = 0) throws -> StoreStatus {
+        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+            throw PipelineError.invalidConfiguration(
+                "No store at \(configuration.databasePath): run `iaplens ingest` or `iaplens run` first, or pass --database.")
+        }
+        return try StoreStatus.read(from: try Store(path: configuration.databasePath), quarantineLimit: quarantineLimit)
+    }
+
+    // MARK: - Stage bodies (the caller holds the lock)
+
+    private func openStore() throws -> Store {
+        let store = try Store(path: configuration.databasePath)
+        try StoreSettings(store: store).claim(bundleId: configuration.bundleId)
+        return store
+    }
+
+    private func ingest(store: Store, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
+        let policy = IngestPolicy(
+            bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
+            environment: configuration.environment, verifySignatures: !configuration.noVerify)
+        let roots = configuration.noVerify ? [] : try trustedRoots()
+        let log = RunLog(store: store)
+        let runId = try log.begin(command: "ingest", isVerified: !configuration.noVerify)
+        do {
+            let stage = IngestStage(store: store, options: IngestStage.Options(inputs: configuration.inputs, policy: policy, roots: roots), progress: progress)
+            let summary = try stage.run(runId: runId)
+            try log.finish(
+                runId: runId, outcome: "completed", filesRead: summary.filesRead, filesSkipped: summary.filesAlreadyRead,
+                documentsRead: summary.documentsRead, documentsQuarantined: summary.quarantined,
+                message: configuration.noVerify ? "--no-verify: signatures were not checked" : nil)
+            return summary
+        } catch {
+            try? log.finish(runId: runId, outcome: "failed", message: "\(error)")
+            throw error
+        }
+    }
+
+    private func analyze(store: Store) throws -> AnalysisSummary {
+        try loadReferenceFiles(into: store)
+        let log = RunLog(store: store)
+        let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
+        do {
+            let summary = try Analyzer(store: store).analyze(analysisOptions)
+            try log.finish(runId: runId, outcome: "completed")
+            return summary
+        } catch {
+            try? log.finish(runId: runId, outcome: "failed", message: "\(error)")
+            throw error
+        }
+    }
+
+    private func report(store: Store) throws -> ReportWriteSummary {
+        let log = RunLog(store: store)
+        let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
+        do {
+            let set = try Analyzer(store: store).reportSet(analysisOptions)
+            let written = try ReportWriter(directory: configuration.reportsDirectory).write(set)
+            try log.finish(runId: runId, outcome: "completed")
+            return written
+        } catch {
+            try? log.finish(runId: runId, outcome: "failed", message: "\(error)")
+            throw error
+        }
+    }
+
+    // MARK: - Inputs of the stages
+
+    private func trustedRoots() throws -> [TrustedRoot] {
+        if configuration.rootCertificates.isEmpty { return [try TrustedRoot.appleRootCAG3] }
+        var roots: [TrustedRoot] = []
+        for path in configuration.rootCertificates {
+            do {
+                roots += try TrustedRoot.load(fromFile: path)
+            } catch {
+                throw PipelineError.invalidConfiguration("--root-certificate \(path) could not be used: \(error)")
+            }
+        }
+        return roots
+    }
+
+    private func loadReferenceFiles(into store: Store) throws {
+        let writer = ReferenceWriter(store: store)
+        if let path = configuration.productsPath {
+            let rows: [ProductCatalogRow]
+            do { rows = try ReferenceFiles.readProducts(at: path) } catch { throw PipelineError.invalidReferenceFile("\(error)") }
+            try writer.replaceProducts(rows.map { row in
+                ProductReferenceRow(
+                    line: row.line, productId: row.productId,
+                    productType: ProductType(anySpelling: row.type)?.reportName ?? row.type, currency: row.currency,
+                    priceMilli: row.priceMilli)
+            })
+        }
+        if let path = configuration.accountsPath {
+            let rows: [AccountMappingRow]
+            do { rows = try ReferenceFiles.readAccounts(at: path) } catch { throw PipelineError.invalidReferenceFile("\(error)") }
+            try writer.replaceAccounts(rows.map { AccountReferenceRow(line: $0.line, appAccountToken: $0.appAccountToken, accountId: $0.accountId) })
+        }
+    }
+
+    var analysisOptions: AnalysisOptions {
+        var options = AnalysisOptions(bundleId: configuration.bundleId)
+        options.environment = configuration.environment
+        options.asOf = configuration.asOf
+        options.smallBusiness = configuration.smallBusiness
+        options.months = configuration.months
+        options.repeatRefundsMin = configuration.thresholds.repeatRefunds
+        options.burstRefundsMin = configuration.thresholds.burstRefunds
+        options.burstWindowHours = configuration.thresholds.burstDays * 24
+        options.highRateMinRefunds = configuration.thresholds.highRateRefunds
+        options.highRateMinPercent = configuration.thresholds.highRatePercent
+        options.windowDays = configuration.thresholds.windowDays
+        return options
+    }
+}
+
+/// What `run` did, stage by stage.
+public struct RunSummary: Sendable {
+    public let ingest: IngestSummary
+    public let analysis: AnalysisSummary
+    public let reports: ReportWriteSummary
+}

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// Which app and environment the data must belong to, and how signatures are checked.
+struct AppOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The app's bundle ID; documents of other apps are quarantined (wrong_app).", valueName: "id"))
+    var bundleId: String?
+
+    @Option(name: .long, help: ArgumentHelp("The app's Apple ID, checked on Production documents that carry one.", valueName: "n"))
+    var appAppleId: Int64?
+
+    @Option(name: .long, help: ArgumentHelp("Production (default) or Sandbox. Other environments are stored, never counted.", valueName: "env"))
+    var environment: String?
+
+    @Option(name: .customLong("root-certificate"), help: ArgumentHelp(
+        "A trusted root (PEM or DER), repeatable. Replaces the built-in Apple Root CA - G3; use for test or simulated data.",
+        valueName: "file"))
+    var rootCertificates: [String] = []
+
+    @Flag(name: .customLong("no-verify"), help: "Decode signatures without checking them (archives verified on receipt). Recorded in every report.")
+    var noVerify = false
+}

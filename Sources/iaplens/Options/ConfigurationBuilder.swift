@@ -1,0 +1,42 @@
+import ArgumentParser
+import IAPFormats
+import IAPPipeline
+
+/// Builds the pipeline configuration: the configuration file first (if any), then the flags on top.
+enum ConfigurationBuilder {
+    static func build(
+        store: StoreOptions, app: AppOptions? = nil, inputs: InputOptions? = nil, report: ReportOptions? = nil
+    ) throws -> PipelineConfiguration {
+        var c = PipelineConfiguration()
+        if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
+        if let database = store.database { c.databasePath = database }
+        if let app {
+            if let value = app.bundleId { c.bundleId = value }
+            if let value = app.appAppleId { c.appAppleId = value }
+            if let value = app.environment { c.environment = value }
+            if !app.rootCertificates.isEmpty { c.rootCertificates = app.rootCertificates }
+            if app.noVerify { c.noVerify = true }
+        }
+        if let inputs, !inputs.input.isEmpty { c.inputs = inputs.input }
+        if let report {
+            if let value = report.reports { c.reportsDirectory = value }
+            if let value = report.products { c.productsPath = value }
+            if let value = report.accounts { c.accountsPath = value }
+            if report.smallBusiness { c.smallBusiness = true }
+            if !report.month.isEmpty { c.months = report.month }
+            if let text = report.asOf {
+                guard let millis = ISO8601Millis.parse(text) else {
+                    throw ValidationError("--as-of must be ISO 8601 UTC, e.g. 2026-10-31T23:59:59Z (got \(text)).")
+                }
+                c.asOf = millis
+            }
+            if let value = report.repeatRefunds { c.thresholds.repeatRefunds = value }
+            if let value = report.burstRefunds { c.thresholds.burstRefunds = value }
+            if let value = report.burstDays { c.thresholds.burstDays = value }
+            if let value = report.highRateRefunds { c.thresholds.highRateRefunds = value }
+            if let value = report.highRatePercent { c.thresholds.highRatePercent = value }
+            if let value = report.windowDays { c.thresholds.windowDays = value }
+        }
+        return c
+    }
+}
