@@ -1,0 +1,71 @@
+/// Streams the documents of one input file with flat memory.
+///
+/// - gzip is detected by its magic bytes (`1f 8b`), whatever the name; multi-member gzip is read through.
+///   A `.gz` name on non-gzip data is a ``FormatFailureReason/badGzip`` failure.
+/// - `.jsonl` / `.ndjson` (and any other name except `.json`): one document per line; blank lines are skipped,
+///   a trailing `\r` is dropped, and line numbers count every line from 1.
+/// - `.json`: the whole file is one document, reported at line 1.
+/// - A UTF-8 byte-order mark at the very start of the content is dropped.
+/// - A line longer than `maxDocumentBytes` yields a ``FormatFailureReason/documentTooLarge`` failure for that
+///   line without being buffered, and reading continues at the next line.
+/// - Corrupt or truncated gzip: the documents before the damage come first, then one ``FormatFailureReason/badGzip``
+///   failure at the line where it broke, then the iteration ends.
+public struct DocumentReader: Sequence, Sendable {
+    /// Default per-document limit: 64 MiB.
+    public static let defaultMaxDocumentBytes = 64 << 20
+
+    /// The file to read.
+    public let file: InputFile
+    /// The longest accepted document, in (decompressed) bytes.
+    public let maxDocumentBytes: Int
+    let chunkSize: Int
+
+    /// Creates a reader; nothing is opened until iteration starts.
+    /// - Parameters:
+    ///   - file: The file to read.
+    ///   - maxDocumentBytes: The longest accepted document, in decompressed bytes.
+    public init(file: InputFile, maxDocumentBytes: Int = DocumentReader.defaultMaxDocumentBytes) {
+        self.init(file: file, maxDocumentBytes: maxDocumentBytes, chunkSize: ChunkSource.defaultChunkSize)
+    }
+
+    init(file: InputFile, maxDocumentBytes: Int, chunkSize: Int) {
+        self.file = file
+        self.maxDocumentBytes = maxDocumentBytes
+        self.chunkSize = chunkSize
+    }
+
+    /// Opens the file and starts reading. Each iterator reads the file independently.
+    public func makeIterator() -> Iterator {
+        Iterator(
+            source: ChunkSource(file: file, chunkSize: chunkSize),
+            layout: file.layout,
+            maxDocumentBytes: maxDocumentBytes
+        )
+    }
+
+    /// Reads documents one at a time; the file is closed when the iterator is released.
+    ///
+    /// Not `Sendable`: it owns an open file and decompression state and is meant to be used by one task.
+    public struct Iterator: IteratorProtocol {
+        private let source: ChunkSource
+        private var splitter: DocumentSplitter
+
+        init(source: ChunkSource, layout: InputLayout, maxDocumentBytes: Int) {
+            self.source = source
+            self.splitter = DocumentSplitter(layout: layout, maxDocumentBytes: maxDocumentBytes)
+        }
+
+        /// The next document or failure, or `nil` at the end of the file.
+        public mutating func next() -> DocumentReadResult? {
+            while true {
+                if let result = splitter.nextResult() { return result }
+                if splitter.isFinished { return nil }
+                switch source.next() {
+                case .data(let bytes): splitter.feed(bytes)
+                case .end: splitter.finish(failure: nil)
+                case .failure(let failure): splitter.finish(failure: failure)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Expands the files and folders given to the CLI into the input files to read.
+public enum InputDiscovery {
+    /// Accepted name endings (compared case-insensitively), each also accepted with `.gz` appended.
+    public static let acceptedExtensions = [".json", ".jsonl", ".ndjson"]
+
+    /// Expands files and folders into input files sorted by path (byte order).
+    ///
+    /// Folders are searched recursively; symbolic links are followed, but a folder already visited (same device and
+    /// inode) is not entered again, so link loops end. Only names ending `.json`, `.jsonl`, `.ndjson` (optionally
+    /// followed by `.gz`) are kept; other files, whether inside folders or given directly, are returned in `skipped`
+    /// (sorted) so the CLI can say so. A file reached twice is listed once.
+    /// - Throws: ``InputDiscoveryError`` naming a given path that does not exist, is not a file or folder, or a folder
+    ///   that cannot be listed.
+    public static func discover(_ paths: [String]) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String]) {
+        var walker = Walker()
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                if lstat(path, &info) == 0 { throw .notAFileOrFolder(path: path) }  // a dangling link
+                throw .notFound(path: path)
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: walker.add(file: path, info: info)
+            case S_IFDIR: try walker.walk(folder: path, info: info)
+            default: throw .notAFileOrFolder(path: path)
+            }
+        }
+        let files = walker.files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        let skipped = walker.skipped.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (files, skipped)
+    }
+
+    /// `true` when `name` ends with an accepted extension, optionally followed by `.gz`.
+    public static func isAcceptedName(_ name: String) -> Bool {
+        var lower = name.lowercased()
+        if lower.hasSuffix(".gz") { lower.removeLast(3) }
+        return acceptedExtensions.contains { lower.hasSuffix($0) && lower.count > $0.count }
+    }
+
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    private struct Walker {
+        var files: [InputFile] = []
+        var skipped: [String] = []
+        var seenFiles: Set<FileIdentity> = []
+        var seenFolders: Set<FileIdentity> = []
+
+        mutating func add(file path: String, info: stat) {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            guard InputDiscovery.isAcceptedName(name) else {
+                skipped.append(path)
+                return
+            }
+            guard seenFiles.insert(FileIdentity(info)).inserted else { return }
+            files.append(InputFile(path: path, byteCount: Int64(info.st_size)))
+        }
+
+        mutating func walk(folder path: String, info: stat) throws(InputDiscoveryError) {
+            guard seenFolders.insert(FileIdentity(info)).inserted else { return }
+            guard let directory = opendir(path) else {
+                throw .unreadableFolder(path: path, reason: POSIXFile.errnoText())
+            }
+            var names: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name != "." && name != ".." { names.append(name) }
+            }
+            closedir(directory)
+            let prefix = path.hasSuffix("/") ? path : path + "/"
+            for name in names {
+                let child = prefix + name
+                var childInfo = stat()
+                // stat follows links; a dangling link or a vanished entry is skipped, not fatal.
+                guard stat(child, &childInfo) == 0 else {
+                    skipped.append(child)
+                    continue
+                }
+                switch childInfo.st_mode & S_IFMT {
+                case S_IFREG: add(file: child, info: childInfo)
+                case S_IFDIR: try walk(folder: child, info: childInfo)
+                default: skipped.append(child)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// Reads the optional reference files: the product catalog and the account mapping (REPORTS.md, Common rules).
+///
+/// Both are CSV with a header row (RFC 4180, UTF-8, a byte-order mark tolerated). Columns may come in any order;
+/// extra columns are ignored; header names are matched case-insensitively, ignoring surrounding spaces. Values are
+/// trimmed of surrounding spaces. Blank lines are skipped. All bad rows are reported together in one error.
+public enum ReferenceFiles {
+    /// Reads `products.csv`: `product_id,type,currency,price_milli`.
+    ///
+    /// Checks that `product_id` is not empty, `type` is one of Apple's or the CSV spellings, `currency` is three
+    /// upper-case letters and `price_milli` is a whole number ≥ 0. Rows keep file order (for V1, the first row of a
+    /// product wins).
+    /// - Throws: ``ReferenceFileError`` listing every problem (up to 20).
+    public static func readProducts(at path: String) throws(ReferenceFileError) -> [ProductCatalogRow] {
+        let table = try CSVTable.read(path: path)
+        let columns = try resolveColumns(["product_id", "type", "currency", "price_milli"], table: table, file: path)
+        var rows: [ProductCatalogRow] = []
+        var problems: [ReferenceFileError.Problem] = []
+        for record in table.records.dropFirst() where !isBlank(record) {
+            let values = columns.map { value(record, $0) }
+            var rowProblems: [String] = []
+            if values[0].isEmpty { rowProblems.append("product_id is empty") }
+            if ProductCatalogRow.csvType(for: values[1]) == nil {
+                rowProblems.append(
+                    "type \"\(values[1])\" is not a product type (use Auto-Renewable Subscription, Non-Renewing Subscription, Consumable or Non-Consumable)"
+                )
+            }
+            if !isCurrencyCode(values[2]) {
+                rowProblems.append("currency \"\(values[2])\" is not a three-letter upper-case ISO 4217 code such as USD")
+            }
+            let price = parsePrice(values[3])
+            if case .failure(let problem) = price { rowProblems.append(problem.text) }
+            if rowProblems.isEmpty, case .success(let priceMilli) = price {
+                rows.append(ProductCatalogRow(line: record.line, productId: values[0], type: values[1], currency: values[2], priceMilli: priceMilli))
+            } else {
+                problems.append(.init(line: record.line, message: sentence(rowProblems)))
+            }
+        }
+        guard problems.isEmpty else { throw ReferenceFileError(file: path, problems: problems) }
+        return rows
+    }
+
+    /// Reads `accounts.csv`: `app_account_token,account_id`; both must be non-empty.
+    /// - Throws: ``ReferenceFileError`` listing every problem (up to 20).
+    public static func readAccounts(at path: String) throws(ReferenceFileError) -> [AccountMappingRow] {
+        let table = try CSVTable.read(path: path)
+        let columns = try resolveColumns(["app_account_token", "account_id"], table: table, file: path)
+        var rows: [AccountMappingRow] = []
+        var problems: [ReferenceFileError.Problem] = []
+        for record in table.records.dropFirst() where !isBlank(record) {
+            let token = value(record, columns[0])
+            let account = value(record, columns[1])
+            var rowProblems: [String] = []
+            if token.isEmpty { rowProblems.append("app_account_token is empty") }
+            if account.isEmpty { rowProblems.append("account_id is empty") }
+            if rowProblems.isEmpty {
+                rows.append(AccountMappingRow(line: record.line, appAccountToken: token, accountId: account))
+            } else {
+                problems.append(.init(line: record.line, message: sentence(rowProblems)))
+            }
+        }
+        guard problems.isEmpty else { throw ReferenceFileError(file: path, problems: problems) }
+        return rows
+    }
+
+    // MARK: - Helpers
+
+    private static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int] {
+        guard let header = table.records.first else {
+            let message = "the file is empty; the first line must be the header \(required.joined(separator: ","))."
+            throw ReferenceFileError(file: file, problems: [.init(line: 1, message: message)])
+        }
+        let names = header.fields.map { trimmed($0).lowercased() }
+        let positions = required.map { names.firstIndex(of: $0) }
+        let missing = zip(required, positions).filter { $0.1 == nil }.map(\.0)
+        guard missing.isEmpty else {
+            let message = "the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
+                + "it must name \(required.joined(separator: ",")) (any order, extra columns allowed)."
+            throw ReferenceFileError(file: file, problems: [.init(line: header.line, message: message)])
+        }
+        return positions.compactMap { $0 }
+    }
+
+    private static func value(_ record: CSVTable.Record, _ column: Int) -> String {
+        column < record.fields.count ? trimmed(record.fields[column]) : ""
+    }
+
+    private static func isBlank(_ record: CSVTable.Record) -> Bool {
+        record.fields.allSatisfy { trimmed($0).isEmpty }
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(text[first...last])
+    }
+
+    private static func isCurrencyCode(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.count == 3 && bytes.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+    }
+
+    private static func sentence(_ problems: [String]) -> String {
+        problems.joined(separator: "; ") + "."
+    }
+
+    private struct PriceProblem: Error { let text: String }
+
+    private static func parsePrice(_ text: String) -> Result<Int64, PriceProblem> {
+        let bytes = Array(text.utf8)
+        if !bytes.isEmpty, bytes.allSatisfy({ $0 &- Byte.zero < 10 }) {
+            guard let value = Int64(text) else { return .failure(PriceProblem(text: "price_milli \"\(text)\" is too large")) }
+            return .success(value)
+        }
+        if bytes.first == Byte.minus, Int64(text) != nil {
+            return .failure(PriceProblem(text: "price_milli \"\(text)\" is negative; prices are 0 or more milliunits"))
+        }
+        var hint = ""
+        if let milli = decimalToMilli(bytes) { hint = " (write \(milli) for \(text))" }
+        return .failure(PriceProblem(text: "price_milli \"\(text)\" is not an integer number of milliunits\(hint)"))
+    }
+
+    /// `1.99` → 1990, for the hint in the message; nil when the text is not a plain decimal with ≤ 3 decimals.
+    private static func decimalToMilli(_ bytes: [UInt8]) -> Int64? {
+        guard let dot = bytes.firstIndex(of: Byte.dot) else { return nil }
+        let whole = bytes[..<dot]
+        let fraction = bytes[(dot + 1)...]
+        guard !whole.isEmpty, whole.count <= 15, fraction.count <= 3, whole.allSatisfy({ $0 &- Byte.zero < 10 }),
+              fraction.allSatisfy({ $0 &- Byte.zero < 10 }),
+              let units = Int64(String(decoding: whole, as: UTF8.self))
+        else { return nil }
+        var milli: Int64 = 0
+        for position in 0..<3 {
+            let digit = position < fraction.count ? Int64(fraction[fraction.startIndex + position] - Byte.zero) : 0
+            milli = milli * 10 + digit
+        }
+        return units * 1000 + milli
+    }
+}

@@ -1,0 +1,86 @@
+/// Recognises a document's kind by its shape, not by the file it came from (PIPELINE.md, Inputs).
+public enum DocumentShape {
+    /// A one-line summary of the accepted shapes, used in `unknown_shape` messages.
+    public static let acceptedShapes = """
+        accepted shapes are {"signedPayload"} (V2 notification), {"notificationHistory": […]} (notification history page), \
+        {"notification_type", "unified_receipt"} (V1 notification), {"signedTransactions": […]} (refund history page), \
+        {"status", "signedTransactions"} (order lookup), each optionally wrapped as {"receivedAt", "body"}
+        """
+
+    /// Parses the bytes as JSON and recognises the document.
+    ///
+    /// An envelope `{"receivedAt": <ms number or ISO 8601 string>, "body": {…}}` is unwrapped; an envelope inside an
+    /// envelope is `unknown_shape`. Failures: ``FormatFailureReason/badJSON`` (not strict JSON),
+    /// ``FormatFailureReason/unknownShape`` (valid JSON of no known shape; the message lists up to 10 top-level keys),
+    /// ``FormatFailureReason/badField`` (known shape, required field of the wrong type; the message names its key path).
+    /// Problems with single entries of a page are ``PageEntry/malformed(_:)`` entries, not failures.
+    public static func recognise(_ bytes: [UInt8]) -> Result<RecognisedDocument, FormatFailure> {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            return .failure(FormatFailure(reason: .badJSON, message: "The document is not valid JSON: \(error.description)."))
+        }
+        return recognise(value)
+    }
+
+    /// Recognises an already parsed document. See ``recognise(_:)-([UInt8])``.
+    public static func recognise(_ value: JSONValue) -> Result<RecognisedDocument, FormatFailure> {
+        guard let object = value.objectValue else {
+            return .failure(unknownShape("The document is \(value.typeDescription), not a JSON object; \(acceptedShapes)."))
+        }
+        do throws(FormatFailure) {
+            guard isEnvelope(object) else {
+                return .success(RecognisedDocument(receivedAtMillis: nil, body: try recogniseBody(object, path: "")))
+            }
+            let receivedAt = try receivedAtMillis(object["receivedAt"])
+            guard let body = object["body"]?.objectValue else {
+                throw badField("body", "is \(object["body"]?.typeDescription ?? "missing"); expected the document object")
+            }
+            if isEnvelope(body) {
+                throw unknownShape("The document is an envelope inside an envelope ({\"receivedAt\", \"body\"} nested); only one level is accepted.")
+            }
+            return .success(RecognisedDocument(receivedAtMillis: receivedAt, body: try recogniseBody(body, path: "body.")))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func isEnvelope(_ object: JSONObject) -> Bool {
+        object["receivedAt"] != nil && object["body"] != nil
+    }
+
+    private static func receivedAtMillis(_ value: JSONValue?) throws(FormatFailure) -> Int64 {
+        switch value {
+        case .number(let number)?:
+            guard let millis = number.int64 else {
+                throw badField("receivedAt", "is \(number.text); expected whole milliseconds since 1970 or an ISO 8601 timestamp")
+            }
+            return millis
+        case .string(let text)?:
+            guard let millis = ISO8601Millis.parse(text) else {
+                throw badField("receivedAt", "is \"\(text.prefix(60))\", which is not an ISO 8601 timestamp such as 2026-10-03T12:00:00Z")
+            }
+            return millis
+        default:
+            throw badField("receivedAt", "is \(value?.typeDescription ?? "missing"); expected milliseconds or an ISO 8601 string")
+        }
+    }
+
+    // MARK: - Failures
+
+    static func unknownShape(_ message: String) -> FormatFailure {
+        FormatFailure(reason: .unknownShape, message: message)
+    }
+
+    static func unknownShape(keys: [String]) -> FormatFailure {
+        let listed = keys.prefix(10).map { "\"\($0)\"" }.joined(separator: ", ")
+        let more = keys.count > 10 ? " and \(keys.count - 10) more" : ""
+        let found = keys.isEmpty ? "it is an empty object" : "top-level keys: \(listed)\(more)"
+        return unknownShape("The document matches no known shape (\(found)); \(acceptedShapes).")
+    }
+
+    static func badField(_ path: String, _ problem: String) -> FormatFailure {
+        FormatFailure(reason: .badField, message: "Field \"\(path)\" \(problem).")
+    }
+}

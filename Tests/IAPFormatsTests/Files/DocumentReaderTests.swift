@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import IAPFormats
+
+@Suite struct DocumentReaderTests {
+    @Test func jsonLinesSkipBlankLinesToleratesCRLFAndCountsEveryLine() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("a.jsonl", "\u{FEFF}{\"a\":1}\r\n\n   \r\n{\"b\":2}\n\n{\"c\":3}")
+        #expect(readAll(file) == [.document(1, #"{"a":1}"#), .document(4, #"{"b":2}"#), .document(6, #"{"c":3}"#)])
+    }
+
+    @Test func ndjsonAndEmptyFiles() throws {
+        let folder = try TemporaryFolder()
+        #expect(readAll(try folder.write("x.ndjson", "1\n2\n")) == [.document(1, "1"), .document(2, "2")])
+        #expect(readAll(try folder.write("empty.jsonl", "")) == [])
+    }
+
+    @Test func jsonFileIsOneDocumentAtLineOne() throws {
+        let folder = try TemporaryFolder()
+        let text = "{\n  \"signedPayload\": \"x\"\n}\n"
+        #expect(readAll(try folder.write("one.json", text)) == [.document(1, text)])
+        #expect(readAll(try folder.write("one.json.gz", try gzip(text))) == [.document(1, text)])
+    }
+
+    @Test func gzipDetectedByMagicAndMultiMember() throws {
+        let folder = try TemporaryFolder()
+        let first = try gzip("{\"n\":1}\n{\"n\":2}\n{\"n\":")
+        let second = try gzip("3}\n\n{\"n\":4}\n")
+        let expected: [ReadItem] = [.document(1, #"{"n":1}"#), .document(2, #"{"n":2}"#), .document(3, #"{"n":3}"#), .document(5, #"{"n":4}"#)]
+        #expect(readAll(try folder.write("multi.jsonl.gz", first + second)) == expected)
+        // Not named .gz, still gzip by its magic bytes.
+        #expect(readAll(try folder.write("renamed.jsonl", first + second)) == expected)
+    }
+
+    @Test func truncatedGzipReturnsDocumentsBeforeTheBreakThenOneFailure() throws {
+        let folder = try TemporaryFolder()
+        let lines = (1...2000).map { "{\"n\":\($0),\"pad\":\"\(String(repeating: "x", count: $0 % 97))\"}" }
+        let compressed = try gzip(lines.joined(separator: "\n") + "\n")
+        let file = try folder.write("cut.jsonl.gz", Array(compressed.prefix(compressed.count / 2)))
+        let items = readAll(file)
+        let documents = items.dropLast()
+        #expect(documents.count > 10)
+        for (offset, item) in documents.enumerated() {
+            #expect(item == .document(offset + 1, lines[offset]))
+        }
+        #expect(items.last == .failure(documents.count + 1, .badGzip))
+    }
+
+    @Test func corruptGzipAndGarbageNamedGz() throws {
+        let folder = try TemporaryFolder()
+        var corrupt = try gzip((1...3000).map { "{\"a\":\($0 * 7919 % 10007)}" }.joined(separator: "\n"))
+        try #require(corrupt.count > 1000)
+        for index in (corrupt.count / 2)..<(corrupt.count / 2 + 40) { corrupt[index] ^= 0x5A }
+        let items = readAll(try folder.write("bad.jsonl.gz", corrupt))
+        #expect(items.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true)
+        #expect(items.count >= 1)
+
+        #expect(readAll(try folder.write("garbage.jsonl.gz", "this is not gzip\n")) == [.failure(1, .badGzip)])
+        let message = DocumentReader(file: try folder.write("g.json.gz", "{}")).map { $0 }
+        if case .failure(_, let failure)? = message.first {
+            #expect(failure.message.contains("gzip signature"))
+        } else {
+            Issue.record("expected a failure, got \(message)")
+        }
+    }
+
+    @Test func tooLongLineFailsThenReadingRecovers() throws {
+        let folder = try TemporaryFolder()
+        let long = "{\"x\":\"" + String(repeating: "y", count: 5000) + "\"}"
+        let file = try folder.write("long.jsonl", "{\"a\":1}\n\(long)\r\n{\"b\":2}\n\(long)")
+        let reader = DocumentReader(file: file, maxDocumentBytes: 1000, chunkSize: 64)
+        let items = reader.map { result -> ReadItem in
+            switch result {
+            case .document(let line, let bytes): .document(line, String(decoding: bytes, as: UTF8.self))
+            case .failure(let line, let failure): .failure(line, failure.reason)
+            }
+        }
+        #expect(items == [.document(1, #"{"a":1}"#), .failure(2, .documentTooLarge), .document(3, #"{"b":2}"#), .failure(4, .documentTooLarge)])
+        let wholeFile = try folder.write("big.json", long)
+        #expect(readAll(wholeFile, maxDocumentBytes: 1000) == [.failure(1, .documentTooLarge)])
+    }
+
+    @Test func smallChunksSplitLinesAnywhere() throws {
+        let folder = try TemporaryFolder()
+        let lines = (0..<300).map { "{\"i\":\($0)}" }
+        let text = lines.joined(separator: "\r\n")
+        for chunkSize in [16, 17, 31] {
+            for file in [try folder.write("p\(chunkSize).jsonl", text), try folder.write("z\(chunkSize).jsonl.gz", try gzip(text))] {
+                let documents = DocumentReader(file: file, maxDocumentBytes: 1 << 20, chunkSize: chunkSize).compactMap { result -> String? in
+                    if case .document(_, let bytes) = result { return String(decoding: bytes, as: UTF8.self) }
+                    return nil
+                }
+                #expect(documents == lines)
+            }
+        }
+    }
+
+    @Test func unreadableFileIsOneFailure() throws {
+        let items = readAll(InputFile(path: "/nonexistent/iaplens/x.jsonl", byteCount: 0))
+        #expect(items == [.failure(1, .unreadableFile)])
+    }
+}
