@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "IAPPipeline",
             dependencies: [
-                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports", "COpenSSL",
+                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

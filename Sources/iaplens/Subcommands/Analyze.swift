@@ -1,0 +1,19 @@
+import ArgumentParser
+import IAPPipeline
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Build the derived models (timelines, churn, billing episodes, refunds, accounts, flags).")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var app: AppOptions
+    @OptionGroup var report: ReportOptions
+
+    func run() throws {
+        try Console.run {
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
+            let summary = try Pipeline(configuration: configuration).analyze()
+            print("analyze: \(summary)")
+        }
+    }
+}

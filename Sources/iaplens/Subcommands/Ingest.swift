@@ -1,0 +1,20 @@
+import ArgumentParser
+import IAPPipeline
+
+struct Ingest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read new archive files into the store (verified, deduplicated, bad input quarantined).",
+        discussion: "A file already read (same content) is skipped; a run killed midway is completed by the next one.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var app: AppOptions
+    @OptionGroup var inputs: InputOptions
+
+    func run() throws {
+        try Console.run {
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs)
+            let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
+            Console.printIngest(summary)
+        }
+    }
+}

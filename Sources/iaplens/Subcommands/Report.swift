@@ -1,0 +1,22 @@
+import ArgumentParser
+import IAPPipeline
+
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the CSV and Markdown reports of every month (or of --month) and index.md.")
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var app: AppOptions
+    @OptionGroup var report: ReportOptions
+
+    func run() throws {
+        try Console.run {
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
+            let pipeline = Pipeline(configuration: configuration)
+            _ = try pipeline.analyze()
+            let written = try pipeline.report()
+            print("reports: \(written)")
+            print("Reports are in \(configuration.reportsDirectory)/ (start with \(configuration.reportsDirectory)/index.md)")
+        }
+    }
+}

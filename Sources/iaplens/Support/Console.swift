@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import IAPPipeline
+import IAPStore
+
+/// Printing for the command line: results to stdout, progress and errors to stderr.
+enum Console {
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data(("iaplens: " + text + "\n").utf8))
+    }
+
+    static func note(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Progress lines on stderr, at most one a second (long runs only).
+    static let progress: @Sendable (IngestProgress) -> Void = { progress in
+        guard !progress.isFinal, progress.elapsedSeconds >= 1 else { return }
+        note(String(
+            format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
+            progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
+    }
+
+    /// Runs a command body, turning known errors into one sentence and a distinct exit code.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as PipelineError {
+            Self.error(error.description)
+            throw ExitCode(error.exitCode)
+        } catch let error as StoreError {
+            Self.error(error.description)
+            throw ExitCode(error.isUsage ? 64 : 1)
+        } catch let error as ExitCode {
+            throw error
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Self.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    static func printIngest(_ summary: IngestSummary) {
+        print("ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
+            + "\(summary.documentsRead) document(s): \(summary.accepted) accepted, \(summary.otherEnvironment) other environment, "
+            + "\(summary.testNotifications) TEST, \(summary.quarantined) quarantined")
+        for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
+            print("  quarantined \(reason): \(count)")
+        }
+        for problem in summary.unreadableFiles { print("  unreadable: \(problem)") }
+        if !summary.filesIgnored.isEmpty {
+            print("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
+        }
+    }
+}
+
+extension StoreError {
+    var isUsage: Bool {
+        if case .otherApp = self { return true }
+        if case .newerSchema = self { return true }
+        return false
+    }
+}
