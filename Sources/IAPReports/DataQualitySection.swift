@@ -23,18 +23,22 @@ enum DataQualitySection {
         add("Unverified documents", quality.unverifiedDocuments, "accepted without a signature check (`--no-verify`)")
         add(
             "Unpriced transactions", quality.unpricedTransactions,
-            "counted without an amount, currency `XXX`" + (quality.unpricedTransactions > 0 ? "; pass `--products`" : ""))
+            "counted without an amount, currency `XXX`"
+                + (quality.unpricedTransactions > 0 ? "; pass `--products`" : ""))
         add(
             "Unlinked transactions", quality.unlinkedTransactions,
             "no account known, never flagged" + (quality.unlinkedTransactions > 0 ? "; pass `--accounts`" : ""))
         blocks.append(table.render(limit: Int.max))
 
         if !quality.quarantinedByReason.isEmpty {
-            var reasons = MarkdownTable(columns: [.init("Quarantine reason"), .init("Documents", .right), .init("Meaning")])
+            var reasons = MarkdownTable(columns: [
+                .init("Quarantine reason"), .init("Documents", .right), .init("Meaning"),
+            ])
             for reason in quality.quarantinedByReason {
                 reasons.rows.append([
                     Markdown(text: reason.label), Markdown(text: String(reason.count)),
-                    Markdown(text: Vocabulary.quarantineReason(reason.label) ?? "see `iaplens status` for the messages"),
+                    Markdown(
+                        text: Vocabulary.quarantineReason(reason.label) ?? "see `iaplens status` for the messages"),
                 ])
             }
             blocks.append(reasons.render(limit: Int.max))

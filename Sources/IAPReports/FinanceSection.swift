@@ -62,14 +62,20 @@ enum FinanceSection {
     private static func currencyTotals(_ month: MonthReport) -> String {
         let rows = month.rows("reconciliation.csv")
         guard !rows.isEmpty else { return "_No sales or refunds in this month._" }
-        let moneyColumns = ["gross_milli", "refunded_milli", "net_milli", "est_proceeds_milli", "prior_period_refunded_milli"]
+        let moneyColumns = [
+            "gross_milli", "refunded_milli", "net_milli", "est_proceeds_milli", "prior_period_refunded_milli",
+        ]
         let countColumns = ["sales", "refunds", "prior_period_refunds"]
         var money = moneyColumns.map { _ in CurrencyAmounts() }
         var counts = countColumns.map { _ in CurrencyAmounts() }
         for row in rows {
             let currency = row.text("currency")
-            for (index, column) in moneyColumns.enumerated() { money[index].add(row.integer(column), currency: currency) }
-            for (index, column) in countColumns.enumerated() { counts[index].add(row.integer(column), currency: currency) }
+            for (index, column) in moneyColumns.enumerated() {
+                money[index].add(row.integer(column), currency: currency)
+            }
+            for (index, column) in countColumns.enumerated() {
+                counts[index].add(row.integer(column), currency: currency)
+            }
         }
         var table = MarkdownTable(columns: [
             .init("Currency"), .init("Sales", .right), .init("Gross", .right), .init("Refunds", .right),
@@ -77,10 +83,12 @@ enum FinanceSection {
             .init("Prior-period refunds", .right), .init("Prior-period refunded", .right),
         ])
         for currency in money[0].currencies {
-            let amount = { (index: Int) in Markdown(text: MoneyText.amount(money[index][currency], currency: currency)) }
+            let amount = { (index: Int) in Markdown(text: MoneyText.amount(money[index][currency], currency: currency))
+            }
             let count = { (index: Int) in Markdown(text: String(counts[index][currency])) }
             table.rows.append([
-                Markdown(text: currency), count(0), amount(0), count(1), amount(1), amount(2), amount(3), count(2), amount(4),
+                Markdown(text: currency), count(0), amount(0), count(1), amount(1), amount(2), amount(3), count(2),
+                amount(4),
             ])
         }
         return table.render(limit: Int.max)

@@ -9,7 +9,8 @@ enum HeadlineSection {
     }
 
     /// The section's Markdown (without its heading).
-    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> String {
+    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> String
+    {
         let lines = lines(current: current, previous: previous)
         var columns = [MarkdownTable.Column("Figure"), MarkdownTable.Column(Markdown(text: month), .right)]
         if let previousMonth {
@@ -36,9 +37,13 @@ enum HeadlineSection {
     static func lines(current: MonthFigures, previous: MonthFigures?) -> [Line] {
         func count(_ figure: String, _ value: (MonthFigures) -> Int64) -> Line {
             let now = value(current)
-            guard let previous else { return Line(figure: figure, current: "\(now)", previous: "", change: "no previous month") }
+            guard let previous else {
+                return Line(figure: figure, current: "\(now)", previous: "", change: "no previous month")
+            }
             let before = value(previous)
-            return Line(figure: figure, current: "\(now)", previous: "\(before)", change: ChangeText.count(current: now, previous: before))
+            return Line(
+                figure: figure, current: "\(now)", previous: "\(before)",
+                change: ChangeText.count(current: now, previous: before))
         }
         func money(_ figure: String, _ amounts: (MonthFigures) -> CurrencyAmounts) -> [Line] {
             let lists = [amounts(current)] + (previous.map { [amounts($0)] } ?? [])
@@ -46,7 +51,9 @@ enum HeadlineSection {
                 let now = amounts(current)[currency]
                 let label = "\(figure) (\(currency))"
                 guard let previous else {
-                    return Line(figure: label, current: MoneyText.amount(now, currency: currency), previous: "", change: "no previous month")
+                    return Line(
+                        figure: label, current: MoneyText.amount(now, currency: currency), previous: "",
+                        change: "no previous month")
                 }
                 let before = amounts(previous)[currency]
                 return Line(

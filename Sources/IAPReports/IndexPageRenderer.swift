@@ -7,7 +7,8 @@ public struct IndexPageRenderer {
     /// - Returns: The Markdown text, ending with a newline.
     public static func render(_ set: ReportSet) -> String {
         var blocks = ["# iaplens reports", MonthPageRenderer.runLine(set)]
-        blocks += MonthPageRenderer.callouts(set)
+        // Notes go to the bottom of the index (with data quality); the unchecked-signature warning stays on top.
+        if let warning = DataQualitySection.noVerifyWarning(set.dataQuality) { blocks.append(warning) }
         guard !set.months.isEmpty else {
             blocks.append("_No months in this report set._")
             blocks += dataQuality(set)
@@ -60,9 +61,12 @@ public struct IndexPageRenderer {
 
     private static func trendCharts(months: [String], figures: [MonthFigures]) -> [String] {
         var blocks: [String] = []
-        func chart(_ title: String, _ yAxis: String, _ series: [MermaidChart.Series], _ palette: [String], _ caption: String) {
-            guard let text = MermaidChart.xyChart(
-                title: title, categories: months, yAxis: yAxis, series: series, palette: palette)
+        func chart(
+            _ title: String, _ yAxis: String, _ series: [MermaidChart.Series], _ palette: [String], _ caption: String
+        ) {
+            guard
+                let text = MermaidChart.xyChart(
+                    title: title, categories: months, yAxis: yAxis, series: series, palette: palette)
             else { return }
             blocks.append("### " + Markdown(text: title).source)
             blocks.append(text)
@@ -71,7 +75,10 @@ public struct IndexPageRenderer {
         let counts = { (value: (MonthFigures) -> Int64) in figures.map { String(value($0)) } }
         chart(
             "Churn", "Subscriptions",
-            [.init(kind: .line, values: counts(\.voluntaryChurn)), .init(kind: .line, values: counts(\.involuntaryChurn))],
+            [
+                .init(kind: .line, values: counts(\.voluntaryChurn)),
+                .init(kind: .line, values: counts(\.involuntaryChurn)),
+            ],
             ["#4e79a7", "#e15759"], "Blue line: voluntary churn; red line: involuntary churn (billing).")
         chart(
             "Refunds", "Refunds", [.init(kind: .bar, values: counts(\.refunds))], ["#f28e2b"],
@@ -82,23 +89,34 @@ public struct IndexPageRenderer {
             for entry in figure.consumableLostProceeds.entries { totals.add(entry.milli, currency: entry.currency) }
         }
         let currencies = totals.entries.enumerated()
-            .sorted { $0.element.milli != $1.element.milli ? $0.element.milli > $1.element.milli : $0.offset < $1.offset }
+            .sorted {
+                $0.element.milli != $1.element.milli ? $0.element.milli > $1.element.milli : $0.offset < $1.offset
+            }
             .prefix(chartedCurrencies).map(\.element.currency)
         for currency in currencies {
             chart(
                 "Consumable lost proceeds " + currency, currency,
                 [.init(kind: .bar, values: figures.map { MoneyText.chartValue($0.consumableLostProceeds[currency]) })],
-                ["#b07aa1"], "Estimated proceeds lost to consumable refunds, in " + Markdown(text: currency).source + ".")
+                ["#b07aa1"],
+                "Estimated proceeds lost to consumable refunds, in " + Markdown(text: currency).source + ".")
         }
         chart(
             "Billing recovery", "Episodes",
-            [.init(kind: .bar, values: counts(\.billingEpisodes)), .init(kind: .bar, values: counts(\.billingRecovered))],
+            [
+                .init(kind: .bar, values: counts(\.billingEpisodes)),
+                .init(kind: .bar, values: counts(\.billingRecovered)),
+            ],
             ["#bab0ac", "#59a14f"],
             "Grey bar: billing-retry episodes started; green part: recovered within 60 days.")
         return blocks
     }
 
     private static func dataQuality(_ set: ReportSet) -> [String] {
-        ["## Data quality", DataQualitySection.render(set.dataQuality)]
+        var blocks: [String] = []
+        if !set.notes.isEmpty {
+            blocks.append("## Notes")
+            blocks.append(set.notes.map { "- " + Markdown(lineStart: $0).source }.joined(separator: "\n"))
+        }
+        return blocks + ["## Data quality", DataQualitySection.render(set.dataQuality)]
     }
 }

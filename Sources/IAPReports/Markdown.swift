@@ -21,6 +21,23 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
         source = Self.escape(text)
     }
 
+    /// Data that starts a line of its own (a list item's text): also escapes a leading `+`, `-`, `=` or a number
+    /// followed by `.` or `)`, which would otherwise open a nested list or a heading.
+    init(lineStart text: String) {
+        let escaped = Self.escape(text)
+        let scalars = Array(escaped.unicodeScalars)
+        let digits = scalars.prefix { $0.properties.numericType == .decimal && $0.isASCII }
+        if let first = scalars.first, "+-=".unicodeScalars.contains(first) {
+            source = "\\" + escaped
+        } else if !digits.isEmpty, digits.count < scalars.count, ".)".unicodeScalars.contains(scalars[digits.count]) {
+            var prefix = ""
+            prefix.unicodeScalars.append(contentsOf: digits)
+            source = prefix + "\\" + String(escaped.unicodeScalars.dropFirst(digits.count))
+        } else {
+            source = escaped
+        }
+    }
+
     /// Joins pieces with a trusted separator.
     static func joined(_ parts: [Markdown], separator: String) -> Markdown {
         Markdown(markup: parts.map(\.source).joined(separator: separator))
@@ -57,9 +74,6 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
                 let before = index > 0 ? scalars[index - 1] : nil
                 let after = index + 1 < scalars.count ? scalars[index + 1] : nil
                 out += isWordScalar(before) && isWordScalar(after) ? "_" : "\\_"
-            case "+", "-", "=":
-                // Only at the very start can these open a list or a setext heading.
-                out += index == 0 ? "\\" + String(scalar) : String(scalar)
             case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}", "\u{200E}", "\u{200F}":
                 out += "\u{FFFD}"
             default:

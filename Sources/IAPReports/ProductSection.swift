@@ -103,7 +103,9 @@ enum ProductSection {
         }
         // Biggest first; ties keep the CSV's product order (stable sort), so the chart is the same every run.
         let shown = products.enumerated()
-            .sorted { $0.element.total != $1.element.total ? $0.element.total > $1.element.total : $0.offset < $1.offset }
+            .sorted {
+                $0.element.total != $1.element.total ? $0.element.total > $1.element.total : $0.offset < $1.offset
+            }
             .prefix(chartedProducts).map(\.element)
         guard
             let chart = MermaidChart.xyChart(
@@ -115,6 +117,7 @@ enum ProductSection {
                 palette: ["#4e79a7", "#e15759"])
         else { return nil }
         let cut = products.count > shown.count ? " The \(shown.count) products with most churn are drawn." : ""
-        return chart + "\n\n_Blue bar: all churned subscriptions of the product; red part: involuntary (billing)._" + cut
+        return chart + "\n\n_Blue bar: all churned subscriptions of the product; red part: involuntary (billing)._"
+            + cut
     }
 }

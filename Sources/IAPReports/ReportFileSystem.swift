@@ -46,7 +46,9 @@ enum ReportFileSystem {
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, operation: "creating a temporary file", errno: errno) }
+        guard descriptor >= 0 else {
+            throw .cannotWrite(path: path, operation: "creating a temporary file", errno: errno)
+        }
         var offset = 0
         while offset < bytes.count {
             let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }

@@ -5,7 +5,8 @@ import IAPAnalytics
 /// Each file is written atomically and only when its bytes changed, so a rerun on the same data touches nothing
 /// (mtimes, file watchers and sync tools stay quiet). Months no longer in the set are left as they are.
 public struct ReportWriter: Sendable {
-    /// The reports folder (`--reports DIR`): months go to `<directory>/<YYYY-MM>/`, the index to `<directory>/index.md`.
+    /// The reports folder (`--reports DIR`): months go to `<directory>/<YYYY-MM>/`, the index to
+    /// `<directory>/index.md`.
     public let directory: String
 
     /// Creates a writer for a reports folder; nothing is touched until ``write(_:)``.
@@ -36,7 +37,8 @@ public struct ReportWriter: Sendable {
                 files.append((path, CSVFormatter.render(table)))
             }
             // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
-            let previous = index > 0 && ReportMonth(set.months[index - 1].month) == parsed.previous
+            let previous =
+                index > 0 && ReportMonth(set.months[index - 1].month) == parsed.previous
                 ? set.months[index - 1] : nil
             let page = MonthPageRenderer.render(month: month, previous: previous, set: set)
             files.append((join(folder, "report.md"), Array(page.utf8)))

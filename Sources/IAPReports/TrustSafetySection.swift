@@ -21,7 +21,7 @@ enum TrustSafetySection {
                     file: "flagged_accounts.csv",
                     columns: [
                         .init("account_id", "Account"),
-                        .init("rules", "Rules"),
+                        .init("rules", "Rules", .words { $0.split(separator: ";").joined(separator: ", ") }),
                         .init("refunds_90d", "Refunds (90 d)", .count),
                         .init("consumable_refunds_90d", "Consumable refunds (90 d)", .count),
                         .init("declined_90d", "Declined (90 d)", .count),
@@ -81,7 +81,7 @@ enum TrustSafetySection {
         var blocks = ["#### Account " + Markdown(text: account).source]
         let rules = row.text("rules").split(separator: ";").map(String.init)
         blocks.append(
-            rules.map { "- " + Markdown(text: Vocabulary.flagRule($0)).source }.joined(separator: "\n"))
+            rules.map { "- " + Markdown(lineStart: Vocabulary.flagRule($0)).source }.joined(separator: "\n"))
         let evidence = row.text("evidence").split(separator: ";").map(String.init)
         if !evidence.isEmpty {
             blocks.append(
@@ -111,7 +111,8 @@ enum TrustSafetySection {
         }
         var text = table.render(limit: Int.max)
         if timeline.events.count > shown.count {
-            text = "_The \(shown.count) most recent of \(timeline.events.count) events; older ones are in the store._\n\n"
+            text =
+                "_The \(shown.count) most recent of \(timeline.events.count) events; older ones are in the store._\n\n"
                 + text
         }
         blocks.append(text)
