@@ -109,3 +109,45 @@ import Testing
         #expect(page.contains("The 12 products with most churn are drawn."))
     }
 }
+
+@Suite struct MonthPageEdgeCaseTests {
+    @Test func emptyMonthStillShowsAccountsFlaggedEarlier() {
+        // Given a month without counted activity in which an account stays flagged for its refund rate
+        let flagged = Fixtures.table(
+            "flagged_accounts.csv", ReportColumns.flaggedAccounts,
+            [[
+                .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
+                .integer(2), .empty, .empty, .empty,
+            ]])
+        let month = MonthReport(
+            month: "2026-11", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: true)
+        // When it is rendered
+        let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())
+        // Then the page says there is no activity, but the reviewer still sees the account
+        #expect(page.contains("No counted activity in this month"))
+        #expect(page.contains("except the accounts still flagged from earlier months"))
+        #expect(page.contains("#### Account -acct"))
+        #expect(page.contains("- high refund rate:"))
+        #expect(page.contains("_No timeline events recorded for this account._"))
+    }
+
+    @Test func unknownRuleCodeCannotOpenANestedList() {
+        let flagged = Fixtures.table(
+            "flagged_accounts.csv", ReportColumns.flaggedAccounts,
+            [[
+                .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+                .empty, .empty, .empty,
+            ]])
+        let month = MonthReport(
+            month: "2026-10", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: false)
+        let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())
+        #expect(page.contains("\n- \\- new\\_rule\n") || page.contains("\n- \\- new_rule\n"))
+    }
+
+    @Test func indexPutsNotesAtTheBottom() throws {
+        let page = IndexPageRenderer.render(Fixtures.set(notes: ["Prices from products.csv"]))
+        let notes = try #require(page.firstRange(of: "## Notes\n\n- Prices from products.csv"))
+        let trends = try #require(page.firstRange(of: "## Trends"))
+        #expect(trends.lowerBound < notes.lowerBound)
+    }
+}
