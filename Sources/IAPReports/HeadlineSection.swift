@@ -1,0 +1,87 @@
+/// The **Headlines** table of a month page: each figure, last month's value and the change.
+enum HeadlineSection {
+    /// One headline row before rendering.
+    struct Line {
+        let figure: String
+        let current: String
+        let previous: String
+        let change: String
+    }
+
+    /// The section's Markdown (without its heading).
+    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> String
+    {
+        let lines = lines(current: current, previous: previous)
+        var columns = [MarkdownTable.Column("Figure"), MarkdownTable.Column(Markdown(text: month), .right)]
+        if let previousMonth {
+            columns.append(MarkdownTable.Column(Markdown(text: previousMonth), .right))
+            columns.append(MarkdownTable.Column("Change", .right))
+        }
+        var table = MarkdownTable(columns: columns)
+        table.rows = lines.map { line in
+            var cells = [Markdown(text: line.figure), Markdown(text: line.current)]
+            if previousMonth != nil {
+                cells.append(Markdown(text: line.previous))
+                cells.append(Markdown(text: line.change))
+            }
+            return cells
+        }
+        var text = table.render(limit: Int.max)
+        if previousMonth == nil {
+            text += "\n\n_No previous month in this report set, so no change is shown._"
+        }
+        return text
+    }
+
+    /// The headline figures with their change; `previous` nil means there is no previous month to compare with.
+    static func lines(current: MonthFigures, previous: MonthFigures?) -> [Line] {
+        func count(_ figure: String, _ value: (MonthFigures) -> Int64) -> Line {
+            let now = value(current)
+            guard let previous else {
+                return Line(figure: figure, current: "\(now)", previous: "", change: "no previous month")
+            }
+            let before = value(previous)
+            return Line(
+                figure: figure, current: "\(now)", previous: "\(before)",
+                change: ChangeText.count(current: now, previous: before))
+        }
+        func money(_ figure: String, _ amounts: (MonthFigures) -> CurrencyAmounts) -> [Line] {
+            let lists = [amounts(current)] + (previous.map { [amounts($0)] } ?? [])
+            return CurrencyAmounts.unionOfCurrencies(lists).map { currency in
+                let now = amounts(current)[currency]
+                let label = "\(figure) (\(currency))"
+                guard let previous else {
+                    return Line(
+                        figure: label, current: MoneyText.amount(now, currency: currency), previous: "",
+                        change: "no previous month")
+                }
+                let before = amounts(previous)[currency]
+                return Line(
+                    figure: label, current: MoneyText.amount(now, currency: currency),
+                    previous: MoneyText.amount(before, currency: currency),
+                    change: ChangeText.money(current: now, previous: before, currency: currency))
+            }
+        }
+        func rate(_ figures: MonthFigures?) -> String {
+            guard let figures else { return "" }
+            guard let tenths = figures.recoveryRateTenths else { return "no episodes" }
+            return "\(ChangeText.percent(tenths: tenths)) (\(figures.billingRecovered) of \(figures.billingEpisodes))"
+        }
+
+        var lines = [
+            count("Subscriptions churned, voluntary") { $0.voluntaryChurn },
+            count("Subscriptions churned, involuntary") { $0.involuntaryChurn },
+            count("Subscriptions churned, other") { $0.otherChurn },
+            Line(
+                figure: "Billing-retry recovery rate", current: rate(current), previous: rate(previous),
+                change: previous == nil
+                    ? "no previous month"
+                    : ChangeText.rate(current: current.recoveryRateTenths, previous: previous?.recoveryRateTenths)),
+            count("Refunds") { $0.refunds },
+        ]
+        lines += money("Consumable lost proceeds") { $0.consumableLostProceeds }
+        lines.append(count("Flagged accounts") { $0.flaggedAccounts })
+        lines += money("Net revenue") { $0.netByCurrency }
+        return lines
+    }
+}

@@ -1,0 +1,95 @@
+/// A piece of Markdown that is safe to paste into a page: either our own markup, or data escaped on the way in.
+///
+/// Product IDs, account IDs, order IDs and notes come from hostile data. Keeping escaped and trusted text apart in
+/// the type system means a renderer cannot forget to escape: data only becomes `Markdown` through ``init(text:)``.
+struct Markdown: Equatable, ExpressibleByStringLiteral {
+    /// The Markdown source.
+    let source: String
+
+    /// Trusted markup written by this module.
+    init(markup: String) {
+        source = markup
+    }
+
+    /// Trusted markup from a literal.
+    init(stringLiteral value: String) {
+        source = value
+    }
+
+    /// Data, escaped so that it renders as the literal text it is, inside a table cell or a paragraph.
+    init(text: String) {
+        source = Self.escape(text)
+    }
+
+    /// Data that starts a line of its own (a list item's text): also escapes a leading `+`, `-`, `=` or a number
+    /// followed by `.` or `)`, which would otherwise open a nested list or a heading.
+    init(lineStart text: String) {
+        let escaped = Self.escape(text)
+        let scalars = Array(escaped.unicodeScalars)
+        let digits = scalars.prefix { $0.properties.numericType == .decimal && $0.isASCII }
+        if let first = scalars.first, "+-=".unicodeScalars.contains(first) {
+            source = "\\" + escaped
+        } else if !digits.isEmpty, digits.count < scalars.count, ".)".unicodeScalars.contains(scalars[digits.count]) {
+            var prefix = ""
+            prefix.unicodeScalars.append(contentsOf: digits)
+            source = prefix + "\\" + String(escaped.unicodeScalars.dropFirst(digits.count))
+        } else {
+            source = escaped
+        }
+    }
+
+    /// Joins pieces with a trusted separator.
+    static func joined(_ parts: [Markdown], separator: String) -> Markdown {
+        Markdown(markup: parts.map(\.source).joined(separator: separator))
+    }
+
+    static func + (lhs: Markdown, rhs: Markdown) -> Markdown {
+        Markdown(markup: lhs.source + rhs.source)
+    }
+
+    /// Longest data text shown in one place; the CSV keeps the full value.
+    static let maximumTextLength = 200
+
+    /// Escapes data for inline use (table cell, paragraph, heading text after our own prefix).
+    ///
+    /// - Line breaks and other control characters become a space: a newline would end a table row.
+    /// - `&`, `<`, `>` and the backtick become entities: no HTML (`<script>`), no code spans, no entity tricks.
+    /// - `|` and the Markdown punctuation that could start emphasis, links, strike-through or maths is
+    ///   backslash-escaped. An `_` between two letters or digits cannot start emphasis, so IDs such as
+    ///   `gold_monthly` keep their underscore readable in the raw file.
+    /// - Bidirectional overrides become U+FFFD so an ID cannot disguise itself in a reviewer's view.
+    static func escape(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars.prefix(maximumTextLength))
+        var out = ""
+        out.reserveCapacity(scalars.count)
+        for (index, scalar) in scalars.enumerated() {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "`": out += "&#96;"
+            case "\\", "|", "*", "~", "[", "]", "$", "#", "!", "{", "}":
+                out += "\\" + String(scalar)
+            case "_":
+                let before = index > 0 ? scalars[index - 1] : nil
+                let after = index + 1 < scalars.count ? scalars[index + 1] : nil
+                out += isWordScalar(before) && isWordScalar(after) ? "_" : "\\_"
+            case "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}", "\u{200E}", "\u{200F}":
+                out += "\u{FFFD}"
+            default:
+                if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                    out += " "
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        if text.unicodeScalars.count > maximumTextLength { out += "…" }
+        return out
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar?) -> Bool {
+        guard let scalar else { return false }
+        return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+}

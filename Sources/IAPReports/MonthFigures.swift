@@ -1,0 +1,80 @@
+import IAPAnalytics
+
+/// The headline figures of one month, summed from its tables. Used by the month page (headlines, change against
+/// the previous month) and by the index (trends), so both always agree.
+struct MonthFigures {
+    var voluntaryChurn: Int64 = 0
+    var involuntaryChurn: Int64 = 0
+    var otherChurn: Int64 = 0
+    var churnByReason: [(reason: String, subscriptions: Int64)] = []
+
+    var billingEpisodes: Int64 = 0
+    var billingRecovered: Int64 = 0
+    var billingRecoveredInGrace: Int64 = 0
+    var billingExpired: Int64 = 0
+    var billingPending: Int64 = 0
+
+    var refunds: Int64 = 0
+    var refundedByCurrency = CurrencyAmounts()
+    var consumableRefunds: Int64 = 0
+    var consumableLostProceeds = CurrencyAmounts()
+
+    var sales: Int64 = 0
+    var grossByCurrency = CurrencyAmounts()
+    var netByCurrency = CurrencyAmounts()
+    var proceedsByCurrency = CurrencyAmounts()
+
+    var flaggedAccounts: Int64 = 0
+
+    init(_ month: MonthReport) {
+        for row in month.rows("churn.csv") {
+            let count = row.integer("subscriptions")
+            switch row.text("churn_type") {
+            case "voluntary": voluntaryChurn += count
+            case "involuntary": involuntaryChurn += count
+            default: otherChurn += count
+            }
+            addReason(row.text("reason"), count)
+        }
+        for row in month.rows("billing_retry.csv") {
+            billingEpisodes += row.integer("episodes")
+            billingRecovered += row.integer("recovered")
+            billingRecoveredInGrace += row.integer("recovered_in_grace")
+            billingExpired += row.integer("expired")
+            billingPending += row.integer("pending")
+        }
+        for row in month.rows("refunds.csv") {
+            refunds += row.integer("refunds")
+            refundedByCurrency.add(row.integer("refunded_gross_milli"), currency: row.text("currency"))
+        }
+        for row in month.rows("consumable_losses.csv") {
+            consumableRefunds += row.integer("refunds")
+            consumableLostProceeds.add(row.integer("lost_proceeds_milli"), currency: row.text("currency"))
+        }
+        for row in month.rows("reconciliation.csv") {
+            sales += row.integer("sales")
+            grossByCurrency.add(row.integer("gross_milli"), currency: row.text("currency"))
+            netByCurrency.add(row.integer("net_milli"), currency: row.text("currency"))
+            proceedsByCurrency.add(row.integer("est_proceeds_milli"), currency: row.text("currency"))
+        }
+        flaggedAccounts = Int64(month.table("flagged_accounts.csv")?.rows.count ?? 0)
+    }
+
+    var totalChurn: Int64 {
+        voluntaryChurn + involuntaryChurn + otherChurn
+    }
+
+    /// Share of billing episodes that recovered, in tenths of a percent; nil without episodes.
+    var recoveryRateTenths: Int64? {
+        ChangeText.rateTenths(billingRecovered, of: billingEpisodes)
+    }
+
+    /// Reasons in first-seen order (the CSV's sorted order), so charts list them the same way every run.
+    private mutating func addReason(_ reason: String, _ count: Int64) {
+        if let index = churnByReason.firstIndex(where: { $0.reason == reason }) {
+            churnByReason[index].subscriptions += count
+        } else {
+            churnByReason.append((reason, count))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few POSIX calls the writer needs: read a file, write one atomically, make folders.
+///
+/// POSIX rather than Foundation so that "atomic" means exactly temp file + `fsync` + `rename(2)` on one file
+/// system, and "unchanged" means the existing bytes compare equal, with no Foundation behaviour in between.
+enum ReportFileSystem {
+    /// The whole file, or nil when it does not exist or cannot be read (then it is simply rewritten).
+    static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// Creates the folder and its parents when missing.
+    static func makeDirectory(_ path: String) throws(ReportWriterError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw .cannotCreateDirectory(path: prefix, errno: errno)
+            }
+            prefix += "/"
+        }
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
+    /// killed run) only ever sees the old file or the complete new one.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw .cannotWrite(path: path, operation: "creating a temporary file", errno: errno)
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(temporary)
+                throw .cannotWrite(path: path, operation: "writing", errno: code)
+            }
+            offset += count
+        }
+        if fsync(descriptor) != 0 {
+            let code = errno
+            close(descriptor)
+            unlink(temporary)
+            throw .cannotWrite(path: path, operation: "flushing to disk", errno: code)
+        }
+        close(descriptor)
+        if rename(temporary, path) != 0 {
+            let code = errno
+            unlink(temporary)
+            throw .cannotWrite(path: path, operation: "renaming the temporary file into place", errno: code)
+        }
+    }
+
+    /// The system's message for an errno value.
+    static func message(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return String(cString: text)
+    }
+}

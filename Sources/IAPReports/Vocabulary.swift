@@ -1,0 +1,89 @@
+/// The words a reader sees for the codes in the CSV files. Unknown codes are shown as they are (escaped by the
+/// caller), so a new code from analytics is visible rather than hidden.
+enum Vocabulary {
+    /// A churn reason code of `churn.csv`.
+    static func churnReason(_ code: String) -> String {
+        switch code {
+        case "customer_canceled": "customer canceled"
+        case "price_increase_declined": "declined a price increase"
+        case "billing_error": "billing error"
+        case "product_unavailable": "product not for sale"
+        case "refunded": "refunded"
+        case "unknown": "unknown"
+        default: code
+        }
+    }
+
+    /// Apple's expiration intent 1–5.
+    static func expirationIntent(_ code: String) -> String {
+        switch code {
+        case "1": "1 · customer canceled"
+        case "2": "2 · billing error"
+        case "3": "3 · declined a price increase"
+        case "4": "4 · product not for sale"
+        case "5": "5 · other or unknown"
+        default: code
+        }
+    }
+
+    /// A product type of the CSV files.
+    static func productType(_ code: String) -> String {
+        switch code {
+        case "auto_renewable": "auto-renewable"
+        case "non_renewing": "non-renewing"
+        case "consumable": "consumable"
+        case "non_consumable": "non-consumable"
+        default: code
+        }
+    }
+
+    /// A flagging rule of `flagged_accounts.csv`, in words (default thresholds; the options may change them).
+    static func flagRule(_ code: String) -> String {
+        switch code {
+        case "repeat_refunds":
+            "repeat refunds: many refunds in the 90 days to month end (default: 3 or more)"
+        case "consumable_refund_burst":
+            "consumable refund burst: consumable refunds close together (default: 2 or more within 30 days)"
+        case "high_refund_rate":
+            "high refund rate: refunds are at least half of lifetime purchases (default: at least 2 refunds); "
+                + "stays flagged in later months"
+        default: code
+        }
+    }
+
+    /// An event kind of a flagged account's timeline.
+    static func timelineEvent(_ kind: String) -> String {
+        switch kind {
+        case "purchase": "purchase"
+        case "refund": "refund"
+        case "refund_reversed": "refund reversed"
+        case "refund_declined": "refund declined"
+        case "consumption_request": "consumption request"
+        default: kind
+        }
+    }
+
+    /// What a quarantine reason code means, in one clause; nil for a code this module does not know.
+    static func quarantineReason(_ code: String) -> String? {
+        switch code {
+        case "bad_gzip": "the file is not valid gzip"
+        case "bad_json": "the line or file is not valid JSON"
+        case "unknown_shape": "the JSON is not a notification, history, refund or order page"
+        case "bad_base64": "a JWS part is not valid base64url"
+        case "bad_jws", "malformed_jws": "a JWS is not three dot-separated parts with a valid header"
+        case "bad_signature", "invalid_signature": "the ES256 signature does not verify"
+        case "bad_chain", "untrusted_chain", "invalid_chain", "bad_certificate_chain":
+            "the x5c certificate chain does not lead to a trusted Apple root"
+        case "certificate_expired", "bad_certificate_validity":
+            "a certificate was not valid at the payload's signedDate"
+        case "missing_x5c": "the JWS header carries no certificate chain"
+        case "bad_alg", "unsupported_alg", "unsupported_algorithm": "the JWS header algorithm is not ES256"
+        case "wrong_app": "the bundle ID or app Apple ID is not this app's"
+        case "unknown_enum", "unknown_enum_value": "a required field holds a value Apple does not define"
+        case "missing_field": "a required field is missing"
+        case "bad_field", "invalid_field": "a field has the wrong type or format"
+        case "bad_envelope": "the archive envelope's receivedAt or body is unusable"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Testing
+
+@testable import IAPReports
+
+@Suite struct FormattingTests {
+    @Test(arguments: [
+        (Int64(0), "1970-01-01T00:00:00Z"),
+        (1_790_812_800_000, "2026-10-01T00:00:00Z"),
+        (1_791_028_800_999, "2026-10-03T12:00:00Z"),
+        (951_782_400_000, "2000-02-29T00:00:00Z"),
+        (-1, "1969-12-31T23:59:59Z"),
+        (4_102_444_799_000, "2099-12-31T23:59:59Z"),
+    ])
+    func iso8601(milliseconds: Int64, expected: String) {
+        #expect(UTCTimestamp.iso8601(unixMilliseconds: milliseconds) == expected)
+    }
+
+    @Test func monthOfInstant() {
+        #expect(UTCTimestamp.month(unixMilliseconds: 1_790_812_799_999) == "2026-09")
+        #expect(UTCTimestamp.month(unixMilliseconds: 1_790_812_800_000) == "2026-10")
+    }
+
+    @Test func money() {
+        #expect(MoneyText.amount(1_234_560, currency: "USD") == "1234.56 USD")
+        #expect(MoneyText.amount(995, currency: "EUR") == "1.00 EUR")
+        #expect(MoneyText.amount(994, currency: "EUR") == "0.99 EUR")
+        #expect(MoneyText.amount(-700, currency: "USD") == "−0.70 USD")
+        #expect(MoneyText.amount(0, currency: "XXX") == "0.00 XXX")
+        #expect(MoneyText.chartValue(-12_345) == "-12.35")
+    }
+
+    @Test func changes() {
+        #expect(ChangeText.count(current: 13, previous: 10) == "+3 (+30.0 %)")
+        #expect(ChangeText.count(current: 7, previous: 8) == "−1 (−12.5 %)")
+        #expect(ChangeText.count(current: 4, previous: 0) == "new")
+        #expect(ChangeText.count(current: 0, previous: 0) == "no change")
+        #expect(ChangeText.count(current: 0, previous: 2) == "−2 (−100.0 %)")
+        #expect(ChangeText.money(current: 1_500, previous: 1_000, currency: "USD") == "+0.50 USD (+50.0 %)")
+        #expect(ChangeText.money(current: 500, previous: -1_000, currency: "USD") == "+1.50 USD (+150.0 %)")
+        #expect(ChangeText.rate(current: 400, previous: 500) == "−10.0 pp")
+        #expect(ChangeText.rate(current: nil, previous: 500) == "n/a")
+        #expect(ChangeText.rateTenths(2, of: 3) == 667)
+    }
+
+    @Test func months() throws {
+        #expect(ReportMonth("2026-01")?.previous.text == "2025-12")
+        #expect(ReportMonth("2026-10")?.previous.text == "2026-09")
+        #expect(ReportMonth("2026-13") == nil)
+        #expect(ReportMonth("../x/y") == nil)
+        #expect(ReportMonth("2026-1") == nil)
+    }
+}

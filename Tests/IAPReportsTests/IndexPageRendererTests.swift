@@ -1,0 +1,24 @@
+import IAPAnalytics
+import Testing
+
+@testable import IAPReports
+
+@Suite struct IndexPageRendererTests {
+    @Test func linksEveryMonthAndChartsTrends() {
+        let page = IndexPageRenderer.render(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]))
+        #expect(page.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md)"))
+        #expect(page.contains("| [2026-10](2026-10/report.md) | 11 | 3 | 1 | 5 | 3.47 USD | 2 / 5 (40.0 %) | 1 |"))
+        #expect(page.contains("    x-axis [\"2026-09\", \"2026-10\"]"))
+        #expect(page.contains("    line [8, 11]\n    line [2, 3]"))
+        #expect(page.contains("### Consumable lost proceeds USD"))
+        #expect(page.contains("    bar [2.77, 3.47]"))
+        #expect(page.contains("    bar [4, 5]\n    bar [2, 2]"))
+        #expect(page.contains("## Data quality"))
+    }
+
+    @Test func emptySetStillRenders() {
+        let page = IndexPageRenderer.render(Fixtures.set(months: []))
+        #expect(page.contains("_No months in this report set._"))
+        #expect(!page.contains("```mermaid"))
+    }
+}

@@ -1,0 +1,153 @@
+import IAPAnalytics
+import Testing
+
+@testable import IAPReports
+
+@Suite struct MonthPageRendererTests {
+    private func octoberPage(productId: String = "com.example.gold", set: ReportSet = Fixtures.set()) -> String {
+        MonthPageRenderer.render(
+            month: Fixtures.october(productId: productId), previous: Fixtures.september(), set: set)
+    }
+
+    @Test func titleAndRunLine() {
+        let page = octoberPage()
+        #expect(page.hasPrefix("# iaplens report — 2026-10\n\n"))
+        #expect(
+            page.contains(
+                "Bundle com.example.app · Production · as of 2026-10-31T01:00:00Z · small-business rate off"))
+        #expect(page.hasSuffix("\n"))
+    }
+
+    @Test func hostileProductIDIsEscapedEverywhere() throws {
+        // Given a product ID that tries to break the table, inject HTML and break the Mermaid syntax
+        let hostile = "gold|x\n<script>alert(\"1\")</script>: `x`"
+        // When the page is rendered
+        let page = octoberPage(productId: hostile)
+        // Then no raw HTML, no broken row and no raw quote in a Mermaid label survive
+        #expect(!page.contains("<script>"))
+        #expect(page.contains("gold\\|x &lt;script&gt;alert(\"1\")&lt;/script&gt;: &#96;x&#96;"))
+        for line in page.split(separator: "\n") where line.hasPrefix("    x-axis") {
+            #expect(line.contains("\"gold x script alert 1 /script x\""))
+        }
+        #expect(page.contains("```mermaid"))
+    }
+
+    @Test func headlinesCompareWithThePreviousMonth() {
+        let lines = HeadlineSection.lines(
+            current: MonthFigures(Fixtures.october()), previous: MonthFigures(Fixtures.september()))
+        let byFigure = { (figure: String) in lines.first { $0.figure == figure } }
+        #expect(byFigure("Subscriptions churned, voluntary")?.change == "+3 (+37.5 %)")
+        #expect(byFigure("Subscriptions churned, involuntary")?.change == "+1 (+50.0 %)")
+        #expect(byFigure("Subscriptions churned, other")?.change == "new")
+        #expect(byFigure("Flagged accounts")?.change == "new")
+        #expect(byFigure("Refunds")?.change == "+1 (+25.0 %)")
+        #expect(byFigure("Billing-retry recovery rate")?.current == "40.0 % (2 of 5)")
+        #expect(byFigure("Billing-retry recovery rate")?.change == "−10.0 pp")
+        #expect(byFigure("Consumable lost proceeds (USD)")?.change == "+0.69 USD (+25.0 %)")
+        #expect(byFigure("Net revenue (USD)")?.current == "1113.75 USD")
+    }
+
+    @Test func headlinesDropWhenFewerThanBefore() {
+        let lines = HeadlineSection.lines(
+            current: MonthFigures(Fixtures.september()), previous: MonthFigures(Fixtures.october()))
+        #expect(lines.first { $0.figure == "Subscriptions churned, other" }?.change == "−1 (−100.0 %)")
+    }
+
+    @Test func firstMonthSaysThereIsNoPreviousMonth() {
+        let page = MonthPageRenderer.render(month: Fixtures.october(), previous: nil, set: Fixtures.set())
+        #expect(page.contains("No previous month in this report set"))
+        let lines = HeadlineSection.lines(current: MonthFigures(Fixtures.october()), previous: nil)
+        #expect(lines.allSatisfy { $0.change == "no previous month" })
+    }
+
+    @Test func emptyMonthSaysSoAndKeepsDataQuality() {
+        let page = MonthPageRenderer.render(
+            month: Fixtures.emptyNovember(), previous: Fixtures.october(), set: Fixtures.set())
+        #expect(page.contains("No counted activity in this month"))
+        #expect(page.contains("## Data quality"))
+        #expect(!page.contains("## Headlines"))
+    }
+
+    @Test func noVerifyWarningOnlyWhenUnverifiedDocumentsExist() {
+        #expect(!octoberPage().contains("--no-verify` was used"))
+        let page = octoberPage(set: Fixtures.set(unverified: 7))
+        #expect(page.contains("> **Warning: `--no-verify` was used. 7 accepted documents were not signature-checked"))
+    }
+
+    @Test func notesAreCalledOutNearTheTop() throws {
+        let page = octoberPage(set: Fixtures.set(notes: ["As-of time given with --as-of"]))
+        let note = try #require(page.firstRange(of: "> **Note:** As-of time given with --as-of"))
+        let headlines = try #require(page.firstRange(of: "## Headlines"))
+        #expect(note.lowerBound < headlines.lowerBound)
+    }
+
+    @Test func flaggedAccountHasRulesAndTimeline() {
+        let page = octoberPage()
+        #expect(page.contains("#### Account acct\\|7"))
+        #expect(page.contains("- repeat refunds: many refunds"))
+        #expect(page.contains("- consumable refund burst:"))
+        #expect(page.contains("| 2026-10-02T10:00:00Z | **refund** | t1 | com.example.coins | 0.99 USD |"))
+        #expect(page.contains("| 2026-10-06T00:00:00Z | consumption request | t2 | com.example.coins | — |"))
+    }
+
+    @Test func chartsArePresent() {
+        let page = octoberPage()
+        #expect(page.contains("```mermaid\npie showData\n    title Churn reasons"))
+        #expect(page.contains("xychart-beta\n    title \"Churn by product\""))
+        #expect(page.contains("    title Billing-retry outcomes"))
+    }
+
+    @Test func longTablesAreCutWithALinkToTheCSV() {
+        let rows: [[ReportValue]] = (0..<60).map { index in
+            [.text("2026-10"), .text("p\(1000 + index)"), .text("voluntary"), .text("customer_canceled"), .integer(1)]
+        }
+        let month = MonthReport(
+            month: "2026-10", tables: Fixtures.tables([Fixtures.table("churn.csv", ReportColumns.churn, rows)]),
+            flaggedTimelines: [], isEmpty: false)
+        let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())
+        #expect(page.contains("… 10 more rows in [churn.csv](churn.csv)."))
+        #expect(page.contains("The 12 products with most churn are drawn."))
+    }
+}
+
+@Suite struct MonthPageEdgeCaseTests {
+    @Test func emptyMonthStillShowsAccountsFlaggedEarlier() {
+        // Given a month without counted activity in which an account stays flagged for its refund rate
+        let flagged = Fixtures.table(
+            "flagged_accounts.csv", ReportColumns.flaggedAccounts,
+            [[
+                .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
+                .integer(2), .empty, .empty, .empty,
+            ]])
+        let month = MonthReport(
+            month: "2026-11", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: true)
+        // When it is rendered
+        let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())
+        // Then the page says there is no activity, but the reviewer still sees the account
+        #expect(page.contains("No counted activity in this month"))
+        #expect(page.contains("except the accounts still flagged from earlier months"))
+        #expect(page.contains("#### Account -acct"))
+        #expect(page.contains("- high refund rate:"))
+        #expect(page.contains("_No timeline events recorded for this account._"))
+    }
+
+    @Test func unknownRuleCodeCannotOpenANestedList() {
+        let flagged = Fixtures.table(
+            "flagged_accounts.csv", ReportColumns.flaggedAccounts,
+            [[
+                .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+                .empty, .empty, .empty,
+            ]])
+        let month = MonthReport(
+            month: "2026-10", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: false)
+        let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())
+        #expect(page.contains("\n- \\- new\\_rule\n") || page.contains("\n- \\- new_rule\n"))
+    }
+
+    @Test func indexPutsNotesAtTheBottom() throws {
+        let page = IndexPageRenderer.render(Fixtures.set(notes: ["Prices from products.csv"]))
+        let notes = try #require(page.firstRange(of: "## Notes\n\n- Prices from products.csv"))
+        let trends = try #require(page.firstRange(of: "## Trends"))
+        #expect(trends.lowerBound < notes.lowerBound)
+    }
+}

@@ -1,0 +1,112 @@
+import IAPAnalytics
+import Testing
+
+@testable import IAPReports
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite struct ReportWriterTests {
+    /// A fresh folder under the system temp dir.
+    private func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/iaplens-reports-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
+        try #require(made != nil)
+        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    private func modificationTime(_ path: String) -> Int {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return -1 }
+        return Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    }
+
+    @Test func writesTheExpectedFiles() throws {
+        // Given an empty folder and a two-month set
+        let root = try temporaryDirectory() + "/reports"
+        // When the set is written
+        let summary = try ReportWriter(directory: root).write(Fixtures.set())
+        // Then every month has its eight CSV files and report.md, and the index exists
+        var expected: [String] = []
+        for month in ["2026-09", "2026-10"] {
+            expected += ReportColumns.files.map { "\(root)/\(month)/\($0.name)" }
+            expected.append("\(root)/\(month)/report.md")
+        }
+        expected.append("\(root)/index.md")
+        #expect(summary.written == expected)
+        #expect(summary.unchanged.isEmpty)
+        for path in expected { #expect(ReportFileSystem.contents(of: path) != nil) }
+        let churn = ReportFileSystem.contents(of: "\(root)/2026-09/expiration_intents.csv")
+        #expect(churn == Array("month,product_id,expiration_intent,subscriptions\n".utf8))
+    }
+
+    @Test func rerunLeavesFilesUntouched() throws {
+        let root = try temporaryDirectory()
+        let writer = ReportWriter(directory: root)
+        let first = try writer.write(Fixtures.set())
+        let before = first.written.map { (ReportFileSystem.contents(of: $0), modificationTime($0)) }
+        // When the same set is written again
+        let second = try writer.write(Fixtures.set())
+        // Then nothing is rewritten: same bytes, same mtimes
+        #expect(second.written.isEmpty)
+        #expect(second.unchanged == first.written)
+        let after = first.written.map { (ReportFileSystem.contents(of: $0), modificationTime($0)) }
+        #expect(before.map(\.0) == after.map(\.0))
+        #expect(before.map(\.1) == after.map(\.1))
+    }
+
+    @Test func changedMonthRewritesOnlyWhatChanged() throws {
+        let root = try temporaryDirectory()
+        let writer = ReportWriter(directory: root)
+        _ = try writer.write(Fixtures.set(months: [Fixtures.october()]))
+        let summary = try writer.write(Fixtures.set(months: [Fixtures.october(productId: "com.example.platinum")]))
+        #expect(summary.written.contains("\(root)/2026-10/churn.csv"))
+        #expect(summary.unchanged.contains("\(root)/2026-10/refunds.csv"))
+    }
+
+    @Test func outputIsDeterministicAcrossFolders() throws {
+        let first = try temporaryDirectory()
+        let second = try temporaryDirectory()
+        let a = try ReportWriter(directory: first).write(Fixtures.set())
+        let b = try ReportWriter(directory: second).write(Fixtures.set())
+        for (left, right) in zip(a.written, b.written) {
+            #expect(ReportFileSystem.contents(of: left) == ReportFileSystem.contents(of: right))
+        }
+    }
+
+    @Test func previousMonthIsTheCalendarMonthBefore() throws {
+        let root = try temporaryDirectory()
+        let gap = MonthReport(
+            month: "2026-12", tables: Fixtures.october().tables, flaggedTimelines: [], isEmpty: false)
+        _ = try ReportWriter(directory: root).write(Fixtures.set(months: [Fixtures.september(), gap]))
+        let page = String(decoding: ReportFileSystem.contents(of: "\(root)/2026-12/report.md") ?? [], as: UTF8.self)
+        #expect(page.contains("No previous month in this report set"))
+    }
+
+    @Test func badMonthIsRefusedBeforeWriting() throws {
+        let root = try temporaryDirectory()
+        let bad = MonthReport(month: "../../etc", tables: [], flaggedTimelines: [], isEmpty: true)
+        #expect(throws: ReportWriterError.invalidMonth(month: "../../etc")) {
+            try ReportWriter(directory: root).write(Fixtures.set(months: [bad]))
+        }
+        #expect(ReportFileSystem.contents(of: "\(root)/index.md") == nil)
+    }
+
+    @Test func ragged_row_is_reported_with_its_path() throws {
+        let root = try temporaryDirectory()
+        let month = MonthReport(
+            month: "2026-10",
+            tables: Fixtures.tables([Fixtures.table("churn.csv", ReportColumns.churn, [[.text("2026-10")]])]),
+            flaggedTimelines: [], isEmpty: false)
+        #expect(
+            throws: ReportWriterError.rowWidthMismatch(path: "\(root)/2026-10/churn.csv", row: 1, expected: 5, found: 1)
+        ) {
+            try ReportWriter(directory: root).write(Fixtures.set(months: [month]))
+        }
+        let error = ReportWriterError.rowWidthMismatch(path: "/r/2026-10/churn.csv", row: 1, expected: 5, found: 1)
+        #expect(error.description.hasPrefix("Cannot write /r/2026-10/churn.csv: data row 1 has 1 cells"))
+    }
+}
