@@ -1,3 +1,4 @@
+import IAPStore
 /// The words a reader sees for the codes in the CSV files. Unknown codes are shown as they are (escaped by the
 /// caller), so a new code from analytics is visible rather than hidden.
 enum Vocabulary {
@@ -63,27 +64,8 @@ enum Vocabulary {
         }
     }
 
-    /// What a quarantine reason code means, in one clause; nil for a code this module does not know.
+    /// What a quarantine reason code means, in one clause; nil for a code this version does not know.
     static func quarantineReason(_ code: String) -> String? {
-        switch code {
-        case "bad_gzip": "the file is not valid gzip"
-        case "bad_json": "the line or file is not valid JSON"
-        case "unknown_shape": "the JSON is not a notification, history, refund or order page"
-        case "bad_base64": "a JWS part is not valid base64url"
-        case "bad_jws", "malformed_jws": "a JWS is not three dot-separated parts with a valid header"
-        case "bad_signature", "invalid_signature": "the ES256 signature does not verify"
-        case "bad_chain", "untrusted_chain", "invalid_chain", "bad_certificate_chain":
-            "the x5c certificate chain does not lead to a trusted Apple root"
-        case "certificate_expired", "bad_certificate_validity":
-            "a certificate was not valid at the payload's signedDate"
-        case "missing_x5c": "the JWS header carries no certificate chain"
-        case "bad_alg", "unsupported_alg", "unsupported_algorithm": "the JWS header algorithm is not ES256"
-        case "wrong_app": "the bundle ID or app Apple ID is not this app's"
-        case "unknown_enum", "unknown_enum_value": "a required field holds a value Apple does not define"
-        case "missing_field": "a required field is missing"
-        case "bad_field", "invalid_field": "a field has the wrong type or format"
-        case "bad_envelope": "the archive envelope's receivedAt or body is unusable"
-        default: nil
-        }
+        QuarantineReason(rawValue: code)?.meaning
     }
 }
