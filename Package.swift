@@ -66,7 +66,7 @@ let package = Package(
         // MARK: - Tests (mirror Sources/)
         .target(
             name: "IAPTestSupport",
-            dependencies: ["IAPSigning", "IAPStore", "IAPPipeline"],
+            dependencies: ["IAPSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics"],
             path: "Tests/IAPTestSupport",
             swiftSettings: swiftSettings
         ),

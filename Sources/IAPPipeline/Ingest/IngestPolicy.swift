@@ -1,3 +1,4 @@
+import IAPStore
 /// Which documents count for this store: the app, the environment, and whether signatures are checked.
 public struct IngestPolicy: Sendable, Equatable {
     /// Only documents of this bundle ID are accepted; others are quarantined as `wrong_app`.

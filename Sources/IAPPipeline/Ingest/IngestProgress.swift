@@ -1,3 +1,4 @@
+import IAPStore
 import Foundation
 
 /// A progress report during a long ingest.

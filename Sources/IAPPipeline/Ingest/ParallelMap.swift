@@ -1,3 +1,4 @@
+import IAPStore
 import Dispatch
 
 /// Maps items on all cores, keeping the input order in the output.

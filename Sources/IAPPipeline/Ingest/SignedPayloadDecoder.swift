@@ -1,3 +1,4 @@
+import IAPStore
 import IAPFormats
 import IAPModel
 import IAPVerification

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+import IAPPipeline
+import IAPStore
+import IAPTestSupport
+import IAPVerification
+
+/// Runs the real ingest stage on a test archive and answers questions about the store.
+struct IngestRun {
+    let archive: TestArchive
+    let store: Store
+    let summary: IngestSummary
+
+    static func ingest(_ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true) throws -> IngestRun {
+        let store = try Store(path: archive.database)
+        let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify)
+        let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
+        let runId = try RunLog(store: store).begin(command: "ingest", isVerified: verify)
+        let summary = try IngestStage(store: store, options: .init(inputs: [archive.inputs], policy: policy, roots: roots)).run(runId: runId)
+        return IngestRun(archive: archive, store: store, summary: summary)
+    }
+
+    func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {
+        try store.database.read { db in try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 0 }
+    }
+
+    func reasons() throws -> [String] {
+        try store.database.read { db in try String.fetchAll(db, sql: "SELECT reason FROM quarantine ORDER BY file_sha256, line, entry") }
+    }
+
+    func value<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments = []) throws -> T? {
+        try store.database.read { db in try T.fetchOne(db, sql: sql, arguments: arguments) }
+    }
+}
+
+/// Fixed times (Unix ms) used across tests.
+enum Day {
+    static let base: Int64 = 1_696_118_400_000  // 2023-10-01T00:00:00Z
+    static func at(_ day: Int, hours: Int64 = 12) -> Int64 { base + Int64(day) * 86_400_000 + hours * 3_600_000 }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what iaplens needs on a fresh Debian machine with Swift: the system libraries it links.
+# Safe to run again: it only installs what is missing.
+set -euo pipefail
+
+packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (expected /opt/swift/usr/bin)" >&2; exit 1; }

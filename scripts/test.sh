@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The test command: installs what is missing, builds, and runs every test (unit, end-to-end, CLI).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh || exit 1
+swift build --build-tests > .build-log.txt 2>&1
+status=$?
+if [ $status -ne 0 ]; then
+    grep -E "error|warning: unre" .build-log.txt | head -50
+    echo "tests: the build failed" >&2
+    exit $status
+fi
+swift test --skip-build --parallel > .test-log.txt 2>&1
+status=$?
+# Progress lines are noise in CI; failures, issues and the verdict are kept.
+grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-log.txt | grep -vE "Test .* (started|passed after)" || true
+[ $status -eq 0 ] && echo "tests: all passed" || echo "tests: FAILED" >&2
+exit $status
