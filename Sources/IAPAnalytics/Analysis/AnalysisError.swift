@@ -1,0 +1,39 @@
+/// Failures of an analysis as a whole.
+public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// An option is out of range or malformed.
+    case invalidOptions(String)
+    /// The SQL model files were not found next to the binary or at `IAPLENS_SQL_DIR`.
+    case sqlResourcesMissing(searched: [String])
+    /// A model listed in the manifest has no file.
+    case sqlModelMissing(name: String, path: String)
+    /// A model failed to build; the whole analysis was rolled back.
+    case modelFailed(name: String, reason: String)
+    /// `reportSet` was called before `analyze`.
+    case notAnalyzed
+    /// `reportSet` was called with options other than those the models were built with.
+    case analyzedWithOtherOptions
+    /// Reading the store failed.
+    case readFailed(reason: String)
+
+    /// A sentence the user can act on.
+    public var description: String {
+        switch self {
+        case .invalidOptions(let message):
+            return message
+        case .sqlResourcesMissing(let searched):
+            return "The analytics SQL files (iaplens_IAPAnalytics.resources/SQL) were not found; looked in "
+                + searched.joined(separator: ", ")
+                + ". Ship the .resources folder next to the iaplens binary, or set IAPLENS_SQL_DIR."
+        case .sqlModelMissing(let name, let path):
+            return "The SQL model \(name) is missing (\(path)); the installation is incomplete."
+        case .modelFailed(let name, let reason):
+            return "Building the model \(name) failed and nothing was changed: \(reason)."
+        case .notAnalyzed:
+            return "The store has not been analyzed yet: run iaplens analyze (or run) first."
+        case .analyzedWithOtherOptions:
+            return "The store was analyzed with other options: run iaplens analyze again with the same options as report."
+        case .readFailed(let reason):
+            return "Reading the analysis from the store failed: \(reason)."
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import GRDB
+public import IAPStore
+
+/// Builds the SQL models of REPORTS.md over a store and reads them into the report model.
+///
+/// `analyze` and `reportSet` may run in different processes (`iaplens analyze`, then `iaplens report`):
+/// everything `reportSet` reads lives in main-schema tables (marts and `analysis_parameters`).
+public struct Analyzer: Sendable {
+    private let store: Store
+
+    /// Creates an analyzer over a store.
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Builds all models in one transaction (all or nothing).
+    /// - Returns: T, the months to write and the row count of every mart.
+    public func analyze(_ options: AnalysisOptions) throws -> AnalysisSummary {
+        try options.validate()
+        let models = try SQLModelDirectory.load(from: try SQLModelDirectory.locate())
+        let runner = SQLModelRunner(models: models)
+        return try store.database.write { db in
+            try runner.run(options, in: db)
+            let asOf = try Int64?.fetchOne(db, sql: "select as_of_ms from analysis_parameters")
+            let months = try String.fetchAll(
+                db, sql: "select month from report_months where is_written order by month")
+            var counts: [MartRowCount] = []
+            for mart in SQLModelCatalog.marts {
+                let rows = try Int.fetchOne(db, sql: "select count(*) from \(mart.name)") ?? 0
+                counts.append(MartRowCount(mart: mart.name, rows: rows))
+            }
+            return AnalysisSummary(asOf: asOf ?? nil, months: months, martRowCounts: counts)
+        }
+    }
+
+    /// Reads the built marts into the report model: one ``MonthReport`` per month written, the
+    /// store-wide ``DataQualitySummary`` and the notes every reader must see.
+    /// - Throws: ``AnalysisError/notAnalyzed`` before `analyze`, ``AnalysisError/analyzedWithOtherOptions``
+    ///   when `analyze` ran with different options.
+    public func reportSet(_ options: AnalysisOptions) throws -> ReportSet {
+        try options.validate()
+        return try store.database.read { db in
+            guard try db.tableExists("analysis_parameters"), try db.tableExists("data_quality"),
+                let key = try String.fetchOne(db, sql: "select model_key from analysis_parameters")
+            else {
+                throw AnalysisError.notAnalyzed
+            }
+            guard key == options.modelKey else { throw AnalysisError.analyzedWithOtherOptions }
+            let asOf = try Int64?.fetchOne(db, sql: "select as_of_ms from analysis_parameters") ?? nil
+            let months = try MonthReportReader.read(in: db)
+            let dataQuality = try DataQualityReader.read(in: db)
+            return ReportSet(
+                asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
+                smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
+                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality))
+        }
+    }
+
+    static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {
+        var notes: [String] = []
+        if dataQuality.unverifiedDocuments > 0 {
+            let count = dataQuality.unverifiedDocuments
+            notes.append(
+                count == 1
+                    ? "1 accepted document was ingested with --no-verify: signatures not checked."
+                    : "\(count) accepted documents were ingested with --no-verify: signatures not checked.")
+        }
+        if options.asOf != nil, let asOf {
+            notes.append("Figures are as of \(ISOTimestamp.string(fromMilliseconds: asOf)) (--as-of), not the newest document.")
+        }
+        if dataQuality.unpricedTransactions > 0 {
+            let count = dataQuality.unpricedTransactions
+            notes.append(
+                "\(count) transaction\(count == 1 ? "" : "s") had no price (V1 without a products.csv row): "
+                    + "counted in sales/refunds and unpriced, with currency XXX and 0 in money columns.")
+        }
+        if options.smallBusiness {
+            notes.append("Proceeds use the Small Business Program rate (85 %) for every transaction.")
+        }
+        notes.append("Estimated proceeds are estimates: taxes are not modelled.")
+        return notes
+    }
+}

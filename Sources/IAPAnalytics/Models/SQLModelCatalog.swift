@@ -1,0 +1,43 @@
+/// The build order of the SQL models: staging → intermediate → marts, and within a layer in the order
+/// listed (a model reads only models above it). There is no `ref()` parser: this list is the DAG.
+public enum SQLModelCatalog {
+    /// Every model, in build order.
+    public static let models: [SQLModel] = [
+        // MARK: staging (views over the store's tables, filtered to the configured environment)
+        SQLModel("stg_store__transactions", .staging, .view),
+        SQLModel("stg_store__transaction_versions", .staging, .view),
+        SQLModel("stg_store__notifications", .staging, .view),
+        SQLModel("stg_store__renewal_infos", .staging, .view),
+        SQLModel("stg_store__order_lookups", .staging, .view),
+        SQLModel("stg_store__order_lookup_transactions", .staging, .view),
+        SQLModel("stg_reference__products", .staging, .view),
+        SQLModel("stg_reference__accounts", .staging, .view),
+
+        // MARK: intermediate (TEMP: reused by several marts, never exported)
+        SQLModel("int_transactions_priced", .intermediate, .temporaryTable),
+        SQLModel("int_transaction_accounts", .intermediate, .temporaryTable),
+        SQLModel("int_refunds", .intermediate, .temporaryTable),
+        SQLModel("int_subscription_periods", .intermediate, .temporaryTable),
+        SQLModel("int_expirations_notified", .intermediate, .temporaryView),
+        SQLModel("int_churn_events", .intermediate, .temporaryTable),
+        SQLModel("int_billing_episodes", .intermediate, .temporaryTable),
+
+        // MARK: marts (tables the reports read)
+        SQLModel("churn", .marts, .table),
+        SQLModel("expiration_intents", .marts, .table),
+        SQLModel("billing_retry", .marts, .table),
+        SQLModel("refunds", .marts, .table),
+        SQLModel("consumable_losses", .marts, .table),
+        SQLModel("reconciliation", .marts, .table),
+        SQLModel("looked_up_orders", .marts, .table),
+        SQLModel("report_months", .marts, .table),
+        SQLModel("flagged_accounts", .marts, .table),
+        SQLModel("flagged_account_events", .marts, .table),
+        SQLModel("data_quality", .marts, .table),
+    ]
+
+    /// The marts, in build order.
+    public static var marts: [SQLModel] {
+        models.filter { $0.layer == .marts }
+    }
+}

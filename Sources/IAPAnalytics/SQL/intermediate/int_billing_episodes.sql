@@ -1,0 +1,148 @@
+-- Grain: one row per billing episode: the first DID_FAIL_TO_RENEW (V2 or V1)
+-- of a paid auto-renewable period X (transaction_id). REPORTS.md
+-- billing_retry.csv.
+-- V2: X is the notification's transaction; V1: for each pending_renewal_info
+-- entry of the body in billing retry, the subscription's transaction with the
+-- greatest expires_date_ms carried in that body (ties: greatest ID).
+-- The grace period end is the one known at the episode's start: the
+-- renewal info carried by that same notification.
+-- Decisions: the first notification is the one with the smallest document
+-- time (ties: notification ID); an episode whose X has no expiry date has no
+-- month and is dropped.
+-- Built as a TEMP table.
+drop table if exists temp.int_billing_episodes;
+
+create temp table int_billing_episodes as
+
+with
+
+notifications as (
+    select * from stg_store__notifications
+),
+
+renewal_infos as (
+    select * from stg_store__renewal_infos
+),
+
+transaction_versions as (
+    select * from stg_store__transaction_versions
+),
+
+subscription_periods as (
+    select * from temp.int_subscription_periods
+),
+
+churn_events as (
+    select * from temp.int_churn_events
+),
+
+failures_v2 as (
+    select
+        notifications.notification_id,
+        notifications.document_at_ms,
+        notifications.transaction_id,
+        renewal_infos.grace_period_expires_at_ms
+    from notifications
+    left join renewal_infos
+        on notifications.notification_id = renewal_infos.document_id
+    where notifications.notification_type = 'DID_FAIL_TO_RENEW'
+        and notifications.format = 'v2'
+        and notifications.transaction_id is not null
+),
+
+failures_v1_candidates as (
+    select
+        notifications.notification_id,
+        notifications.document_at_ms,
+        transaction_versions.transaction_id,
+        renewal_infos.grace_period_expires_at_ms,
+        row_number() over (
+            partition by
+                notifications.notification_id,
+                renewal_infos.original_transaction_id
+            order by
+                transaction_versions.expires_at_ms desc,
+                transaction_versions.transaction_id desc
+        ) as expiry_rank
+    from notifications
+    inner join renewal_infos
+        on notifications.notification_id = renewal_infos.document_id
+    inner join transaction_versions
+        on notifications.notification_id = transaction_versions.document_id
+        and renewal_infos.original_transaction_id
+        = transaction_versions.original_transaction_id
+    where notifications.notification_type = 'DID_FAIL_TO_RENEW'
+        and notifications.format = 'v1'
+        and renewal_infos.is_in_billing_retry
+        and transaction_versions.expires_at_ms is not null
+),
+
+failures as (
+    select * from failures_v2
+    union all
+    select
+        notification_id,
+        document_at_ms,
+        transaction_id,
+        grace_period_expires_at_ms
+    from failures_v1_candidates
+    where expiry_rank = 1
+),
+
+first_failures as (
+    select
+        *,
+        row_number() over (
+            partition by transaction_id
+            order by document_at_ms, notification_id
+        ) as failure_rank
+    from failures
+),
+
+episodes as (
+    select
+        subscription_periods.transaction_id,
+        subscription_periods.original_transaction_id,
+        subscription_periods.product_id,
+        subscription_periods.expires_at_ms,
+        subscription_periods.next_purchased_at_ms,
+        first_failures.notification_id as started_by_notification_id,
+        first_failures.document_at_ms as started_at_ms,
+        first_failures.grace_period_expires_at_ms,
+        coalesce(
+            subscription_periods.next_purchased_at_ms
+            <= subscription_periods.expires_at_ms + 60 * 86400000,
+            0
+        ) as is_recovered,
+        churn_events.transaction_id is not null as is_churned
+    from first_failures
+    inner join subscription_periods
+        on first_failures.transaction_id = subscription_periods.transaction_id
+    left join churn_events
+        on first_failures.transaction_id = churn_events.transaction_id
+    where first_failures.failure_rank = 1
+        and subscription_periods.is_paid
+        and subscription_periods.expires_at_ms is not null
+),
+
+final as (
+    select
+        transaction_id,
+        original_transaction_id,
+        product_id,
+        strftime('%Y-%m', expires_at_ms / 1000.0, 'unixepoch')
+            as episode_month,
+        started_by_notification_id,
+        started_at_ms,
+        grace_period_expires_at_ms,
+        next_purchased_at_ms,
+        is_recovered,
+        is_recovered and coalesce(
+            next_purchased_at_ms < grace_period_expires_at_ms, 0
+        ) as is_recovered_in_grace,
+        not is_recovered and is_churned as is_expired,
+        not is_recovered and not is_churned as is_pending
+    from episodes
+)
+
+select * from final;

@@ -1,0 +1,169 @@
+-- Grain: one row per churn event: a paid auto-renewable period X
+-- (originalTransactionId, transactionId of X) after which the subscriber
+-- stopped paying. REPORTS.md churn.csv rules 1 -> 2 -> 3, churn_type, and
+-- the expiration intent of expiration_intents.csv.
+-- R (rule 3) is the newest renewal state of the subscription whose document
+-- time is strictly before E; ties by document ID (greatest wins).
+-- Decisions where the contract is silent:
+-- * An intent outside 1-4 maps to unknown; expiration_intents.csv takes the
+--   renewal info's intent only when it is 1-5, else the reason's number.
+-- * A period without an expiry date can only churn by rule 1 or 2 and
+--   needs a month: without one (rule 2, no expiresDate) it is dropped.
+-- Built as a TEMP table.
+drop table if exists temp.int_churn_events;
+
+create temp table int_churn_events as
+
+with
+
+subscription_periods as (
+    select * from temp.int_subscription_periods
+),
+
+expirations_notified as (
+    select * from temp.int_expirations_notified
+),
+
+renewal_infos as (
+    select * from stg_store__renewal_infos
+),
+
+paid_periods as (
+    select * from subscription_periods
+    where is_paid
+),
+
+periods_joined_to_expirations as (
+    select
+        paid_periods.*,
+        expirations_notified.notification_id as expired_notification_id,
+        expirations_notified.subtype as expired_subtype,
+        expirations_notified.expiration_intent as expired_intent,
+        paid_periods.is_refunded
+        and not coalesce(
+            paid_periods.next_purchased_at_ms <= paid_periods.revoked_at_ms,
+            0
+        ) as is_ended_by_refund
+    from paid_periods
+    left join expirations_notified
+        on paid_periods.transaction_id = expirations_notified.transaction_id
+),
+
+periods_with_renewal_state as (
+    select
+        periods_joined_to_expirations.*,
+        (
+            select renewal_infos.document_id
+            from renewal_infos
+            where renewal_infos.original_transaction_id
+                = periods_joined_to_expirations.original_transaction_id
+                and renewal_infos.document_at_ms
+                < periods_joined_to_expirations.ended_at_ms
+            order by
+                renewal_infos.document_at_ms desc,
+                renewal_infos.document_id desc
+            limit 1
+        ) as renewal_document_id
+    from periods_joined_to_expirations
+    where is_ended_by_refund
+        or expired_notification_id is not null
+        or expires_at_ms < ended_at_ms
+),
+
+periods_joined_to_renewal_state as (
+    select
+        periods_with_renewal_state.*,
+        renewal_infos.expiration_intent as renewal_intent,
+        coalesce(renewal_infos.is_in_billing_retry, 0) as is_in_billing_retry,
+        coalesce(renewal_infos.is_auto_renew_off, 0) as is_auto_renew_off,
+        periods_with_renewal_state.ended_at_ms
+        >= periods_with_renewal_state.expires_at_ms + 60 * 86400000
+            as is_past_recovery_window
+    from periods_with_renewal_state
+    left join renewal_infos
+        on periods_with_renewal_state.renewal_document_id
+        = renewal_infos.document_id
+        and periods_with_renewal_state.original_transaction_id
+        = renewal_infos.original_transaction_id
+),
+
+reasoned as (
+    select
+        *,
+        case
+            when is_ended_by_refund then 'refunded'
+            when expired_notification_id is not null then
+                case expired_subtype
+                    when 'VOLUNTARY' then 'customer_canceled'
+                    when 'PRICE_INCREASE' then 'price_increase_declined'
+                    when 'BILLING_RETRY' then 'billing_error'
+                    when 'PRODUCT_NOT_FOR_SALE' then 'product_unavailable'
+                    else
+                        case expired_intent
+                            when 1 then 'customer_canceled'
+                            when 2 then 'billing_error'
+                            when 3 then 'price_increase_declined'
+                            when 4 then 'product_unavailable'
+                            else 'unknown'
+                        end
+                end
+            when is_in_billing_retry then
+                case when is_past_recovery_window then 'billing_error' end
+            when renewal_intent is not null then
+                case renewal_intent
+                    when 1 then 'customer_canceled'
+                    when 2 then 'billing_error'
+                    when 3 then 'price_increase_declined'
+                    when 4 then 'product_unavailable'
+                    else 'unknown'
+                end
+            when is_auto_renew_off then 'customer_canceled'
+            when is_past_recovery_window then 'unknown'
+        end as reason,
+        case
+            when is_ended_by_refund then null
+            when expired_notification_id is not null then expired_intent
+            else renewal_intent
+        end as observed_intent
+    from periods_joined_to_renewal_state
+),
+
+final as (
+    select
+        transaction_id,
+        original_transaction_id,
+        product_id,
+        reason,
+        case
+            when reason in (
+                'customer_canceled', 'price_increase_declined', 'refunded'
+            ) then 'voluntary'
+            when reason = 'billing_error' then 'involuntary'
+            else 'other'
+        end as churn_type,
+        case
+            when reason = 'refunded' then null
+            when observed_intent between 1 and 5 then observed_intent
+            else
+                case reason
+                    when 'customer_canceled' then 1
+                    when 'billing_error' then 2
+                    when 'price_increase_declined' then 3
+                    when 'product_unavailable' then 4
+                    else 5
+                end
+        end as expiration_intent,
+        case
+            when reason = 'refunded'
+                then strftime('%Y-%m', revoked_at_ms / 1000.0, 'unixepoch')
+            else strftime('%Y-%m', expires_at_ms / 1000.0, 'unixepoch')
+        end as churn_month
+    from reasoned
+    where reason is not null
+)
+
+select * from final
+where churn_month is not null;
+
+create unique index temp.int_churn_events_by_id
+    on int_churn_events (transaction_id);

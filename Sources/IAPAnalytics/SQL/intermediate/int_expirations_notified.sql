@@ -1,0 +1,51 @@
+-- Grain: one row per transaction (transaction_id) that a V2 EXPIRED
+-- notification names, with its subtype and its renewal info's
+-- expirationIntent. REPORTS.md churn rule 2.
+-- Decision: if several distinct EXPIRED notifications name one transaction,
+-- the newest (document time, then notification ID) decides, as the newest
+-- snapshot does everywhere else.
+drop view if exists temp.int_expirations_notified;
+
+create temp view int_expirations_notified as
+
+with
+
+notifications as (
+    select * from stg_store__notifications
+),
+
+renewal_infos as (
+    select * from stg_store__renewal_infos
+),
+
+expired_notifications as (
+    select
+        notifications.notification_id,
+        notifications.transaction_id,
+        notifications.subtype,
+        renewal_infos.expiration_intent,
+        row_number() over (
+            partition by notifications.transaction_id
+            order by
+                notifications.document_at_ms desc,
+                notifications.notification_id desc
+        ) as recency_rank
+    from notifications
+    left join renewal_infos
+        on notifications.notification_id = renewal_infos.document_id
+    where notifications.notification_type = 'EXPIRED'
+        and notifications.format = 'v2'
+        and notifications.transaction_id is not null
+),
+
+final as (
+    select
+        transaction_id,
+        notification_id,
+        subtype,
+        expiration_intent
+    from expired_notifications
+    where recency_rank = 1
+)
+
+select * from final;

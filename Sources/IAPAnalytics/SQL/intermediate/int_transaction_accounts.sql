@@ -1,0 +1,56 @@
+-- Grain: one row per transaction (transaction_id) with the account it
+-- belongs to. REPORTS.md "Account": accounts.csv mapping of the lower-cased
+-- appAccountToken, else the token, else sub:<originalTransactionId> for
+-- auto-renewables, else none (unlinked).
+-- Built as a TEMP table indexed by account for the flag rules.
+-- Decision: an auto-renewable without originalTransactionId uses its own
+-- transactionId.
+drop table if exists temp.int_transaction_accounts;
+
+create temp table int_transaction_accounts as
+
+with
+
+transactions as (
+    select * from temp.int_transactions_priced
+),
+
+accounts as (
+    select * from stg_reference__accounts
+),
+
+final as (
+    select
+        transactions.transaction_id,
+        case
+            when accounts.account_id is not null then accounts.account_id
+            when transactions.app_account_token is not null
+                then transactions.app_account_token
+            when transactions.product_type = 'auto_renewable'
+                then 'sub:' || coalesce(
+                    transactions.original_transaction_id,
+                    transactions.transaction_id
+                )
+        end as account_id,
+        transactions.product_id,
+        transactions.product_type,
+        transactions.currency,
+        transactions.gross_milli,
+        transactions.is_unpriced,
+        transactions.is_paid,
+        transactions.is_refunded,
+        transactions.refund_milli,
+        transactions.purchased_at_ms,
+        transactions.revoked_at_ms
+    from transactions
+    left join accounts
+        on transactions.app_account_token = accounts.app_account_token
+)
+
+select * from final;
+
+create unique index temp.int_transaction_accounts_by_id
+    on int_transaction_accounts (transaction_id);
+
+create index temp.int_transaction_accounts_by_account
+    on int_transaction_accounts (account_id);

@@ -1,0 +1,136 @@
+-- Grain: one row per transaction (transaction_id). REPORTS.md "Amount",
+-- "Proceeds rate", "Refund", "Paid", "Product type".
+-- Built as a TEMP table: every later model reads it.
+-- Decisions where the contract is silent:
+-- * Any transaction without price or currency (V1, or an old V2 one) is
+--   priced from the catalog's first row of its product, else unpriced.
+-- * A free trial (V1 is_trial_period, V2 offerDiscountType FREE_TRIAL without
+--   a price) is gross 0 and priced, never unpriced.
+-- * The Apple type wins over the catalog type; the catalog types V1 (and
+--   type-less) transactions; else an expiry date means auto_renewable.
+-- * A missing quantity counts as 1.
+-- * A refund does not have to be paid: a revoked free transaction is a
+--   refund of 0 (the contract defines refunds by revocation and ownership).
+drop table if exists temp.int_transactions_priced;
+
+create temp table int_transactions_priced as
+
+with
+
+transactions as (
+    select * from stg_store__transactions
+),
+
+products as (
+    select * from stg_reference__products
+),
+
+analysis_parameters as (
+    select * from main.analysis_parameters
+),
+
+first_listed_products as (
+    select
+        product_id,
+        product_type,
+        currency,
+        price_milli,
+        row_number() over (
+            partition by product_id order by file_line
+        ) as listing_rank
+    from products
+),
+
+transactions_joined_to_catalog as (
+    select
+        transactions.*,
+        first_listed_products.product_type as catalog_product_type,
+        first_listed_products.currency as catalog_currency,
+        first_listed_products.price_milli as catalog_price_milli,
+        transactions.price_milli is not null
+        and transactions.currency is not null as has_own_price,
+        first_listed_products.product_id is not null as is_in_catalog
+    from transactions
+    left join first_listed_products
+        on transactions.product_id = first_listed_products.product_id
+        and first_listed_products.listing_rank = 1
+),
+
+priced as (
+    select
+        transaction_id,
+        original_transaction_id,
+        coalesce(product_id, '') as product_id,
+        app_account_token,
+        format,
+        coalesce(
+            product_type,
+            catalog_product_type,
+            case when expires_at_ms is not null then 'auto_renewable' end,
+            'unknown'
+        ) as product_type,
+        in_app_ownership_type,
+        revocation_percentage,
+        case
+            when has_own_price then currency
+            when is_in_catalog then catalog_currency
+            else 'XXX'
+        end as currency,
+        case
+            when has_own_price then price_milli * quantity
+            when is_free_trial then 0
+            when is_in_catalog then catalog_price_milli * quantity
+            else 0
+        end as gross_milli,
+        not has_own_price and not is_free_trial and not is_in_catalog
+            as is_unpriced,
+        is_family_shared,
+        is_refunded,
+        purchased_at_ms,
+        original_purchased_at_ms,
+        expires_at_ms,
+        revoked_at_ms
+    from transactions_joined_to_catalog
+),
+
+classified as (
+    select
+        priced.*,
+        not is_family_shared and (gross_milli > 0 or is_unpriced) as is_paid,
+        case
+            when not is_refunded then null
+            when revocation_percentage is not null
+                then (gross_milli * revocation_percentage + 50000) / 100000
+            else gross_milli
+        end as refund_milli,
+        case
+            when analysis_parameters.is_small_business then 85
+            when product_type = 'auto_renewable'
+                and purchased_at_ms
+                >= original_purchased_at_ms + 365 * 86400000 then 85
+            else 70
+        end as proceeds_percent
+    from priced
+    cross join analysis_parameters
+),
+
+final as (
+    select
+        *,
+        (gross_milli * proceeds_percent + 50) / 100 as sale_proceeds_milli,
+        (refund_milli * proceeds_percent + 50) / 100 as refund_proceeds_milli,
+        strftime('%Y-%m', purchased_at_ms / 1000.0, 'unixepoch')
+            as purchase_month,
+        case when is_refunded then
+            strftime('%Y-%m', revoked_at_ms / 1000.0, 'unixepoch')
+        end as refund_month
+    from classified
+)
+
+select * from final;
+
+create unique index temp.int_transactions_priced_by_id
+    on int_transactions_priced (transaction_id);
+
+create index temp.int_transactions_priced_by_subscription
+    on int_transactions_priced (original_transaction_id, purchased_at_ms);

@@ -1,0 +1,81 @@
+-- Grain: one row per (month, product_id, currency) with a consumable refund
+-- (by refund month) or a REFUND_DECLINED / REFUND_REVERSED notification for
+-- a consumable (by month of its signedDate). REPORTS.md consumable_losses.csv.
+-- Decision: a declined/reversed notification whose transaction is not in
+-- the store (or not a consumable) is not counted.
+drop table if exists consumable_losses;
+
+create table consumable_losses as
+
+with
+
+refunded_transactions as (
+    select * from temp.int_refunds
+),
+
+notifications as (
+    select * from stg_store__notifications
+),
+
+transactions as (
+    select * from temp.int_transactions_priced
+),
+
+consumable_refunds as (
+    select
+        refund_month as month,
+        product_id,
+        currency,
+        1 as refunds,
+        refund_milli as refunded_gross_milli,
+        refund_proceeds_milli as lost_proceeds_milli,
+        has_consumption_request_before as after_consumption_request,
+        0 as declined,
+        0 as reversed
+    from refunded_transactions
+    where product_type = 'consumable'
+),
+
+consumable_refund_decisions as (
+    select
+        strftime('%Y-%m', notifications.notified_at_ms / 1000.0, 'unixepoch')
+            as month,
+        transactions.product_id,
+        transactions.currency,
+        0 as refunds,
+        0 as refunded_gross_milli,
+        0 as lost_proceeds_milli,
+        0 as after_consumption_request,
+        notifications.notification_type = 'REFUND_DECLINED' as declined,
+        notifications.notification_type = 'REFUND_REVERSED' as reversed
+    from notifications
+    inner join transactions
+        on notifications.transaction_id = transactions.transaction_id
+    where notifications.notification_type in (
+        'REFUND_DECLINED', 'REFUND_REVERSED'
+    )
+        and transactions.product_type = 'consumable'
+),
+
+losses as (
+    select * from consumable_refunds
+    union all
+    select * from consumable_refund_decisions
+),
+
+final as (
+    select
+        month,
+        product_id,
+        currency,
+        sum(refunds) as refunds,
+        sum(refunded_gross_milli) as refunded_gross_milli,
+        sum(lost_proceeds_milli) as lost_proceeds_milli,
+        sum(after_consumption_request) as after_consumption_request,
+        sum(declined) as declined,
+        sum(reversed) as reversed
+    from losses
+    group by 1, 2, 3
+)
+
+select * from final;

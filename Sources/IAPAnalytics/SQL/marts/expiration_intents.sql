@@ -1,0 +1,24 @@
+-- Grain: one row per (month, product_id, expiration_intent) with at least one
+-- churn event other than refunded. REPORTS.md expiration_intents.csv.
+drop table if exists expiration_intents;
+
+create table expiration_intents as
+
+with
+
+churn_events as (
+    select * from temp.int_churn_events
+),
+
+final as (
+    select
+        churn_month as month,
+        product_id,
+        expiration_intent,
+        count(*) as subscriptions
+    from churn_events
+    where reason <> 'refunded'
+    group by 1, 2, 3
+)
+
+select * from final;

@@ -1,0 +1,93 @@
+-- Grain: one row per event on a flagged account's timeline in a month:
+-- (month, account_id, kind, transaction_id, event time). The evidence
+-- timeline of report.md (FlaggedAccountTimeline).
+-- Events up to the window's end (exclusive): purchases (paid transactions,
+-- gross), refunds (refund amount), and REFUND_REVERSED, REFUND_DECLINED and
+-- CONSUMPTION_REQUEST notifications (by signedDate).
+-- Decision: amounts of unpriced transactions are empty; purchases are the
+-- paid ones, as counted in lifetime_purchases.
+drop table if exists flagged_account_events;
+
+create table flagged_account_events as
+
+with
+
+flagged_accounts as (
+    select * from main.flagged_accounts
+),
+
+report_months as (
+    select * from main.report_months
+),
+
+transaction_accounts as (
+    select * from temp.int_transaction_accounts
+),
+
+notifications as (
+    select * from stg_store__notifications
+),
+
+account_events as (
+    select
+        account_id,
+        purchased_at_ms as event_at_ms,
+        'purchase' as kind,
+        transaction_id,
+        product_id,
+        case when not is_unpriced then gross_milli end as amount_milli,
+        currency
+    from transaction_accounts
+    where is_paid
+        and purchased_at_ms is not null
+    union all
+    select
+        account_id,
+        revoked_at_ms as event_at_ms,
+        'refund' as kind,
+        transaction_id,
+        product_id,
+        case when not is_unpriced then refund_milli end as amount_milli,
+        currency
+    from transaction_accounts
+    where is_refunded
+    union all
+    select
+        transaction_accounts.account_id,
+        notifications.notified_at_ms as event_at_ms,
+        case notifications.notification_type
+            when 'REFUND_REVERSED' then 'refund_reversed'
+            when 'REFUND_DECLINED' then 'refund_declined'
+            else 'consumption_request'
+        end as kind,
+        transaction_accounts.transaction_id,
+        transaction_accounts.product_id,
+        null as amount_milli,
+        transaction_accounts.currency
+    from notifications
+    inner join transaction_accounts
+        on notifications.transaction_id = transaction_accounts.transaction_id
+    where notifications.notification_type in (
+        'REFUND_REVERSED', 'REFUND_DECLINED', 'CONSUMPTION_REQUEST'
+    )
+),
+
+final as (
+    select
+        flagged_accounts.month,
+        flagged_accounts.account_id,
+        account_events.event_at_ms,
+        account_events.kind,
+        account_events.transaction_id,
+        account_events.product_id,
+        account_events.amount_milli,
+        account_events.currency
+    from flagged_accounts
+    inner join report_months
+        on flagged_accounts.month = report_months.month
+    inner join account_events
+        on flagged_accounts.account_id = account_events.account_id
+        and account_events.event_at_ms < report_months.month_end_ms
+)
+
+select * from final;

@@ -1,0 +1,82 @@
+-- Grain: one row per month that has counted activity, lies in the default
+-- range, or was asked for with --month. REPORTS.md "Months written":
+-- counted activity is a row in churn, expiration_intents, billing_retry,
+-- refunds, consumable_losses or reconciliation; the default range runs from
+-- the first such month to the month of T; --month writes only the months
+-- asked for (analysis_requested_months).
+-- Decision: without T (no accepted document and no --as-of) the default
+-- range is empty.
+drop table if exists report_months;
+
+create table report_months as
+
+with recursive
+
+analysis_parameters as (
+    select * from main.analysis_parameters
+),
+
+requested_months as (
+    select * from main.analysis_requested_months
+),
+
+activity_months as (
+    select month from churn
+    union
+    select month from expiration_intents
+    union
+    select month from billing_retry
+    union
+    select month from refunds
+    union
+    select month from consumable_losses
+    union
+    select month from reconciliation
+),
+
+as_of_month as (
+    select strftime('%Y-%m', as_of_ms / 1000.0, 'unixepoch') as month
+    from analysis_parameters
+    where as_of_ms is not null
+),
+
+default_range (month) as (
+    select min(activity_months.month)
+    from activity_months
+    inner join as_of_month
+        on activity_months.month <= as_of_month.month
+    union all
+    select strftime('%Y-%m', default_range.month || '-01', '+1 month')
+    from default_range
+    where default_range.month
+        < (select as_of_month.month from as_of_month)
+),
+
+candidate_months as (
+    select month from default_range where month is not null
+    union
+    select month from requested_months
+    union
+    select month from activity_months
+),
+
+final as (
+    select
+        candidate_months.month,
+        candidate_months.month in (select month from activity_months)
+            as has_activity,
+        case
+            when exists (select 1 from requested_months)
+                then candidate_months.month in (
+                    select month from requested_months
+                )
+            else candidate_months.month in (select month from default_range)
+        end as is_written,
+        cast(
+            strftime('%s', candidate_months.month || '-01', '+1 month')
+            as integer
+        ) * 1000 as month_end_ms
+    from candidate_months
+)
+
+select * from final;

@@ -1,0 +1,38 @@
+-- Grain: one row per notification (notification_id) that counts: the
+-- configured environment, never TEST. REPORTS.md "Accepted document",
+-- "Notification identity".
+drop view if exists stg_store__notifications;
+
+create view stg_store__notifications as
+
+with
+
+source as (
+    select * from notifications
+    where environment = (select environment from analysis_parameters)
+        and notification_type <> 'TEST'
+),
+
+renamed as (
+    select
+        ---------- ids
+        notification_id,
+        transaction_id,
+        original_transaction_id,
+        product_id,
+
+        ---------- strings
+        format,
+        notification_type,
+        subtype,
+
+        ---------- timestamps
+        signed_date as signed_at_ms,
+        document_time as document_at_ms,
+        -- "by month of the notification's signedDate"; V1 has none, so its
+        -- document time stands in.
+        coalesce(signed_date, document_time) as notified_at_ms
+    from source
+)
+
+select * from renamed;

@@ -1,0 +1,32 @@
+-- Grain: one row per order lookup (lookup_id) of the configured environment.
+-- iaplens's own order_lookups.csv.
+-- Decision: a lookup without an environment (an invalid order lists no
+-- transactions to take it from) is kept.
+drop view if exists stg_store__order_lookups;
+
+create view stg_store__order_lookups as
+
+with
+
+source as (
+    select * from order_lookups
+    where environment is null
+        or environment = (select environment from analysis_parameters)
+),
+
+renamed as (
+    select
+        ---------- ids
+        lookup_id,
+        order_id,
+
+        ---------- strings
+        case status when 0 then 'valid' else 'invalid' end as lookup_status,
+        note,
+
+        ---------- timestamps
+        coalesce(document_time, received_at) as looked_up_at_ms
+    from source
+)
+
+select * from renamed;

@@ -1,0 +1,70 @@
+-- Grain: one row per transaction (transaction_id), merged by ingest, of the
+-- configured environment. REPORTS.md "Transaction identity", "Amount",
+-- "Product type". Milliseconds stay integers (`*_at_ms`) because every rule
+-- is arithmetic on them.
+-- Decision: a transaction belongs to the environment of its newest version
+-- (ingest's merge); Apple never reuses an ID across environments.
+drop view if exists stg_store__transactions;
+
+create view stg_store__transactions as
+
+with
+
+source as (
+    select * from transactions
+    where environment = (select environment from analysis_parameters)
+),
+
+renamed as (
+    select
+        ---------- ids
+        transaction_id,
+        original_transaction_id,
+        product_id,
+        lower(app_account_token) as app_account_token,
+
+        ---------- strings
+        format,
+        type as apple_product_type,
+        case
+            when type is null then null
+            else case type
+            when 'Auto-Renewable Subscription' then 'auto_renewable'
+            when 'Non-Renewing Subscription' then 'non_renewing'
+            when 'Consumable' then 'consumable'
+            when 'Non-Consumable' then 'non_consumable'
+            when 'auto_renewable' then 'auto_renewable'
+            when 'non_renewing' then 'non_renewing'
+            when 'consumable' then 'consumable'
+            when 'non_consumable' then 'non_consumable'
+            else 'unknown'
+            end
+        end as product_type,
+        in_app_ownership_type,
+        offer_discount_type,
+        currency,
+
+        ---------- numerics
+        price as price_milli,
+        coalesce(quantity, 1) as quantity,
+        revocation_percentage,
+
+        ---------- booleans
+        coalesce(is_trial_period, 0) = 1
+        or coalesce(offer_discount_type, '') = 'FREE_TRIAL' as is_free_trial,
+        coalesce(in_app_ownership_type, '') = 'FAMILY_SHARED'
+            as is_family_shared,
+        revocation_date is not null
+        and coalesce(in_app_ownership_type, 'PURCHASED') = 'PURCHASED'
+            as is_refunded,
+
+        ---------- timestamps
+        purchase_date as purchased_at_ms,
+        original_purchase_date as original_purchased_at_ms,
+        expires_date as expires_at_ms,
+        revocation_date as revoked_at_ms,
+        signed_date as signed_at_ms
+    from source
+)
+
+select * from renamed;
