@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "iaplens",
             dependencies: [
-                "IAPPipeline", "IAPSimulator", "IAPFormats",
+                "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

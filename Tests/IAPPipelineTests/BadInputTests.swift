@@ -1,3 +1,4 @@
+import IAPPipeline
 import Foundation
 import IAPFormats
 import IAPTestSupport

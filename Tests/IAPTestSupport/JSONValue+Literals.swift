@@ -1,9 +1,9 @@
 public import IAPFormats
 
 // Literal syntax for building test payloads: `["notificationType": "REFUND", "signedDate": 1_700_000_000_000]`.
-extension JSONValue: @retroactive ExpressibleByStringLiteral, @retroactive ExpressibleByIntegerLiteral,
-    @retroactive ExpressibleByBooleanLiteral, @retroactive ExpressibleByArrayLiteral,
-    @retroactive ExpressibleByDictionaryLiteral, @retroactive ExpressibleByNilLiteral
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
 {
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int64) { self = .number(JSONNumber(value)) }

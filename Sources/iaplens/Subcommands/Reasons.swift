@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPPipeline
+import IAPStore
 
 struct Reasons: ParsableCommand {
     static let configuration = CommandConfiguration(
