@@ -1,7 +1,8 @@
 #ifndef IAPLENS_OPENSSL_SHIM_H
 #define IAPLENS_OPENSSL_SHIM_H
-// OpenSSL 3 headers used by iaplens. Deprecated low-level EC APIs are used only by
-// IAPSigning (deterministic test signatures), so their warnings are silenced here.
+// OpenSSL 3 headers used by iaplens. Deprecated low-level APIs (EC_KEY, ECDSA_do_sign_ex,
+// SHA*_Init) are used only by IAPSigning (deterministic test signatures, no per-call provider
+// fetch), so their warnings are silenced here. IAPVerification uses only X509 and EVP APIs.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/bn.h>
 #include <openssl/crypto.h>

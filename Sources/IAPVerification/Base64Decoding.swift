@@ -41,7 +41,8 @@ enum Base64Decoding {
         return Array(utf8).withUnsafeBufferPointer { decode(bytes: $0, alphabet: alphabet) }
     }
 
-    private static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
+    /// Decodes raw UTF-8 bytes; see `decode(_:alphabet:)`.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
         var count = bytes.count
         // Padding may only close the text, at most two characters, and only up to a multiple of 4.
         var padding = 0
