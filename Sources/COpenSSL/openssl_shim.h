@@ -23,4 +23,11 @@
 // Macros and variadic helpers Swift cannot call directly.
 static inline int iaplens_x509_up_ref(X509 *cert) { return X509_up_ref(cert); }
 static inline long iaplens_bio_get_mem_data(BIO *bio, char **data) { return BIO_get_mem_data(bio, data); }
+
+// STACK_OF(X509) helpers: the sk_X509_* names are macros in OpenSSL 3.
+static inline STACK_OF(X509) *iaplens_sk_X509_new_null(void) { return sk_X509_new_null(); }
+static inline int iaplens_sk_X509_push(STACK_OF(X509) *stack, X509 *cert) { return sk_X509_push(stack, cert); }
+static inline int iaplens_sk_X509_num(const STACK_OF(X509) *stack) { return sk_X509_num(stack); }
+static inline X509 *iaplens_sk_X509_value(const STACK_OF(X509) *stack, int index) { return sk_X509_value(stack, index); }
+static inline void iaplens_sk_X509_free(STACK_OF(X509) *stack) { sk_X509_free(stack); }
 #endif

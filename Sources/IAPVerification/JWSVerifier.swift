@@ -1,0 +1,123 @@
+/// Verifies compact JWS the way Apple's App Store Server Library does with online checks off: the certificate
+/// path is validated at the payload's `signedDate`, so archived payloads still verify after Apple rotates keys.
+///
+/// Safe to call from many threads at once: the trust store is read-only, each validation uses its own OpenSSL
+/// context, and the chain cache is locked.
+public final class JWSVerifier: Sendable {
+    private let validator: CertificatePathValidator
+    private let cache: ChainCache
+    /// SHA-256 fingerprints of the configured roots, in the order given.
+    public let trustedRootFingerprints: [String]
+
+    /// Builds the trust store once from the roots; throws if the list is empty or OpenSSL rejects a root.
+    public init(trustedRoots: [TrustedRoot]) throws(VerificationConfigurationError) {
+        validator = try CertificatePathValidator(roots: trustedRoots)
+        cache = ChainCache(capacity: 64)
+        trustedRootFingerprints = trustedRoots.map(\.sha256Hex)
+    }
+
+    /// How many validated chains are cached right now (at most 64).
+    public var cachedChainCount: Int { cache.count }
+
+    /// Verifies `jws` as Apple signs it.
+    ///
+    /// Checks, in order: `alg` is ES256; `x5c` holds exactly 3 certificates; leaf → intermediate validates to a
+    /// configured root at `signedDateMillis` (the sent root is ignored); the leaf and intermediate carry Apple's
+    /// marker OIDs; the 64-byte `r‖s` signature over the ASCII `header.payload` verifies with the leaf's P-256 key.
+    public func verify(_ jws: CompactJWS, atMillis signedDateMillis: Int64) -> Result<Void, JWSVerificationFailure> {
+        guard let alg = jws.header.alg else {
+            return .failure(.init(.unsupportedAlgorithm, "The JWS header has no alg; Apple signs with ES256."))
+        }
+        guard alg == AppleCertificatePolicy.algorithm else {
+            return .failure(.init(
+                .unsupportedAlgorithm, "The JWS header's alg is \"\(alg)\"; only ES256, which Apple signs with, is accepted."
+            ))
+        }
+        guard let x5c = jws.header.x5c else {
+            return .failure(.init(
+                .badCertificateChain, "The JWS header has no x5c certificate chain; Apple sends leaf, intermediate and root."
+            ))
+        }
+        guard x5c.count == AppleCertificatePolicy.x5cCount else {
+            return .failure(.init(
+                .badCertificateChain,
+                "The x5c header holds \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"); "
+                    + "Apple signs with exactly 3 (leaf, intermediate, root)."
+            ))
+        }
+        let path: ValidatedPath
+        switch validatedPath(leaf: x5c[0], intermediate: x5c[1], atSeconds: Self.seconds(signedDateMillis)) {
+        case .success(let found): path = found
+        case .failure(let failure): return .failure(failure)
+        }
+        return Self.checkSignature(jws, key: path.leafKey)
+    }
+
+    /// Validates Apple's shape of chain without a JWS: DER leaf and intermediate, at a time in milliseconds.
+    ///
+    /// Not cached; meant for tests and diagnostics with real certificates.
+    public func verifyChain(
+        leafDER: [UInt8], intermediateDER: [UInt8], atMillis: Int64
+    ) -> Result<Void, JWSVerificationFailure> {
+        guard let leaf = X509Certificate(der: leafDER) else {
+            return .failure(.init(.badCertificateChain, "The leaf certificate is not a valid DER X.509 certificate."))
+        }
+        guard let intermediate = X509Certificate(der: intermediateDER) else {
+            return .failure(.init(.badCertificateChain, "The intermediate certificate is not a valid DER X.509 certificate."))
+        }
+        return validator.validate(leaf: leaf, intermediate: intermediate, atSeconds: Self.seconds(atMillis)).map { _ in () }
+    }
+
+    /// Returns the cached path when it covers `seconds`; otherwise validates from scratch. A hit outside its
+    /// window is not trusted to explain the failure: full validation then reports the precise reason.
+    private func validatedPath(
+        leaf: String, intermediate: String, atSeconds seconds: Int64
+    ) -> Result<ValidatedPath, JWSVerificationFailure> {
+        let key = ChainCache.Key(leaf: leaf, intermediate: intermediate)
+        if let cached = cache.path(for: key), cached.contains(seconds) {
+            return .success(cached)
+        }
+        guard let leafDER = Base64Decoding.decode(leaf, alphabet: .standard) else {
+            return .failure(.init(.badBase64, "x5c[0] (the leaf certificate) is not valid base64."))
+        }
+        guard let intermediateDER = Base64Decoding.decode(intermediate, alphabet: .standard) else {
+            return .failure(.init(.badBase64, "x5c[1] (the intermediate certificate) is not valid base64."))
+        }
+        guard let leafCertificate = X509Certificate(der: leafDER) else {
+            return .failure(.init(.badCertificateChain, "x5c[0] (the leaf) does not parse as a DER X.509 certificate."))
+        }
+        guard let intermediateCertificate = X509Certificate(der: intermediateDER) else {
+            return .failure(.init(
+                .badCertificateChain, "x5c[1] (the intermediate) does not parse as a DER X.509 certificate."
+            ))
+        }
+        let result = validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, atSeconds: seconds)
+        if case .success(let path) = result {
+            cache.store(path, for: key)
+        }
+        return result
+    }
+
+    private static func checkSignature(_ jws: CompactJWS, key: LeafPublicKey) -> Result<Void, JWSVerificationFailure> {
+        guard jws.signature.count == ECDSASignature.es256RawLength else {
+            return .failure(.init(
+                .badSignature,
+                "The signature is \(jws.signature.count) bytes; an ES256 signature is exactly 64 (r‖s)."
+            ))
+        }
+        guard let der = ECDSASignature.derFromRaw(jws.signature),
+            key.verifySHA256(header: jws.headerSegment, payload: jws.payloadSegment, derSignature: der)
+        else {
+            return .failure(.init(
+                .badSignature,
+                "The ES256 signature does not verify with the leaf certificate's key; the payload or signature was altered."
+            ))
+        }
+        return .success(())
+    }
+
+    /// Milliseconds to whole seconds, rounding down as Apple's libraries do (integer division for positive times).
+    private static func seconds(_ millis: Int64) -> Int64 {
+        millis >= 0 ? millis / 1_000 : (millis - 999) / 1_000
+    }
+}
