@@ -1,0 +1,80 @@
+import IAPSigning
+import IAPVerification
+import Testing
+
+@Suite("Chain cache and concurrency")
+struct ChainCacheTests {
+    @Test("A cached chain still gets its time checked: inside validity OK, outside expired, inside OK again")
+    func cacheKeepsTimeCheck() throws {
+        // Leaf valid 2020-01-01 to 2022-01-01.
+        let chain = try TestPKI.chain(options: .init(leafNotBefore: 1_577_836_800_000, leafNotAfter: 1_640_995_200_000))
+        let verifier = try TestPKI.verifier(trusting: chain)
+        let signer = JWSSigner(chain: chain)
+        let inside: Int64 = 1_600_000_000_000
+        let outside: Int64 = 1_700_000_000_000
+        let first = try signer.sign(payload: TestPKI.payload(signedDate: inside, note: "first"))
+        let second = try signer.sign(payload: TestPKI.payload(signedDate: outside, note: "second"))
+        let third = try signer.sign(payload: TestPKI.payload(signedDate: inside + 1, note: "third"))
+        #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: inside)) == nil)
+        #expect(verifier.cachedChainCount == 1)
+        #expect(TestPKI.reason(TestPKI.check(second, with: verifier, at: outside)) == .certificateExpired)
+        #expect(TestPKI.reason(TestPKI.check(third, with: verifier, at: inside + 1)) == nil)
+        // The very second the leaf expires is already outside, as OpenSSL counts it.
+        #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: 1_640_995_200_000)) == .certificateExpired)
+        #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: 1_640_995_199_999)) == nil)
+        #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: 1_577_836_800_000)) == nil)
+        #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: 1_577_836_799_999)) == .certificateExpired)
+    }
+
+    @Test("A cached chain does not vouch for a bad signature")
+    func cacheKeepsSignatureCheck() throws {
+        let chain = try TestPKI.chain()
+        let verifier = try TestPKI.verifier(trusting: chain)
+        let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
+        #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == nil)
+        let tampered = String(jws.dropLast(2)) + (jws.hasSuffix("AA") ? "BA" : "AA")
+        #expect(TestPKI.reason(TestPKI.check(tampered, with: verifier)) == .badSignature)
+    }
+
+    @Test("The cache stays bounded when many distinct chains are seen")
+    func cacheIsBounded() throws {
+        let roots = try (0..<70).map { try TestPKI.chain("bounded-\($0)") }
+        let verifier = try JWSVerifier(trustedRoots: roots.map { try TrustedRoot(der: $0.rootDER) })
+        for chain in roots {
+            let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
+            #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == nil)
+        }
+        #expect(verifier.cachedChainCount <= 64)
+    }
+
+    @Test("Many tasks verify at once with one verifier, sharing cached chains")
+    func concurrentVerification() async throws {
+        let chains = try ["alpha", "beta"].map { try TestPKI.chain($0) }
+        let verifier = try JWSVerifier(trustedRoots: chains.map { try TrustedRoot(der: $0.rootDER) })
+        var documents: [(jws: String, valid: Bool)] = []
+        for (index, chain) in chains.enumerated() {
+            let signer = JWSSigner(chain: chain)
+            for item in 0..<40 {
+                let jws = try signer.sign(payload: TestPKI.payload(note: "\(index)-\(item)"))
+                // Every fifth document is tampered so failures interleave with successes.
+                documents.append(item % 5 == 0 ? (String(jws.dropLast(3)) + "AAA", false) : (jws, true))
+            }
+        }
+        let snapshot = documents
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for (offset, document) in snapshot.enumerated() where offset % 8 == worker {
+                        let ok = TestPKI.reason(TestPKI.check(document.jws, with: verifier)) == nil
+                        if ok != document.valid { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(verifier.cachedChainCount == 2)
+    }
+}
