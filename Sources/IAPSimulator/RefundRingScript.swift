@@ -15,9 +15,13 @@ struct RefundRingScript {
         let eraStart = min(world.v2Start, world.windowStart + (world.horizon - world.windowStart) / 2)
         let lateStart = max(eraStart, world.horizon - 75 * SimTime.day)
         let lateEnd = max(lateStart + SimTime.day, world.horizon - 20 * SimTime.day)
-        let burst = r.chance(0.7)
+        var burst = r.chance(0.7)
             ? lateStart + r.int64(in: 0...(lateEnd - lateStart))
             : eraStart + r.int64(in: 0...max(SimTime.day, world.horizon - 20 * SimTime.day - eraStart))
+        // The first ring strikes during the outage: its refunds are known only to the refund lookups.
+        if index == 0, let outage = world.outage {
+            burst = max(eraStart, outage.lowerBound - 2 * SimTime.day)
+        }
         let members = r.int(in: 3...6)
         for member in 0..<members {
             let accountId = "acct-ring-" + SimTime.pad(index * Self.maxMembers + member + 1, 4)

@@ -45,7 +45,8 @@ struct SubscriptionBuilder {
             next.isRenewal = true
             append(next)
         }
-        renewal?.renewalDate = current.expiresDate ?? start
+        let end = current.expiresDate ?? start
+        renewal?.renewalDate = end
     }
 
     /// `SUBSCRIBED` (`INITIAL_BUY`, or `RESUBSCRIBE` after a lapse).
