@@ -53,7 +53,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "IAPSigning", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
-        .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats"], swiftSettings: swiftSettings),
+        .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
