@@ -20,6 +20,6 @@ struct IAPLens: ParsableCommand {
             Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or
             configuration, 75 another run holds the store (retry later).
             """,
-        subcommands: [Run.self, Ingest.self, Analyze.self, Report.self, Status.self, Reasons.self]
+        subcommands: [Run.self, Ingest.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )
 }

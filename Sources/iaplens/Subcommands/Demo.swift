@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import IAPPipeline
+import IAPSimulator
+
+struct Demo: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Simulate a small app, run the whole pipeline on it, and print where the reports are.")
+
+    @Option(help: ArgumentHelp("Working folder for the simulated archive, store and reports.", valueName: "dir"))
+    var directory: String = "iaplens-demo"
+
+    @OptionGroup var flags: SimulationFlags
+
+    func run() throws {
+        let options = flags.options
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError(error.description)
+        }
+        try Console.run {
+            let archive = directory + "/archive"
+            let manifest = try Simulator(options: options).run(into: archive)
+            var configuration = PipelineConfiguration()
+            // The data folders only: expectations.json beside them is the simulator's answer key, not input.
+            configuration.inputs = ["notifications", "history", "refunds", "orders"].map { archive + "/" + $0 }
+            configuration.databasePath = directory + "/iaplens.sqlite"
+            configuration.reportsDirectory = directory + "/reports"
+            configuration.bundleId = options.bundleId
+            configuration.appAppleId = options.appAppleId
+            configuration.rootCertificates = [archive + "/certs/root.pem"]
+            configuration.productsPath = archive + "/products.csv"
+            configuration.accountsPath = archive + "/accounts.csv"
+            let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
+            Console.printIngest(summary.ingest)
+            print("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
+            print("Reports are in \(configuration.reportsDirectory)/ (start with \(configuration.reportsDirectory)/index.md)")
+        }
+    }
+}
