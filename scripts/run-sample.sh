@@ -8,8 +8,10 @@ swift build -c release --product iaplens 2>&1 | grep -E "error|warning: unre|Com
 bin="$(swift build -c release --show-bin-path)/iaplens"
 sample=data/sample
 rm -f .build/sample.sqlite .build/sample.sqlite-wal .build/sample.sqlite-shm
+# The data folders only: archive/expectations.json is the simulator's answer key, used by tests.
 "$bin" run \
-    --input "$sample/archive" \
+    --input "$sample/archive/notifications" --input "$sample/archive/history" \
+    --input "$sample/archive/refunds" --input "$sample/archive/orders" \
     --database .build/sample.sqlite \
     --reports reports \
     --bundle-id com.example.iaplens.demo \
