@@ -1,4 +1,5 @@
 import IAPAnalytics
+import IAPStore
 import Testing
 
 @Suite("reconciliation.csv")
