@@ -7,18 +7,15 @@ struct IAPLens: ParsableCommand {
         commandName: "iaplens",
         abstract: "Turn App Store Server Notification archives and lookups into monthly reports.",
         discussion: """
-            A scheduled batch pipeline. Each run reads what arrived since the last one into a SQLite store
-            (every signature verified against Apple's root), derives churn, billing retry, refunds,
-            chargeback losses, repeat-refund accounts and reconciliation, and writes CSV + Markdown per month.
-            Reports are the same whether the data came in one run or in twenty.
+            A scheduled batch pipeline. Each run reads what arrived since the last one into a SQLite store (every signature verified against Apple's root), derives churn, billing retry, refunds, chargeback losses, repeat-refund accounts and reconciliation, and writes CSV and Markdown per month. Reports are the same whether the data came in one run or in twenty.
 
-            Typical schedule (daily):
+            Typical daily job:
               iaplens run --input /archive --database iaplens.sqlite --reports reports \\
-                          --bundle-id com.example.app --app-apple-id 1234567890 --products products.csv
+                --bundle-id com.example.app --app-apple-id 1234567890 --products products.csv
 
-            Try it on simulated data:  iaplens demo
-            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or
-            configuration, 75 another run holds the store (retry later).
+            Try it on simulated data: iaplens demo
+
+            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 75 another run holds the store (retry later).
             """,
         subcommands: [Run.self, Ingest.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )
