@@ -89,9 +89,9 @@ let package = Package(
         ),
         .testTarget(
             name: "IAPSimulatorTests",
-            dependencies: ["IAPSimulator", "IAPPipeline", "IAPTestSupport"],
+            dependencies: ["IAPSimulator", "IAPPipeline", "IAPTestSupport", "IAPFormats"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport", "IAPStore"], swiftSettings: swiftSettings),
     ]
 )

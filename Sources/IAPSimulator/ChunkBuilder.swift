@@ -156,12 +156,15 @@ struct ChunkBuilder: Sendable {
         }
         let share: Double = kind == .ring ? 0.5 : (kind == .buyer ? 0.06 : 0.03)
         let byId = Dictionary(timeline.transactions.map { ($0.transactionId, $0) }, uniquingKeysWith: { a, _ in a })
+        // Order lookups are separate API calls made a little later: Apple signs each response anew, so a
+        // refunded transaction in both a refund page and an order lookup arrives as two different JWS.
+        let orderSignedDate = signedDate + 90 * SimTime.second
         for order in timeline.orders where r.chance(share) {
             let txs = order.transactionIds.compactMap { byId[$0] }
             var signedList: [JSONValue] = []
             for tx in txs {
-                signedList.append(.string(try renderer.signer.sign(payload: tx.v2Payload(signedDate: signedDate).bytes)))
-                ledger.saw(tx, at: signedDate, inNotification: false)
+                signedList.append(.string(try renderer.signer.sign(payload: tx.v2Payload(signedDate: orderSignedDate).bytes)))
+                ledger.saw(tx, at: orderSignedDate, inNotification: false)
             }
             var o = JSONObjectBuilder()
             // Whoever saved the result sometimes forgot the order ID.
@@ -171,7 +174,7 @@ struct ChunkBuilder: Sendable {
             output.orderLines.append(o.value.text)
             output.tally.add("documents", "order_lookup")
             output.tally.add("documents", "order_lookup_transaction", signedList.count)
-            output.asOf = max(output.asOf, signedDate)
+            output.asOf = max(output.asOf, orderSignedDate)
         }
     }
 
