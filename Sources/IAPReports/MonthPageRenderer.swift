@@ -27,7 +27,7 @@ public struct MonthPageRenderer {
                     + (hasFlags ? ", except the accounts still flagged from earlier months." : "."))
             if hasFlags {
                 blocks.append("## Trust and safety")
-                blocks.append(TrustSafetySection.render(month: month))
+                blocks.append(TrustSafetySection.render(month: month, rules: set.flagRules))
             }
         } else {
             blocks.append(
@@ -44,7 +44,7 @@ public struct MonthPageRenderer {
             blocks.append("## Product")
             blocks.append(ProductSection.render(month: month, figures: figures))
             blocks.append("## Trust and safety")
-            blocks.append(TrustSafetySection.render(month: month))
+            blocks.append(TrustSafetySection.render(month: month, rules: set.flagRules))
         }
         blocks.append("## Data quality")
         blocks.append("_For the whole store, not only this month._")

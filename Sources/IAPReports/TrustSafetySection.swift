@@ -6,7 +6,7 @@ enum TrustSafetySection {
     static let timelineLimit = 60
 
     /// The section's Markdown (sub-headings included, the `## Trust and safety` heading not).
-    static func render(month: MonthReport) -> String {
+    static func render(month: MonthReport, rules: FlagRuleSettings) -> String {
         var blocks = ["### Flagged accounts"]
         let flagged = month.rows("flagged_accounts.csv")
         if flagged.isEmpty {
@@ -14,7 +14,7 @@ enum TrustSafetySection {
         } else {
             blocks.append(
                 "Accounts to review before acting: a flag is a reason to look, not proof of abuse. The window is the "
-                    + "90 days ending with this month. Every flagged account is in "
+                    + "\(rules.windowDays) days ending with this month. Every flagged account is in "
                     + "[flagged\\_accounts.csv](flagged_accounts.csv).")
             blocks.append(
                 TableView(
@@ -34,7 +34,7 @@ enum TrustSafetySection {
             for row in flagged.prefix(50) {
                 let account = row.text("account_id")
                 let timeline = month.flaggedTimelines.first { $0.accountId == account }
-                blocks.append(accountDetail(row, timeline: timeline))
+                blocks.append(accountDetail(row, timeline: timeline, rules: rules))
             }
         }
 
@@ -76,12 +76,12 @@ enum TrustSafetySection {
     }
 
     /// One account: its rules in words, the evidence, and the timeline as a table.
-    private static func accountDetail(_ row: ReportRow, timeline: FlaggedAccountTimeline?) -> String {
+    private static func accountDetail(_ row: ReportRow, timeline: FlaggedAccountTimeline?, rules settings: FlagRuleSettings) -> String {
         let account = row.text("account_id")
         var blocks = ["#### Account " + Markdown(text: account).source]
         let rules = row.text("rules").split(separator: ";").map(String.init)
         blocks.append(
-            rules.map { "- " + Markdown(lineStart: Vocabulary.flagRule($0)).source }.joined(separator: "\n"))
+            rules.map { "- " + Markdown(lineStart: Vocabulary.flagRule($0, settings)).source }.joined(separator: "\n"))
         let evidence = row.text("evidence").split(separator: ";").map(String.init)
         if !evidence.isEmpty {
             blocks.append(

@@ -1,3 +1,4 @@
+import IAPAnalytics
 import IAPStore
 /// The words a reader sees for the codes in the CSV files. Unknown codes are shown as they are (escaped by the
 /// caller), so a new code from analytics is visible rather than hidden.
@@ -38,17 +39,18 @@ enum Vocabulary {
         }
     }
 
-    /// A flagging rule of `flagged_accounts.csv`, in words (default thresholds; the options may change them).
-    static func flagRule(_ code: String) -> String {
+    /// A flagging rule of `flagged_accounts.csv`, in words, with the thresholds it ran with.
+    static func flagRule(_ code: String, _ rules: FlagRuleSettings) -> String {
+        let burstDays = rules.burstWindowHours % 24 == 0 ? "\(rules.burstWindowHours / 24) days" : "\(rules.burstWindowHours) hours"
         switch code {
         case "repeat_refunds":
-            "repeat refunds: many refunds in the 90 days to month end (default: 3 or more)"
+            return "repeat refunds: \(rules.repeatRefunds) or more refunds in the \(rules.windowDays) days to month end"
         case "consumable_refund_burst":
-            "consumable refund burst: consumable refunds close together (default: 2 or more within 30 days)"
+            return "consumable refund burst: \(rules.burstRefunds) or more consumable refunds within \(burstDays) of each other"
         case "high_refund_rate":
-            "high refund rate: refunds are at least half of lifetime purchases (default: at least 2 refunds); "
-                + "stays flagged in later months"
-        default: code
+            return "high refund rate: at least \(rules.highRateRefunds) lifetime refunds, and refunds at least "
+                + "\(rules.highRatePercent) % of lifetime purchases; stays flagged in later months while that holds"
+        default: return code
         }
     }
 

@@ -84,8 +84,8 @@ import Testing
     @Test func flaggedAccountHasRulesAndTimeline() {
         let page = octoberPage()
         #expect(page.contains("#### Account acct\\|7"))
-        #expect(page.contains("- repeat refunds: many refunds"))
-        #expect(page.contains("- consumable refund burst:"))
+        #expect(page.contains("- repeat refunds: 3 or more refunds in the 90 days to month end"))
+        #expect(page.contains("- consumable refund burst: 2 or more consumable refunds within 30 days of each other"))
         #expect(page.contains("| 2026-10-02T10:00:00Z | **refund** | t1 | com.example.coins | 0.99 USD |"))
         #expect(page.contains("| 2026-10-06T00:00:00Z | consumption request | t2 | com.example.coins | — |"))
     }

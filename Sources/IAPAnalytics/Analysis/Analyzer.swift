@@ -52,7 +52,11 @@ public struct Analyzer: Sendable {
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
-                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality))
+                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
+                flagRules: FlagRuleSettings(
+                    repeatRefunds: options.repeatRefundsMin, burstRefunds: options.burstRefundsMin,
+                    burstWindowHours: options.burstWindowHours, highRateRefunds: options.highRateMinRefunds,
+                    highRatePercent: options.highRateMinPercent, windowDays: options.windowDays))
         }
     }
 

@@ -12,14 +12,17 @@ public struct ReportSet: Sendable, Equatable {
     public let months: [MonthReport]
     /// Store-wide data quality.
     public let dataQuality: DataQualitySummary
+    /// The flag rules' thresholds as applied.
+    public let flagRules: FlagRuleSettings
     /// Sentences about how the figures were made that every reader must see (e.g. "--no-verify was used").
     public let notes: [String]
 
     /// Creates a report set.
     public init(
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
-        dataQuality: DataQualitySummary, notes: [String]
+        dataQuality: DataQualitySummary, notes: [String], flagRules: FlagRuleSettings = FlagRuleSettings()
     ) {
+        self.flagRules = flagRules
         self.asOf = asOf
         self.environment = environment
         self.bundleId = bundleId
