@@ -39,11 +39,11 @@ let package = Package(
         ),
         .target(
             name: "IAPAnalytics",
-            dependencies: ["IAPStore", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["IAPStore", "IAPFormats", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("SQL")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPReports", dependencies: ["IAPAnalytics", "CLibCSV"], swiftSettings: swiftSettings),
+        .target(name: "IAPReports", dependencies: ["IAPAnalytics", "IAPFormats", "CLibCSV"], swiftSettings: swiftSettings),
         .target(
             name: "IAPPipeline",
             dependencies: [

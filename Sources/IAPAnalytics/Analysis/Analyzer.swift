@@ -1,3 +1,4 @@
+import IAPFormats
 import GRDB
 public import IAPStore
 
@@ -70,7 +71,7 @@ public struct Analyzer: Sendable {
                     : "\(count) accepted documents were ingested with --no-verify: signatures not checked.")
         }
         if options.asOf != nil, let asOf {
-            notes.append("Figures are as of \(ISOTimestamp.string(fromMilliseconds: asOf)) (--as-of), not the newest document.")
+            notes.append("Figures are as of \(ISO8601Millis.format(asOf)) (--as-of), not the newest document.")
         }
         if dataQuality.unpricedTransactions > 0 {
             let count = dataQuality.unpricedTransactions
