@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPFormats
 import IAPPipeline
 import IAPStore
 
@@ -31,6 +32,10 @@ enum Console {
         } catch let error as StoreError {
             Self.error(error.description)
             throw ExitCode(error.isUsage ? 64 : 1)
+        } catch let error as InputDiscoveryError {
+            // A wrong --input path is a usage error: say which path, exit 64.
+            Self.error(error.description)
+            throw ExitCode(64)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
