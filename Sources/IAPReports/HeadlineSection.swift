@@ -64,8 +64,12 @@ enum HeadlineSection {
         }
         func rate(_ figures: MonthFigures?) -> String {
             guard let figures else { return "" }
-            guard let tenths = figures.recoveryRateTenths else { return "no episodes" }
-            return "\(ChangeText.percent(tenths: tenths)) (\(figures.billingRecovered) of \(figures.billingEpisodes))"
+            let pending = figures.billingPending > 0 ? ", \(figures.billingPending) pending" : ""
+            guard let tenths = figures.recoveryRateTenths else {
+                return figures.billingEpisodes == 0 ? "no episodes" : "none resolved yet\(pending)"
+            }
+            let resolved = figures.billingRecovered + figures.billingExpired
+            return "\(ChangeText.percent(tenths: tenths)) (\(figures.billingRecovered) of \(resolved) resolved\(pending))"
         }
 
         var lines = [

@@ -64,9 +64,11 @@ struct MonthFigures {
         voluntaryChurn + involuntaryChurn + otherChurn
     }
 
-    /// Share of billing episodes that recovered, in tenths of a percent; nil without episodes.
+    /// Share of *resolved* billing episodes (recovered or expired) that recovered, in tenths of a percent;
+    /// nil while none is resolved. Pending episodes are still retrying: counting them as failures would make
+    /// every recent month look like a collapse, so they are shown beside the rate instead.
     var recoveryRateTenths: Int64? {
-        ChangeText.rateTenths(billingRecovered, of: billingEpisodes)
+        ChangeText.rateTenths(billingRecovered, of: billingRecovered + billingExpired)
     }
 
     /// Reasons in first-seen order (the CSV's sorted order), so charts list them the same way every run.

@@ -77,13 +77,13 @@ enum ProductSection {
     }
 
     private static func billingSummary(_ figures: MonthFigures) -> String {
-        guard let rate = figures.recoveryRateTenths else {
+        guard figures.billingEpisodes > 0 else {
             return "_No billing-retry episode started in this month._"
         }
-        return "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): "
-            + "**\(ChangeText.percent(tenths: rate)) recovered** within 60 days (\(figures.billingRecovered), of which "
-            + "\(figures.billingRecoveredInGrace) inside the grace period), \(figures.billingExpired) expired, "
-            + "\(figures.billingPending) still pending."
+        let rate = figures.recoveryRateTenths.map { "**\(ChangeText.percent(tenths: $0)) of resolved episodes recovered** " } ?? ""
+        return "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): \(rate)"
+            + "\(figures.billingRecovered) recovered within 60 days (of which \(figures.billingRecoveredInGrace) inside "
+            + "the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying."
     }
 
     /// Churn per product: the full bar is all churn, the bar drawn over it is the involuntary part.

@@ -41,7 +41,7 @@ import Testing
         #expect(byFigure("Subscriptions churned, other")?.change == "new")
         #expect(byFigure("Flagged accounts")?.change == "new")
         #expect(byFigure("Refunds")?.change == "+1 (+25.0 %)")
-        #expect(byFigure("Billing-retry recovery rate")?.current == "40.0 % (2 of 5)")
+        #expect(byFigure("Billing-retry recovery rate")?.current == "40.0 % (2 of 5 resolved)")
         #expect(byFigure("Billing-retry recovery rate")?.change == "−10.0 pp")
         #expect(byFigure("Consumable lost proceeds (USD)")?.change == "+0.69 USD (+25.0 %)")
         #expect(byFigure("Net revenue (USD)")?.current == "1113.75 USD")
@@ -79,6 +79,20 @@ import Testing
         let note = try #require(page.firstRange(of: "> **Note:** As-of time given with --as-of"))
         let headlines = try #require(page.firstRange(of: "## Headlines"))
         #expect(note.lowerBound < headlines.lowerBound)
+    }
+
+    @Test func pendingBillingEpisodesAreNotCountedAsFailures() {
+        // Given a month whose three episodes are all still retrying
+        let retrying = Fixtures.table(
+            "billing_retry.csv", ReportColumns.billingRetry,
+            [[.text("2026-11"), .text("com.example.gold"), .integer(3), .integer(0), .integer(0), .integer(0), .integer(3)]])
+        let month = MonthReport(month: "2026-11", tables: Fixtures.tables([retrying]), flaggedTimelines: [], isEmpty: false)
+        // When the headlines are computed
+        let lines = HeadlineSection.lines(current: MonthFigures(month), previous: MonthFigures(Fixtures.october()))
+        let rate = lines.first { $0.figure == "Billing-retry recovery rate" }
+        // Then there is no rate yet and no fall from last month
+        #expect(rate?.current == "none resolved yet, 3 pending")
+        #expect(rate?.change.contains("−") == false)
     }
 
     @Test func flaggedAccountHasRulesAndTimeline() {
