@@ -52,7 +52,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPSigning", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",

@@ -75,7 +75,9 @@ public enum ISO8601Millis {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    /// The proleptic Gregorian date of a day count since 1970-01-01: the one calendar routine every
+    /// module uses (reports, certificates, the simulator), so all of them agree on every date.
+    public static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
         let shifted = days + 719_468
         let era = floorDivide(shifted, 146_097)
         let dayOfEra = shifted - era * 146_097
