@@ -18,9 +18,9 @@ public final class RunLock: @unchecked Sendable {
             throw PipelineError.cannotLock(path: path, reason: String(cString: strerror(errno)))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(fd)
-            throw PipelineError.storeBusy(holder: holder?.isEmpty == false ? holder! : "another iaplens process")
+            throw PipelineError.storeBusy(holder: holder.isEmpty ? "another iaplens process" : holder)
         }
         let note = "pid \(getpid()) (iaplens \(command), started \(RunLock.now()))\n"
         _ = ftruncate(fd, 0)
