@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "iaplens",
             dependencies: [
-                "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore",
+                "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

@@ -13,7 +13,7 @@ struct Analyze: ParsableCommand {
         try Console.run {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let summary = try Pipeline(configuration: configuration).analyze()
-            print("analyze: \(summary)")
+            Console.printAnalysis(summary)
         }
     }
 }

@@ -15,8 +15,7 @@ struct Report: ParsableCommand {
             let pipeline = Pipeline(configuration: configuration)
             _ = try pipeline.analyze()
             let written = try pipeline.report()
-            print("reports: \(written)")
-            print("Reports are in \(configuration.reportsDirectory)/ (start with \(configuration.reportsDirectory)/index.md)")
+            Console.printReports(written, directory: configuration.reportsDirectory)
         }
     }
 }

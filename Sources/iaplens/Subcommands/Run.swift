@@ -21,9 +21,8 @@ struct Run: ParsableCommand {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
-            print("analyze: \(summary.analysis)")
-            print("reports: \(summary.reports)")
-            print("Reports are in \(configuration.reportsDirectory)/ (start with \(configuration.reportsDirectory)/index.md)")
+            Console.printAnalysis(summary.analysis)
+            Console.printReports(summary.reports, directory: configuration.reportsDirectory)
         }
     }
 }

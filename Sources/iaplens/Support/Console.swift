@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import IAPAnalytics
 import IAPFormats
+import IAPReports
 import IAPPipeline
 import IAPStore
 
@@ -57,6 +59,22 @@ enum Console {
         if !summary.filesIgnored.isEmpty {
             print("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
         }
+    }
+}
+
+extension Console {
+    static func printAnalysis(_ summary: AnalysisSummary) {
+        let asOf = summary.asOf.map { ISO8601Millis.format($0) } ?? "none (no accepted documents)"
+        let months = summary.months.isEmpty ? "no months" : summary.months.count == 1
+            ? "1 month (\(summary.months[0]))"
+            : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
+        let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
+        print("analyze: as of \(asOf), \(months); rows: \(rows)")
+    }
+
+    static func printReports(_ summary: ReportWriteSummary, directory: String) {
+        print("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged")
+        print("Reports are in \(directory)/ (start with \(directory)/index.md)")
     }
 }
 
