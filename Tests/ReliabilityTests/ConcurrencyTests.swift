@@ -50,10 +50,6 @@ import Testing
             #expect(second.stderr.contains("pid \(first.pid) (iaplens run"), "\(command): the message must name the holder: \(second.stderr)")
             #expect(second.stdout.isEmpty, "\(command): \(second.stdout)")
         }
-        // `status` only reads, so it may look at a store in use.
-        let status = try CLI.run(["status", "--database", outputs.database], timeout: 60)
-        #expect(status.status == 0, "status while a run holds the store: \(status.stderr)")
-
         kill(first.pid, SIGCONT)
         let result = try first.wait(timeout: 300)
         #expect(result.status == 0, "the first run was harmed: \(result.stderr)")
