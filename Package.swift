@@ -93,5 +93,10 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport", "IAPStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPSigning", "IAPAnalytics"],
+            swiftSettings: swiftSettings
+        ),
     ]
 )

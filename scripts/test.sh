@@ -15,4 +15,9 @@ status=$?
 # Progress lines are noise in CI; failures, issues and the verdict are kept.
 grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-log.txt | grep -vE "Test .* (started|passed after)" || true
 [ $status -eq 0 ] && echo "tests: all passed" || echo "tests: FAILED" >&2
+# Bounded libFuzzer run over the JWS and JSON decoding paths (issue 7): ~30 s to build, 45 s to fuzz.
+bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
+fuzz=$?
+[ $fuzz -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED" >&2
+[ $status -eq 0 ] && status=$fuzz
 exit $status

@@ -41,6 +41,24 @@ enum ReportFileSystem {
         }
     }
 
+    /// Removes `<name>.tmp-<digits>` files that ``writeAtomically(_:to:)`` left in `folder` when a run was killed
+    /// between creating and renaming them. Only names of report files are touched; anything else is left alone.
+    static func removeStaleTemporaries(in folder: String, names: Set<String>) {
+        guard let directory = opendir(folder) else { return }
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let pid = name.reversed().prefix { $0.isASCII && $0.isNumber }
+            let head = name.dropLast(pid.count)
+            guard !pid.isEmpty, head.hasSuffix(".tmp-") else { continue }
+            if names.contains(String(head.dropLast(5))) { stale.append(name) }
+        }
+        closedir(directory)
+        for name in stale { unlink(folder + "/" + name) }
+    }
+
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
     /// killed run) only ever sees the old file or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {

@@ -46,6 +46,9 @@ public struct ReportWriter: Sendable {
         files.append((join(directory, "index.md"), Array(IndexPageRenderer.render(set).utf8)))
 
         for folder in folders { try ReportFileSystem.makeDirectory(folder) }
+        // A run killed while writing leaves `<name>.tmp-<pid>` behind; the run lock says no writer is alive.
+        let names = Set(files.map { ($0.path as String).split(separator: "/").last.map(String.init) ?? "" })
+        for folder in folders { ReportFileSystem.removeStaleTemporaries(in: folder, names: names) }
         var summary = ReportWriteSummary()
         for file in files {
             if ReportFileSystem.contents(of: file.path) == file.bytes {

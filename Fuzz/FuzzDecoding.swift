@@ -1,0 +1,65 @@
+// libFuzzer target for the decoding paths every input byte goes through on ingest: JSON parsing (limits, UTF-8,
+// duplicate keys, numbers), document shapes and envelopes, compact JWS parsing, ES256 + x5c chain verification
+// against a trusted root (OpenSSL), and the typed decoding of V2/V1 payloads. Built and run by scripts/fuzz.sh.
+//
+// Each input is tried three ways: as one archive line (shape → every JWS in it → payloads → nested JWS), as a
+// bare JWS, and as a bare JSON payload for the model decoders. Any crash, trap or sanitizer report is a bug.
+import Foundation
+import IAPFormats
+import IAPModel
+import IAPVerification
+
+private let verifier: JWSVerifier? = {
+    var roots: [TrustedRoot] = []
+    if let path = ProcessInfo.processInfo.environment["IAPLENS_FUZZ_ROOT"], let loaded = try? TrustedRoot.load(fromFile: path) {
+        roots = loaded
+    } else if let apple = try? TrustedRoot.appleRootCAG3 {
+        roots = [apple]
+    }
+    return try? JWSVerifier(trustedRoots: roots)
+}()
+
+/// 2022-03-15T12:00:00Z: a time the seed corpus's certificates are valid at, for JWS without a usable signedDate.
+private let fallbackMillis: Int64 = 1_647_345_600_000
+
+private func decodePayload(_ value: JSONValue) {
+    _ = value.canonicalJSON()
+    _ = try? ResponseBodyV2DecodedPayload(json: value)
+    _ = try? JWSTransactionDecodedPayload(json: value)
+    _ = try? JWSRenewalInfoDecodedPayload(json: value)
+    if let object = value.objectValue { _ = try? ResponseBodyV1(body: object) }
+}
+
+private func checkJWS(_ text: String, depth: Int = 0) {
+    guard case .success(let jws) = CompactJWS.parse(text) else { return }
+    let payload = try? JSONParser.parse(jws.payload)
+    let signedDate = payload?["signedDate"]?.numberValue?.int64 ?? fallbackMillis
+    _ = verifier?.verify(jws, atMillis: signedDate)
+    guard let payload else { return }
+    decodePayload(payload)
+    // Nested JWS of a notification, verified on their own as ingest does.
+    if depth == 0, let model = try? ResponseBodyV2DecodedPayload(json: payload) {
+        if let nested = model.data?.signedTransactionInfo { checkJWS(nested, depth: 1) }
+        if let nested = model.data?.signedRenewalInfo { checkJWS(nested, depth: 1) }
+    }
+}
+
+private func checkDocument(_ bytes: [UInt8]) {
+    guard case .success(let document) = DocumentShape.recognise(bytes) else { return }
+    switch document.body {
+    case .v2Notification(let jws): checkJWS(jws)
+    case .v1Notification(let body): _ = try? ResponseBodyV1(body: body)
+    case .notificationHistoryPage(let entries, _, _), .refundHistoryPage(let entries, _, _), .orderLookup(_, _, let entries):
+        for case .jws(let jws) in entries { checkJWS(jws) }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    checkDocument(bytes)
+    checkJWS(String(decoding: bytes, as: UTF8.self))
+    if let value = try? JSONParser.parse(bytes) { decodePayload(value) }
+    _ = try? JSONParser.parse(bytes, maxDepth: 8, maxStringBytes: 64)
+    return 0
+}

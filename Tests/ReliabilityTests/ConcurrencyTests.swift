@@ -1,0 +1,80 @@
+import Foundation
+import IAPPipeline
+import IAPStore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One store, one run at a time (issue 7): a second `iaplens` command started while `iaplens run` holds the
+/// store exits 75 with one line naming the holder, and the first run finishes unharmed.
+@Suite struct ConcurrencyTests {
+    @Test func aSecondRunOnTheSameStoreExits75NamingTheHolderAndTheFirstFinishesUnharmed() throws {
+        let archive = try SimulatedArchive()
+        let reference = try archive.outputs("reference")
+        let alone = try CLI.run(archive.runArguments(database: reference.database, reports: reference.reports))
+        try #require(alone.status == 0, "\(alone.stderr)")
+
+        let outputs = try archive.outputs("shared")
+        let first = try CLI.Running(archive.runArguments(database: outputs.database, reports: outputs.reports))
+        // Wait until the first run holds the lock and has written its note, then freeze it there (SIGSTOP), so the
+        // second command certainly meets a run in progress however fast the machine is.
+        let lockPath = outputs.database + ".lock"
+        let deadline = Date().addingTimeInterval(60)
+        var note = ""
+        while Date() < deadline {
+            note = (try? String(contentsOfFile: lockPath, encoding: .utf8)) ?? ""
+            if note.contains("pid \(first.pid) ") { break }
+            usleep(1_000)
+        }
+        kill(first.pid, SIGSTOP)
+        defer { kill(first.pid, SIGCONT) }
+        try #require(note.contains("pid \(first.pid) (iaplens run"), "the first run never wrote its lock note: \(note)")
+
+        for command in ["run", "ingest", "analyze", "report"] {
+            var arguments = archive.runArguments(database: outputs.database, reports: outputs.reports)
+            arguments[0] = command
+            if command == "analyze" {
+                arguments = ["analyze", "--database", outputs.database, "--bundle-id", SimulatedArchive.bundleId]
+            } else if command == "report" {
+                arguments = ["report", "--database", outputs.database, "--reports", outputs.reports, "--bundle-id", SimulatedArchive.bundleId]
+            } else if command == "ingest" {
+                arguments = ["ingest", "--database", outputs.database, "--bundle-id", SimulatedArchive.bundleId,
+                             "--root-certificate", archive.simulatorRoot] + archive.inputFolders.flatMap { ["--input", $0] }
+            }
+            let second = try CLI.run(arguments, timeout: 60)
+            #expect(second.status == 75, "\(command): exit \(second.status): \(second.stderr)")
+            let lines = second.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(command): one line expected on stderr, got: \(second.stderr)")
+            #expect(second.stderr.contains("pid \(first.pid) (iaplens run"), "\(command): the message must name the holder: \(second.stderr)")
+            #expect(second.stdout.isEmpty, "\(command): \(second.stdout)")
+        }
+        kill(first.pid, SIGCONT)
+        let result = try first.wait(timeout: 300)
+        #expect(result.status == 0, "the first run was harmed: \(result.stderr)")
+        let difference = Tree.difference(Tree.files(reference.reports), Tree.files(outputs.reports))
+        #expect(difference.isEmpty, "\(difference)")
+        #expect(try Store(path: outputs.database).integrityProblems() == [])
+        #expect(try CrashSafetyTests.rowCounts(outputs.database) == (try CrashSafetyTests.rowCounts(reference.database)))
+    }
+
+    @Test func inProcessTheLockNamesItsHolderAndIsFreeAgainWhenReleased() throws {
+        let folder = NSTemporaryDirectory() + "iaplens-lock-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = folder + "/store.sqlite"
+        var holder: RunLock? = try RunLock(databasePath: database, command: "run")
+        #expect(throws: PipelineError.self) { _ = try RunLock(databasePath: database, command: "ingest") }
+        do {
+            _ = try RunLock(databasePath: database, command: "ingest")
+        } catch let error as PipelineError {
+            #expect(error.exitCode == 75)
+            #expect(error.description.contains("pid \(getpid()) (iaplens run"))
+            #expect(!error.description.contains("\n"))
+        }
+        withExtendedLifetime(holder) {}
+        holder = nil
+        #expect(throws: Never.self) { _ = try RunLock(databasePath: database, command: "ingest") }
+    }
+}
