@@ -20,4 +20,9 @@ bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
 fuzz=$?
 [ $fuzz -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED" >&2
 [ $status -eq 0 ] && status=$fuzz
+# One plain closing line for CI: tests counted by Swift Testing (the fuzz run counts as one more check).
+total=$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+" | tail -1)
+failed=$(grep -cE "^✘ Test .* failed" .test-log.txt || true)
+[ $fuzz -eq 0 ] || failed=$((failed + 1))
+echo "tests: $(( ${total:-0} - failed + (fuzz == 0 ? 1 : 0) )) passed, ${failed} failed"
 exit $status
