@@ -75,7 +75,8 @@ public struct Pipeline: Sendable {
     private func ingest(store: Store, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
         let policy = IngestPolicy(
             bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
-            environment: configuration.environment, verifySignatures: !configuration.noVerify)
+            environment: configuration.environment, verifySignatures: !configuration.noVerify,
+            v1SharedSecret: configuration.v1SharedSecret)
         let roots = configuration.noVerify ? [] : try trustedRoots()
         let log = RunLog(store: store)
         let runId = try log.begin(command: "ingest", isVerified: !configuration.noVerify)

@@ -11,9 +11,9 @@ struct IngestRun {
     let store: Store
     let summary: IngestSummary
 
-    static func ingest(_ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true) throws -> IngestRun {
+    static func ingest(_ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true, v1SharedSecret: String? = nil) throws -> IngestRun {
         let store = try Store(path: archive.database)
-        let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify)
+        let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify, v1SharedSecret: v1SharedSecret)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: verify)
         let summary = try IngestStage(store: store, options: .init(inputs: [archive.inputs], policy: policy, roots: roots)).run(runId: runId)

@@ -72,4 +72,18 @@ import Testing
         #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'other_environment'") == 1)
         #expect(try run.count("SELECT count(*) FROM notifications WHERE notification_type = 'SOMETHING_NEW'") == 1)
     }
+
+    @Test func theSharedSecretAuthenticatesV1BodiesAndIsNeverStored() throws {
+        let archive = try TestArchive()
+        try archive.write("v1.jsonl", lines: [
+            body().setting("password", "s3cret").text,
+            body(type: "REFUND").setting("password", "guess").text,
+            body(type: "CANCEL").text,
+        ])
+        let run = try IngestRun.ingest(archive, v1SharedSecret: "s3cret")
+        #expect(try run.reasons() == ["v1_secret_mismatch", "v1_secret_mismatch"])
+        #expect(try run.count("SELECT count(*) FROM notifications") == 1)
+        #expect(try run.count("SELECT count(*) FROM raw_documents WHERE body LIKE '%s3cret%'") == 0)
+        #expect(try run.count("SELECT count(*) FROM raw_documents WHERE body LIKE '%(redacted)%'") == 1)
+    }
 }

@@ -57,6 +57,7 @@ public enum ConfigurationFile {
         case "environment": c.environment = try string()
         case "root-certificate": c.rootCertificates = try strings()
         case "no-verify": c.noVerify = try flag()
+        case "v1-shared-secret": c.v1SharedSecret = try string()
         case "products": c.productsPath = try string()
         case "accounts": c.accountsPath = try string()
         case "small-business": c.smallBusiness = try flag()

@@ -18,6 +18,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var rootCertificates: [String] = []
     /// `--no-verify`: decode without checking signatures (recorded in every report).
     public var noVerify = false
+    /// `--v1-shared-secret`: V1 bodies must echo this app-specific shared secret.
+    public var v1SharedSecret: String?
     /// `products.csv`.
     public var productsPath: String?
     /// `accounts.csv`.

@@ -9,9 +9,16 @@ public struct IngestPolicy: Sendable, Equatable {
     public var environment: String
     /// False under `--no-verify`: signatures are decoded without being checked, and that is recorded.
     public var verifySignatures: Bool
+    /// The app-specific shared secret V1 bodies echo in `password`: V1 is unsigned, so this is its only
+    /// proof of origin. When set, a V1 body with another (or no) password is quarantined.
+    public var v1SharedSecret: String?
 
     /// Creates a policy.
-    public init(bundleId: String, appAppleId: Int64? = nil, environment: String = "Production", verifySignatures: Bool = true) {
+    public init(
+        bundleId: String, appAppleId: Int64? = nil, environment: String = "Production", verifySignatures: Bool = true,
+        v1SharedSecret: String? = nil
+    ) {
+        self.v1SharedSecret = v1SharedSecret
         self.bundleId = bundleId
         self.appAppleId = appAppleId
         self.environment = environment

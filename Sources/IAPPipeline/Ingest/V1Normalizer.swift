@@ -7,6 +7,7 @@ import IAPStore
 struct V1Normalizer: Sendable {
     let filter: AppFilter
     let isVerified: Bool
+    let sharedSecret: String?
 
     func normalize(body: JSONObject, receivedAt: Int64?, position: DocumentPosition) -> Result<DocumentBatch, DocumentFailure> {
         let decoded: ResponseBodyV1
@@ -24,9 +25,16 @@ struct V1Normalizer: Sendable {
         guard let documentTime = receivedAt ?? decoded.impliedDocumentTime else {
             return .failure(DocumentFailure(.missingDocumentTime, "The V1 body has no receivedAt envelope and no dates to take its time from."))
         }
-        let canonical = String(decoding: JSONValue.object(body).canonicalJSON(), as: UTF8.self)
-        let bodyHash = SHA256.hex(canonical)
+        if let sharedSecret, decision.outcome == .accepted, body["password"]?.stringValue != sharedSecret {
+            return .failure(DocumentFailure(.v1SecretMismatch, "The V1 body's password is not the configured shared secret."))
+        }
+        // Identity is the canonical body as Apple sent it (REPORTS.md); the stored copy has the shared
+        // secret Apple echoes in `password` removed, so the store never holds it.
+        let bodyHash = SHA256.hex(JSONValue.object(body).canonicalJSON())
         let documentId = "v1:" + bodyHash
+        var stored = body
+        if stored["password"] != nil { stored.updateValue(.string("(redacted)"), forKey: "password") }
+        let canonical = String(decoding: JSONValue.object(stored).canonicalJSON(), as: UTF8.self)
 
         var batch = DocumentBatch()
         batch.documents.append(DocumentRow(

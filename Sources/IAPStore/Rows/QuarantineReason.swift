@@ -24,6 +24,7 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
     case missingDocumentTime = "missing_document_time"
     case unknownEnvironment = "unknown_environment"
     case wrongApp = "wrong_app"
+    case v1SecretMismatch = "v1_secret_mismatch"
 
     /// What the code means, as a clause.
     public var meaning: String {
@@ -47,6 +48,7 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .missingDocumentTime: return "a V1 body with no envelope time and no dates to take its time from"
         case .unknownEnvironment: return "the document does not say which environment (Production/Sandbox) it belongs to"
         case .wrongApp: return "the document belongs to another bundle ID or app Apple ID"
+        case .v1SecretMismatch: return "a V1 body (unsigned) whose password is not the configured --v1-shared-secret"
         }
     }
 
@@ -68,6 +70,7 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .missingDocumentTime: return "Wrap such bodies in an envelope {\"receivedAt\": …, \"body\": …} when archiving."
         case .unknownEnvironment: return "Check the exporter; Apple always sends an environment."
         case .wrongApp: return "Expected when archives are shared between apps; pass the right --bundle-id / --app-apple-id."
+        case .v1SecretMismatch: return "Treat as a forgery unless the secret was rotated; pass the secret in use when it was archived."
         }
     }
 }

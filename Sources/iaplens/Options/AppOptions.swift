@@ -16,6 +16,11 @@ struct AppOptions: ParsableArguments {
         valueName: "file"))
     var rootCertificates: [String] = []
 
+    @Option(name: .customLong("v1-shared-secret"), help: ArgumentHelp(
+        "The app-specific shared secret V1 bodies echo in `password`; V1 is unsigned, so bodies without it are quarantined. Prefer the config file for secrets.",
+        valueName: "secret"))
+    var v1SharedSecret: String?
+
     @Flag(name: .customLong("no-verify"), help: "Decode signatures without checking them (archives verified on receipt). Recorded in every report.")
     var noVerify = false
 }

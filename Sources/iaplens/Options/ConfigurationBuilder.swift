@@ -16,6 +16,7 @@ enum ConfigurationBuilder {
             if let value = app.environment { c.environment = value }
             if !app.rootCertificates.isEmpty { c.rootCertificates = app.rootCertificates }
             if app.noVerify { c.noVerify = true }
+            if let value = app.v1SharedSecret { c.v1SharedSecret = value }
         }
         if let inputs, !inputs.input.isEmpty { c.inputs = inputs.input }
         if let report {
