@@ -69,6 +69,7 @@ public struct IngestStage: Sendable {
             var chunk: [(line: Int, bytes: [UInt8])] = []
 
             func flushChunk() {
+                if chunk.isEmpty { return }
                 let results = ParallelMap.map(chunk) { item in processor.process(bytes: item.bytes, line: item.line, file: file) }
                 for result in results {
                     pending.append(contentsOf: result)
@@ -78,17 +79,22 @@ public struct IngestStage: Sendable {
                 chunk.removeAll(keepingCapacity: true)
             }
 
-            for item in DocumentReader(file: input) {
-                switch item {
-                case .document(let line, let bytes):
-                    chunk.append((line, bytes))
-                    if chunk.count >= options.chunkSize { flushChunk() }
-                case .failure(let line, let failure):
-                    flushChunk()
-                    let result = processor.readFailure(failure, line: line, file: file)
-                    pending.append(contentsOf: result)
-                    summary.count(result)
+            // The next chunks are read and decompressed on another thread while the cores process this one.
+            let reader = PrefetchingReader(file: input, chunkSize: options.chunkSize)
+            defer { reader.cancel() }
+            while let items = reader.next() {
+                for item in items {
+                    switch item {
+                    case .document(let line, let bytes):
+                        chunk.append((line, bytes))
+                    case .failure(let line, let failure):
+                        flushChunk()
+                        let result = processor.readFailure(failure, line: line, file: file)
+                        pending.append(contentsOf: result)
+                        summary.count(result)
+                    }
                 }
+                flushChunk()
                 if pending.documentCount >= options.batchSize {
                     documents += pending.documentCount
                     try writer.submit(pending)
