@@ -16,7 +16,7 @@ final class PrefetchingReader: @unchecked Sendable {
     private var cancelled = false
     private let capacity: Int
 
-    init(file: InputFile, chunkSize: Int, capacity: Int = 3) {
+    init(file: InputFile, chunkSize: Int, capacity: Int = 2) {
         self.capacity = max(1, capacity)
         let thread = Thread { [self] in produce(file: file, chunkSize: max(1, chunkSize)) }
         thread.name = "iaplens.reader"
