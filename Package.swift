@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "iaplens", targets: ["iaplens"]),
+        .executable(name: "iaplens-bench", targets: ["iaplens-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -60,6 +61,14 @@ let package = Package(
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: swiftSettings
+        ),
+
+        // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
+        .executableTarget(
+            name: "iaplens-bench",
+            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"],
+            path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings
         ),
 

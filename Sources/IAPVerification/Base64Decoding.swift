@@ -42,6 +42,9 @@ enum Base64Decoding {
     }
 
     /// Decodes raw UTF-8 bytes; see `decode(_:alphabet:)`.
+    ///
+    /// Four characters at a time into a buffer sized up front: the invalid marker (0xFF) has its top bit set, so
+    /// one test of the OR of four table entries finds any character outside the alphabet.
     static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
         var count = bytes.count
         // Padding may only close the text, at most two characters, and only up to a multiple of 4.
@@ -51,24 +54,49 @@ enum Base64Decoding {
             padding += 1
         }
         if padding > 0, bytes.count % 4 != 0 { return nil }
-        if count % 4 == 1 { return nil }
+        let remainder = count % 4
+        if remainder == 1 { return nil }
+        guard count > 0, let input = bytes.baseAddress else { return [] }
+        let groups = count / 4
+        let outputCount = groups * 3 + (remainder == 0 ? 0 : remainder - 1)
         let table = alphabet == .url ? urlTable : standardTable
-        var output = [UInt8]()
-        output.reserveCapacity(count * 3 / 4)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for index in 0..<count {
-            let value = table[Int(bytes[index])]
-            if value == invalid { return nil }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+            var valid = true
+            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+                var i = 0
+                var o = 0
+                for _ in 0..<groups {
+                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                    let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                    if (a | b | c | d) & 0x80 != 0 { valid = false; break }
+                    let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    out[o] = UInt8(truncatingIfNeeded: word >> 16)
+                    out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    out[o + 2] = UInt8(truncatingIfNeeded: word)
+                    i += 4
+                    o += 3
+                }
+                if valid, remainder > 0 {
+                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                    let c = remainder == 3 ? table[Int(input[i + 2])] : 0
+                    if (a | b | c) & 0x80 != 0 {
+                        valid = false
+                    } else if remainder == 2 {
+                        // 12 bits for one byte: the 4 left over must be zero, otherwise two different texts
+                        // would decode to the same bytes.
+                        if b & 0x0F != 0 { valid = false } else { out[o] = a << 2 | b >> 4 }
+                    } else {
+                        if c & 0x03 != 0 {
+                            valid = false
+                        } else {
+                            out[o] = a << 2 | b >> 4
+                            out[o + 1] = (b & 0x0F) << 4 | c >> 2
+                        }
+                    }
+                }
+                initialized = valid ? outputCount : 0
             }
+            return valid ? output : nil
         }
-        // Leftover bits must be zero, otherwise two different texts would decode to the same bytes.
-        if bits > 0, accumulator & ((1 << UInt32(bits)) - 1) != 0 { return nil }
-        return output
     }
 }

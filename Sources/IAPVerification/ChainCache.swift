@@ -14,6 +14,9 @@ final class ChainCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var entries: [Key: ValidatedPath] = [:]
+    /// The entry found last: archives use one chain for long runs, and comparing the strings (the same storage
+    /// when the header came from `HeaderCache`) is cheaper than hashing 2 KB of base64 per lookup.
+    private var lastHit: (key: Key, path: ValidatedPath)?
     private let capacity: Int
 
     /// Makes an empty cache holding at most `capacity` chains.
@@ -25,7 +28,10 @@ final class ChainCache: @unchecked Sendable {
     func path(for key: Key) -> ValidatedPath? {
         lock.lock()
         defer { lock.unlock() }
-        return entries[key]
+        if let lastHit, lastHit.key == key { return lastHit.path }
+        guard let path = entries[key] else { return nil }
+        lastHit = (key, path)
+        return path
     }
 
     /// Stores a path, evicting an arbitrary entry when full (real archives use a handful of chains).
@@ -33,9 +39,11 @@ final class ChainCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if entries[key] == nil, entries.count >= capacity {
-            entries.remove(at: entries.startIndex)
+            let evicted = entries.remove(at: entries.startIndex)
+            if lastHit?.key == evicted.key { lastHit = nil }
         }
         entries[key] = path
+        if lastHit?.key == key { lastHit = (key, path) }
     }
 
     /// How many chains are cached (for tests and diagnostics).

@@ -25,12 +25,19 @@ public struct CompactJWS: Sendable {
     }
 
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, JWSVerificationFailure> {
-        var dots: [Int] = []
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
-            dots.append(index)
-            if dots.count > 2 { break }
+        var firstDot = -1
+        var secondDot = -1
+        var extraDot = false
+        if let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: ".")), bytes.count) {
+            firstDot = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            let after = firstDot + 1
+            if let next = memchr(base + after, Int32(UInt8(ascii: ".")), bytes.count - after) {
+                secondDot = base.distance(to: next.assumingMemoryBound(to: UInt8.self))
+                let rest = secondDot + 1
+                extraDot = memchr(base + rest, Int32(UInt8(ascii: ".")), bytes.count - rest) != nil
+            }
         }
-        guard dots.count == 2 else {
+        guard firstDot >= 0, secondDot >= 0, !extraDot else {
             let count = bytes.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
             return .failure(.init(
                 .malformedJWS,
@@ -38,24 +45,42 @@ public struct CompactJWS: Sendable {
                     + "(header.payload.signature)."
             ))
         }
-        let ranges = [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<bytes.count]
-        let names = ["header", "payload", "signature"]
-        var decoded: [[UInt8]] = []
-        for (index, range) in ranges.enumerated() {
-            guard let segment = Base64Decoding.decode(bytes: UnsafeBufferPointer(rebasing: bytes[range]), alphabet: .url)
-            else {
-                return .failure(.init(.badBase64, "The JWS \(names[index]) segment is not valid base64url."))
+        let headerBytes = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
+        let payloadBytes = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
+        let signatureBytes = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
+        // Archives repeat a handful of headers (one per signing chain) millions of times: a header segment seen
+        // before, byte for byte, decodes to the same header, so its base64 and JSON are not decoded again.
+        let header: JWSHeader
+        if let cached = HeaderCache.shared.header(for: headerBytes) {
+            header = cached
+        } else {
+            guard let decodedHeader = Base64Decoding.decode(bytes: headerBytes, alphabet: .url) else {
+                return .failure(.init(.badBase64, "The JWS header segment is not valid base64url."))
             }
-            decoded.append(segment)
+            guard let parsed = decodeHeader(decodedHeader) else {
+                // Reported after the other segments' base64, as before the cache existed.
+                if Base64Decoding.decode(bytes: payloadBytes, alphabet: .url) == nil {
+                    return .failure(.init(.badBase64, "The JWS payload segment is not valid base64url."))
+                }
+                if Base64Decoding.decode(bytes: signatureBytes, alphabet: .url) == nil {
+                    return .failure(.init(.badBase64, "The JWS signature segment is not valid base64url."))
+                }
+                return .failure(.init(.malformedJWS, "The JWS header is not a JSON object."))
+            }
+            HeaderCache.shared.store(parsed, for: headerBytes)
+            header = parsed
         }
-        guard let header = decodeHeader(decoded[0]) else {
-            return .failure(.init(.malformedJWS, "The JWS header is not a JSON object."))
+        guard let payload = Base64Decoding.decode(bytes: payloadBytes, alphabet: .url) else {
+            return .failure(.init(.badBase64, "The JWS payload segment is not valid base64url."))
+        }
+        guard let signature = Base64Decoding.decode(bytes: signatureBytes, alphabet: .url) else {
+            return .failure(.init(.badBase64, "The JWS signature segment is not valid base64url."))
         }
         // The segments were just validated as base64url, so they are ASCII and decode losslessly.
         return .success(CompactJWS(
-            headerSegment: String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[0]]), as: UTF8.self),
-            payloadSegment: String(decoding: UnsafeBufferPointer(rebasing: bytes[ranges[1]]), as: UTF8.self),
-            header: header, payload: decoded[1], signature: decoded[2]
+            headerSegment: String(decoding: headerBytes, as: UTF8.self),
+            payloadSegment: String(decoding: payloadBytes, as: UTF8.self),
+            header: header, payload: payload, signature: signature
         ))
     }
 

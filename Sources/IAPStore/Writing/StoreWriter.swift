@@ -27,6 +27,16 @@ public struct StoreWriter: Sendable {
         }
     }
 
+    /// Connection settings for a bulk load, set once before the first batch; they change neither what is stored
+    /// nor durability (WAL, synchronous NORMAL): a page cache that holds a whole batch's dirty pages, so SQLite
+    /// does not spill pages to the WAL in the middle of a transaction and write them again at commit, nor
+    /// re-read index pages it has just evicted.
+    public func prepareForBulkLoad(cacheMegabytes: Int = 16) throws {
+        try store.database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(cacheMegabytes * 1024)")
+        }
+    }
+
     /// Writes one batch in one transaction.
     public func write(_ batch: DocumentBatch) throws {
         try store.database.write { db in

@@ -23,34 +23,35 @@ enum TransactionColumns {
         ]
     }
 
-    /// Reads fields from a row selected with `names` (by column name).
-    static func fields(from row: Row) -> TransactionFields {
+    /// Reads fields from a row that holds the `names` columns, in `names` order, from column `offset` on.
+    /// By position: GRDB's lookup by name compares lower-cased names, which cost more than the row itself.
+    static func fields(from row: Row, offset: Int) -> TransactionFields {
         var fields = TransactionFields()
-        fields.originalTransactionId = row["original_transaction_id"]
-        fields.webOrderLineItemId = row["web_order_line_item_id"]
-        fields.bundleId = row["bundle_id"]
-        fields.productId = row["product_id"]
-        fields.subscriptionGroupIdentifier = row["subscription_group_identifier"]
-        fields.purchaseDate = row["purchase_date"]
-        fields.originalPurchaseDate = row["original_purchase_date"]
-        fields.expiresDate = row["expires_date"]
-        fields.quantity = row["quantity"]
-        fields.type = row["type"]
-        fields.appAccountToken = row["app_account_token"]
-        fields.inAppOwnershipType = row["in_app_ownership_type"]
-        fields.signedDate = row["signed_date"]
-        fields.revocationDate = row["revocation_date"]
-        fields.revocationReason = row["revocation_reason"]
-        fields.revocationType = row["revocation_type"]
-        fields.revocationPercentage = row["revocation_percentage"]
-        fields.isUpgraded = row["is_upgraded"]
-        fields.isTrialPeriod = row["is_trial_period"]
-        fields.offerType = row["offer_type"]
-        fields.offerDiscountType = row["offer_discount_type"]
-        fields.storefront = row["storefront"]
-        fields.transactionReason = row["transaction_reason"]
-        fields.currency = row["currency"]
-        fields.price = row["price"]
+        fields.originalTransactionId = row[offset]
+        fields.webOrderLineItemId = row[offset + 1]
+        fields.bundleId = row[offset + 2]
+        fields.productId = row[offset + 3]
+        fields.subscriptionGroupIdentifier = row[offset + 4]
+        fields.purchaseDate = row[offset + 5]
+        fields.originalPurchaseDate = row[offset + 6]
+        fields.expiresDate = row[offset + 7]
+        fields.quantity = row[offset + 8]
+        fields.type = row[offset + 9]
+        fields.appAccountToken = row[offset + 10]
+        fields.inAppOwnershipType = row[offset + 11]
+        fields.signedDate = row[offset + 12]
+        fields.revocationDate = row[offset + 13]
+        fields.revocationReason = row[offset + 14]
+        fields.revocationType = row[offset + 15]
+        fields.revocationPercentage = row[offset + 16]
+        fields.isUpgraded = row[offset + 17]
+        fields.isTrialPeriod = row[offset + 18]
+        fields.offerType = row[offset + 19]
+        fields.offerDiscountType = row[offset + 20]
+        fields.storefront = row[offset + 21]
+        fields.transactionReason = row[offset + 22]
+        fields.currency = row[offset + 23]
+        fields.price = row[offset + 24]
         return fields
     }
 }

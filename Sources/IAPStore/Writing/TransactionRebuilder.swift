@@ -16,11 +16,13 @@ enum TransactionRebuilder {
             VALUES (\(placeholders))
             """)
         for transactionId in transactionIds {
-            let versions = try Row.fetchAll(select, arguments: [transactionId]).map { row in
-                TransactionVersionRow(
-                    transactionId: row["transaction_id"], documentId: row["document_id"], source: row["source"],
-                    format: row["format"], documentTime: row["document_time"], versionSHA256: row["version_sha256"],
-                    environment: row["environment"], fields: TransactionColumns.fields(from: row))
+            // Columns by position, in the SELECT's order; a cursor row is only valid until the next step.
+            var versions: [TransactionVersionRow] = []
+            let rows = try Row.fetchCursor(select, arguments: [transactionId])
+            while let row = try rows.next() {
+                versions.append(TransactionVersionRow(
+                    transactionId: row[0], documentId: row[1], source: row[2], format: row[3], documentTime: row[4],
+                    versionSHA256: row[5], environment: row[6], fields: TransactionColumns.fields(from: row, offset: 7)))
             }
             guard let merged = TransactionMerger.merge(versions) else { continue }
             let head: [(any DatabaseValueConvertible)?] = [

@@ -1,0 +1,260 @@
+// iaplens-bench: the measurements scripts/benchmark.sh cannot make with the iaplens binary alone.
+//
+//   iaplens-bench floor [--seconds S] [--threads N]
+//       OpenSSL's raw P-256 (ES256) verify rate through the same EVP calls the verifier uses
+//       (EVP_DigestVerifyInit / Update / Final with SHA-256), on 1 thread and on N threads.
+//   iaplens-bench verify-archive --input DIR --root PEM [--threads N]
+//       Every JWS of every document under DIR, parsed and verified through JWSVerifier on N threads,
+//       without storing anything: the verification stage alone. Also counts notifications and JWS.
+//
+// Output is `key value` lines, easy for the script to read.
+import COpenSSL
+import Dispatch
+import Foundation
+import IAPFormats
+import IAPVerification
+
+
+
+func argument(_ name: String) -> String? {
+    let args = CommandLine.arguments
+    guard let index = args.firstIndex(of: name), index + 1 < args.count else { return nil }
+    return args[index + 1]
+}
+
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+let cores = ProcessInfo.processInfo.activeProcessorCount
+let threads = argument("--threads").flatMap(Int.init) ?? cores
+
+// MARK: - Raw P-256 verify rate
+
+/// A P-256 key and one signature over a JWS-sized message, made once.
+struct FloorFixture: @unchecked Sendable {
+    let key: OpaquePointer
+    let message: [UInt8]
+    let signature: [UInt8]
+
+    init(messageBytes: Int) {
+        let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil)!
+        precondition(EVP_PKEY_keygen_init(context) == 1)
+        precondition(EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1)
+        var generated: OpaquePointer?
+        precondition(EVP_PKEY_keygen(context, &generated) == 1)
+        EVP_PKEY_CTX_free(context)
+        key = generated!
+        message = (0..<messageBytes).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let sign = EVP_MD_CTX_new()!
+        defer { EVP_MD_CTX_free(sign) }
+        precondition(EVP_DigestSignInit(sign, nil, EVP_sha256(), nil, key) == 1)
+        var length = 0
+        precondition(EVP_DigestSign(sign, nil, &length, message, message.count) == 1)
+        var bytes = [UInt8](repeating: 0, count: length)
+        precondition(EVP_DigestSign(sign, &bytes, &length, message, message.count) == 1)
+        signature = Array(bytes.prefix(length))
+    }
+
+    /// SHA-256 fetched once (OpenSSL 3 otherwise looks the digest up on every init).
+    nonisolated(unsafe) static let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
+
+    /// The variant measured: "evp" (as LeafPublicKey), "evp-fetched" (digest fetched once), "pkey" (one-shot
+    /// SHA-256, then EVP_PKEY_verify).
+    static let variant = argument("--variant") ?? "evp"
+
+    func verify() -> Bool {
+        switch Self.variant {
+        case "evp-fetched": return verifyEVP(Self.sha256)
+        case "pkey": return verifyPKey()
+        default: return verifyEVP(EVP_sha256())
+        }
+    }
+
+    func verifyPKey() -> Bool {
+        var digest = [UInt8](repeating: 0, count: 32)
+        _ = SHA256(message, message.count, &digest)
+        let context = EVP_PKEY_CTX_new(key, nil)!
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_verify_init(context) == 1 else { return false }
+        return EVP_PKEY_verify(context, signature, signature.count, digest, 32) == 1
+    }
+
+    /// One verification exactly as LeafPublicKey.verifySHA256 does it.
+    func verifyEVP(_ md: OpaquePointer?) -> Bool {
+        let context = EVP_MD_CTX_new()!
+        defer { EVP_MD_CTX_free(context) }
+        guard EVP_DigestVerifyInit(context, nil, md, nil, key) == 1,
+            EVP_DigestVerifyUpdate(context, message, message.count) == 1
+        else { return false }
+        return EVP_DigestVerifyFinal(context, signature, signature.count) == 1
+    }
+}
+
+func threadCPUTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Verifies on `threads` threads for about `seconds`; returns verifications per second of wall clock (all
+/// threads) and per CPU-second (what one core does when nothing else competes for it).
+func measureFloor(_ fixture: FloorFixture, threads: Int, seconds: Double) -> (wall: Double, perCPUSecond: Double) {
+    let counts = UnsafeMutablePointer<Int>.allocate(capacity: threads)
+    counts.initialize(repeating: 0, count: threads)
+    defer { counts.deallocate() }
+    let cpu = UnsafeMutablePointer<Double>.allocate(capacity: threads)
+    cpu.initialize(repeating: 0, count: threads)
+    defer { cpu.deallocate() }
+    let cpuBox = UnsafeSendableDouble(cpu)
+    let start = now()
+    let deadline = start + seconds
+    let box = UnsafeSendable(counts)
+    DispatchQueue.concurrentPerform(iterations: threads) { index in
+        var done = 0
+        let cpuStart = threadCPUTime()
+        while true {
+            for _ in 0..<64 { precondition(fixture.verify()) }
+            done += 64
+            if now() >= deadline { break }
+        }
+        box.pointer[index] = done
+        cpuBox.pointer[index] = threadCPUTime() - cpuStart
+    }
+    let elapsed = now() - start
+    let total = Double((0..<threads).reduce(0) { $0 + counts[$1] })
+    let cpuSeconds = (0..<threads).reduce(0.0) { $0 + cpu[$1] }
+    return (total / elapsed, total / cpuSeconds)
+}
+
+struct UnsafeSendableDouble: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Double>
+    init(_ pointer: UnsafeMutablePointer<Double>) { self.pointer = pointer }
+}
+
+struct UnsafeSendable: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<Int>
+    init(_ pointer: UnsafeMutablePointer<Int>) { self.pointer = pointer }
+}
+
+func runFloor() {
+    let seconds = argument("--seconds").flatMap(Double.init) ?? 3
+    // 64 bytes like `openssl speed` (pure verify) and ~5 KB like a notification's signing input.
+    for size in [64, 5_000] {
+        let fixture = FloorFixture(messageBytes: size)
+        _ = measureFloor(fixture, threads: 1, seconds: 0.3)  // warm up
+        let single = measureFloor(fixture, threads: 1, seconds: seconds)
+        let all = measureFloor(fixture, threads: threads, seconds: seconds)
+        let suffix = size == 64 ? "" : "_5kb"
+        print(String(format: "floor_verify_per_s_1_thread%@ %.0f", suffix, single.wall))
+        print(String(format: "floor_verify_per_s_%d_threads%@ %.0f", threads, suffix, all.wall))
+        print(String(format: "floor_verify_per_cpu_s%@ %.0f", suffix, all.perCPUSecond))
+    }
+    print("floor_threads \(threads)")
+}
+
+// MARK: - Verification stage alone
+
+/// The JWS of one document, with the time each is verified at.
+struct Signed: Sendable {
+    let jws: String
+    let fallback: Int64?
+}
+
+func signedDate(_ payload: JSONValue) -> Int64? { payload["signedDate"]?.int64Value }
+
+/// Verifies one JWS and returns its payload, nested JWS strings included (for the caller to verify).
+func verifyOne(_ verifier: JWSVerifier, _ jws: String, fallback: Int64?) -> JSONValue? {
+    guard case .success(let compact) = CompactJWS.parse(jws),
+        let payload = try? JSONParser.parse(compact.payload),
+        let time = signedDate(payload) ?? fallback,
+        case .success = verifier.verify(compact, atMillis: time)
+    else { return nil }
+    return payload
+}
+
+func runVerifyArchive() throws {
+    guard let input = argument("--input"), let rootPath = argument("--root") else {
+        FileHandle.standardError.write("usage: iaplens-bench verify-archive --input DIR --root PEM\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let verifier = try JWSVerifier(trustedRoots: try TrustedRoot.load(fromFile: rootPath))
+    let files = try InputDiscovery.discover([input]).files
+    var documents = 0
+    var jwsCount = 0
+    var failures = 0
+    var busy = 0.0
+    let start = now()
+    for file in files {
+        var lines: [[UInt8]] = []
+        func flush() {
+            let results = UnsafeMutablePointer<(Int, Int)>.allocate(capacity: lines.count)
+            defer { results.deallocate() }
+            let box = ResultBox(results)
+            let work = lines
+            let t0 = now()
+            DispatchQueue.concurrentPerform(iterations: work.count) { index in
+                var verified = 0
+                var failed = 0
+                var outer: [String] = []
+                if case .success(let document) = DocumentShape.recognise(work[index]) {
+                    switch document.body {
+                    case .v2Notification(let jws): outer = [jws]
+                    case .notificationHistoryPage(let entries, _, _), .refundHistoryPage(let entries, _, _),
+                        .orderLookup(_, _, let entries):
+                        for case .jws(let jws) in entries { outer.append(jws) }
+                    case .v1Notification: break
+                    }
+                }
+                for jws in outer {
+                    guard let payload = verifyOne(verifier, jws, fallback: nil) else { failed += 1; continue }
+                    verified += 1
+                    let time = signedDate(payload)
+                    for key in ["signedTransactionInfo", "signedRenewalInfo"] {
+                        if let nested = payload["data"]?[key]?.stringValue {
+                            if verifyOne(verifier, nested, fallback: time) != nil { verified += 1 } else { failed += 1 }
+                        }
+                    }
+                }
+                box.pointer[index] = (verified, failed)
+            }
+            busy += now() - t0
+            for index in 0..<work.count {
+                jwsCount += results[index].0
+                failures += results[index].1
+            }
+            documents += work.count
+            lines.removeAll(keepingCapacity: true)
+        }
+        for item in DocumentReader(file: file) {
+            if case .document(_, let bytes) = item {
+                lines.append(bytes)
+                if lines.count >= 1_024 { flush() }
+            }
+        }
+        flush()
+    }
+    let elapsed = now() - start
+    print("verify_documents \(documents)")
+    print("verify_jws \(jwsCount)")
+    print("verify_failures \(failures)")
+    print(String(format: "verify_seconds %.3f", elapsed))
+    print(String(format: "verify_parallel_seconds %.3f", busy))
+    print(String(format: "verify_jws_per_s %.0f", Double(jwsCount) / elapsed))
+    print(String(format: "verify_documents_per_s %.0f", Double(documents) / elapsed))
+}
+
+struct ResultBox: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<(Int, Int)>
+    init(_ pointer: UnsafeMutablePointer<(Int, Int)>) { self.pointer = pointer }
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "floor": runFloor()
+case "verify-archive": try runVerifyArchive()
+default:
+    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive …\n".data(using: .utf8)!)
+    exit(2)
+}

@@ -1,0 +1,80 @@
+import Foundation
+import IAPFormats
+
+/// Reads (and decompresses) a file on a thread of its own, a few chunks of lines ahead of the workers, so the
+/// cores never wait for the reader between chunks. At most `capacity` chunks wait, so memory stays flat.
+///
+/// The consumer calls ``next()`` until it returns nil, or ``cancel()`` if it stops early.
+final class PrefetchingReader: @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `condition`.
+    typealias Chunk = [DocumentReadResult]
+
+    private let condition = NSCondition()
+    private var ready: [Chunk] = []
+    private var readIndex = 0
+    private var finished = false
+    private var cancelled = false
+    private let capacity: Int
+
+    init(file: InputFile, chunkSize: Int, capacity: Int = 2) {
+        self.capacity = max(1, capacity)
+        let thread = Thread { [self] in produce(file: file, chunkSize: max(1, chunkSize)) }
+        thread.name = "iaplens.reader"
+        thread.start()
+    }
+
+    /// The next chunk in file order (documents and read failures as the reader found them), or nil at the end.
+    func next() -> Chunk? {
+        condition.lock()
+        defer { condition.unlock() }
+        while readIndex == ready.count && !finished { condition.wait() }
+        guard readIndex < ready.count else { return nil }
+        let chunk = ready[readIndex]
+        readIndex += 1
+        if readIndex == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readIndex = 0
+        }
+        condition.broadcast()
+        return chunk
+    }
+
+    /// Stops the reader thread at its next chunk; nothing more is delivered.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        ready.removeAll()
+        readIndex = 0
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    private func produce(file: InputFile, chunkSize: Int) {
+        var chunk: Chunk = []
+        chunk.reserveCapacity(chunkSize)
+        for item in DocumentReader(file: file) {
+            chunk.append(item)
+            if chunk.count >= chunkSize {
+                guard hand(chunk) else { return }
+                chunk = []
+                chunk.reserveCapacity(chunkSize)
+            }
+        }
+        if !chunk.isEmpty { _ = hand(chunk) }
+        condition.lock()
+        finished = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Queues a chunk, waiting while `capacity` chunks are queued; false once cancelled.
+    private func hand(_ chunk: Chunk) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count - readIndex >= capacity && !cancelled { condition.wait() }
+        if cancelled { return false }
+        ready.append(chunk)
+        condition.broadcast()
+        return true
+    }
+}

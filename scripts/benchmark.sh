@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# The performance benchmark of GitHub issue 6 (Documentation/Performance.md): in one run it measures
+#   1. OpenSSL's raw P-256 verify rate on this machine (1 thread and all cores), through the same EVP
+#      calls the verifier makes (iaplens-bench floor), and `openssl speed ecdsap256` for reference;
+#   2. for each archive size: verified ingest, --no-verify ingest, peak memory (/usr/bin/time -v), and
+#      analyze + report time, on simulated V2 archives (generated once under the data folder);
+#   3. the ratio of verified ingest to the crypto floor (3 verifies per notification, all cores), the
+#      no-verify/verified ratio, memory growth and linearity between the smallest and largest size.
+#
+# Usage: scripts/benchmark.sh [--sizes "100k 1m"] [--data DIR] [--seconds S] [--skip-build] [--verify-stage]
+#   --sizes         archive sizes in notifications (k = thousand, m = million); default "100k 1m"
+#   --data          where archives, stores and logs go (never inside the repository); default /work/bench-data
+#   --seconds       duration of each floor measurement; default 3
+#   --skip-build    use the release binaries already built
+#   --verify-stage  also time the verification stage alone (parse + verify, nothing stored) on the smallest size
+# Archives: `iaplens simulate --subscribers 150·K --consumable-buyers 75·K --months 12 --no-noise`, all V2
+# (--v2-start-month = --start-month), which yields about 1,000·K notifications (K = size in thousands).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sizes="100k 1m"
+data=/work/bench-data
+seconds=3
+build=1
+verify_stage=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --sizes) sizes="$2"; shift 2 ;;
+        --data) data="$2"; shift 2 ;;
+        --seconds) seconds="$2"; shift 2 ;;
+        --skip-build) build=0; shift ;;
+        --verify-stage) verify_stage=1; shift ;;
+        *) echo "benchmark: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+
+command -v /usr/bin/time >/dev/null || { echo "benchmark: /usr/bin/time missing (apt-get install -y time)" >&2; exit 1; }
+if [ $build -eq 1 ]; then
+    swift build -c release --product iaplens 2>&1 | grep -E "error|Build" || true
+    swift build -c release --product iaplens-bench 2>&1 | grep -E "error|Build" || true
+fi
+bindir="$(swift build -c release --show-bin-path)"
+iaplens="$bindir/iaplens"
+bench="$bindir/iaplens-bench"
+mkdir -p "$data"
+results="$data/results.txt"
+: > "$results"
+bundle=com.example.iaplens.demo
+apple_id=1234567890
+
+note() { echo "benchmark: $*" >&2; }
+record() { echo "$1 $2" >> "$results"; }
+
+# Seconds of wall clock from a `/usr/bin/time -v` log ("h:mm:ss" or "m:ss.cc").
+elapsed() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$1"; }
+peak_kb() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
+
+thousands() {
+    case "$1" in
+        *k) echo "${1%k}" ;;
+        *m) echo $(( ${1%m} * 1000 )) ;;
+        *) echo "benchmark: size $1 must end in k or m" >&2; exit 2 ;;
+    esac
+}
+
+record machine_cores "$(nproc)"
+record load_average_at_start "$(cut -d' ' -f1 /proc/loadavg)"
+record openssl_version "$(openssl version | cut -d' ' -f2)"
+
+# 1. The crypto floor.
+note "raw P-256 verify rate (${seconds}s per measurement)"
+"$bench" floor --seconds "$seconds" | tee -a "$results" >&2
+speed1=$(openssl speed -seconds "$seconds" ecdsap256 2>/dev/null | awk '/nistp256/ { print $NF }')
+speedN=$(openssl speed -seconds "$seconds" -multi "$(nproc)" ecdsap256 2>/dev/null | awk '/nistp256/ { print $NF }')
+record openssl_speed_verify_per_s_1_core "$speed1"
+record openssl_speed_verify_per_s_all_cores "$speedN"
+
+# 2. Each archive size.
+for size in $sizes; do
+    k=$(thousands "$size")
+    archive="$data/v2-$size"
+    if [ ! -f "$archive/.complete" ]; then
+        note "simulating $size notifications into $archive (once)"
+        rm -rf "$archive"
+        "$iaplens" simulate --output "$archive" --subscribers $(( 150 * k )) --consumable-buyers $(( 75 * k )) \
+            --months 12 --start-month 2024-01 --v2-start-month 2024-01 --no-noise > "$data/simulate-$size.log" 2>&1
+        touch "$archive/.complete"
+    fi
+    common=(--bundle-id "$bundle" --app-apple-id "$apple_id" --root-certificate "$archive/certs/root.pem")
+    for mode in verified noverify; do
+        db="$data/store-$size-$mode.sqlite"
+        rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
+        extra=()
+        [ $mode = noverify ] && extra=(--no-verify)
+        note "ingest $size ($mode)"
+        /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${extra[@]}" \
+            > "$data/ingest-$size-$mode.out" 2> "$data/ingest-$size-$mode.time"
+        documents=$(sed -nE 's/^ingest: .* ([0-9]+) document\(s\):.*/\1/p' "$data/ingest-$size-$mode.out" | tail -1)
+        record "ingest_${size}_${mode}_documents" "$documents"
+        record "ingest_${size}_${mode}_seconds" "$(elapsed "$data/ingest-$size-$mode.time")"
+        record "ingest_${size}_${mode}_peak_kb" "$(peak_kb "$data/ingest-$size-$mode.time")"
+        record "store_${size}_${mode}_bytes" "$(du -cb "$db"* | tail -1 | cut -f1)"
+        [ $mode = noverify ] && rm -f "$db" "$db-wal" "$db-shm"
+    done
+    db="$data/store-$size-verified.sqlite"
+    refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
+    note "analyze $size"
+    /usr/bin/time -v "$iaplens" analyze --database "$db" "${common[@]}" "${refs[@]}" \
+        > "$data/analyze-$size.out" 2> "$data/analyze-$size.time"
+    record "analyze_${size}_seconds" "$(elapsed "$data/analyze-$size.time")"
+    record "analyze_${size}_peak_kb" "$(peak_kb "$data/analyze-$size.time")"
+    note "report $size (the report command analyzes again, then writes)"
+    rm -rf "$data/reports-$size"
+    /usr/bin/time -v "$iaplens" report --database "$db" "${common[@]}" "${refs[@]}" --reports "$data/reports-$size" \
+        > "$data/report-$size.out" 2> "$data/report-$size.time"
+    record "report_${size}_seconds" "$(elapsed "$data/report-$size.time")"
+    record "report_${size}_peak_kb" "$(peak_kb "$data/report-$size.time")"
+    rm -f "$db" "$db-wal" "$db-shm"
+done
+
+if [ $verify_stage -eq 1 ]; then
+    first=${sizes%% *}
+    note "verification stage alone on $first"
+    "$bench" verify-archive --input "$data/v2-$first" --root "$data/v2-$first/certs/root.pem" | tee -a "$results" >&2
+fi
+
+# 3. Ratios and targets.
+python3 - "$results" "$sizes" <<'PY'
+import sys
+values = {}
+for line in open(sys.argv[1]):
+    key, _, value = line.strip().partition(" ")
+    values[key] = value
+sizes = sys.argv[2].split()
+num = lambda key: float(values[key])
+cores = int(values["machine_cores"])
+floor1 = num("floor_verify_per_s_1_thread")
+floorN = num(f"floor_verify_per_s_{cores}_threads")
+floor_docs = floorN / 3
+print()
+print(f"machine: {cores} cores, load average at start {values['load_average_at_start']}, OpenSSL {values['openssl_version']}")
+print(f"crypto floor (EVP, same calls as the verifier): {floor1:,.0f} verify/s on 1 thread, {floorN:,.0f} verify/s on {cores} threads")
+print(f"  openssl speed ecdsap256: {float(values['openssl_speed_verify_per_s_1_core']):,.0f}/s on 1 core, "
+      f"{float(values['openssl_speed_verify_per_s_all_cores']):,.0f}/s with -multi {cores}")
+print(f"  => floor: {floor_docs:,.0f} notifications/s at 3 verifies each, all cores")
+print()
+print(f"{'size':>6} {'documents':>10} {'verified s':>10} {'docs/s':>9} {'/floor':>7} {'no-verify s':>11} {'docs/s':>9} {'x verified':>10} "
+      f"{'peak MB':>8} {'nv peak MB':>10} {'analyze s':>9} {'report s':>8} {'a+r/ingest':>10}")
+rows = {}
+for size in sizes:
+    docs = num(f"ingest_{size}_verified_documents")
+    tv = num(f"ingest_{size}_verified_seconds")
+    tn = num(f"ingest_{size}_noverify_seconds")
+    rv, rn = docs / tv, docs / tn
+    peak = num(f"ingest_{size}_verified_peak_kb") / 1024
+    peak_nv = num(f"ingest_{size}_noverify_peak_kb") / 1024
+    ta, tr = num(f"analyze_{size}_seconds"), num(f"report_{size}_seconds")
+    rows[size] = dict(docs=docs, tv=tv, rv=rv, rn=rn, peak=peak, ta=ta, tr=tr)
+    print(f"{size:>6} {docs:>10,.0f} {tv:>10.1f} {rv:>9,.0f} {rv / floor_docs:>6.0%} {tn:>11.1f} {rn:>9,.0f} {rn / rv:>9.1f}x "
+          f"{peak:>8.0f} {peak_nv:>10.0f} {ta:>9.1f} {tr:>8.1f} {(ta + tr) / tv:>9.1%}")
+print()
+largest, smallest = sizes[-1], sizes[0]
+big = rows[largest]
+checks = [
+    (f"verified ingest >= 70% of the crypto floor ({largest})", big["rv"] / floor_docs >= 0.70, f"{big['rv'] / floor_docs:.0%}"),
+    (f"--no-verify ingest >= 10x verified ({largest})", big["rn"] / big["rv"] >= 10, f"{big['rn'] / big['rv']:.1f}x"),
+    (f"analyze + report <= 10% of ingest time ({largest})", (big["ta"] + big["tr"]) / big["tv"] <= 0.10,
+     f"{(big['ta'] + big['tr']) / big['tv']:.1%} (analyze {big['ta']:.1f} s + report {big['tr']:.1f} s, report re-analyzes)"),
+]
+if largest in ("1m", "1000k"):
+    checks.append(("peak memory <= 200 MB at 1M notifications", big["peak"] <= 200, f"{big['peak']:.0f} MB"))
+if len(sizes) > 1:
+    small = rows[smallest]
+    growth = big["peak"] / small["peak"]
+    checks.append((f"peak memory at {largest} within 20% of {smallest}", growth <= 1.20, f"{big['peak']:.0f} vs {small['peak']:.0f} MB ({growth - 1:+.0%})"))
+    scale = big["docs"] / small["docs"]
+    time_scale = big["tv"] / small["tv"]
+    # Linear means time grows no faster than 1.1x the document count.
+    checks.append((f"linear: {scale:.1f}x the notifications takes <= {1.1 * scale:.1f}x the time", time_scale <= 1.1 * scale,
+                   f"{time_scale:.2f}x"))
+for name, ok, detail in checks:
+    print(f"  [{'met' if ok else 'NOT met'}] {name}: {detail}")
+PY
