@@ -112,7 +112,17 @@ public struct Pipeline: Sendable {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
-            let set = try Analyzer(store: store).reportSet(analysisOptions)
+            let analyzer = Analyzer(store: store)
+            try loadReferenceFiles(into: store)
+            let set: ReportSet
+            do {
+                set = try analyzer.reportSet(analysisOptions)
+            } catch AnalysisError.notAnalyzed, AnalysisError.analyzedWithOtherOptions {
+                // `report` alone after new data, new reference files or other options (e.g. --month):
+                // build the models first, so a report never shows figures older than the data.
+                _ = try analyzer.analyze(analysisOptions)
+                set = try analyzer.reportSet(analysisOptions)
+            }
             let written = try ReportWriter(directory: configuration.reportsDirectory).write(set)
             try log.finish(runId: runId, outcome: "completed")
             return written

@@ -14,6 +14,12 @@ public struct Analyzer: Sendable {
         self.store = store
     }
 
+    /// What the built models depend on: the options and the store's data version, so models built before
+    /// the last ingest or reference-file load are never reported as current.
+    static func modelKey(_ options: AnalysisOptions, _ db: Database) throws -> String {
+        options.modelKey + "|data " + String(try StoreSettings.dataVersion(db))
+    }
+
     /// Builds all models in one transaction (all or nothing).
     /// - Returns: T, the months to write and the row count of every mart.
     public func analyze(_ options: AnalysisOptions) throws -> AnalysisSummary {
@@ -21,7 +27,7 @@ public struct Analyzer: Sendable {
         let models = try SQLModelDirectory.load(from: try SQLModelDirectory.locate())
         let runner = SQLModelRunner(models: models)
         return try store.database.write { db in
-            try runner.run(options, in: db)
+            try runner.run(options, key: try Self.modelKey(options, db), in: db)
             let asOf = try Int64?.fetchOne(db, sql: "select as_of_ms from analysis_parameters")
             let months = try String.fetchAll(
                 db, sql: "select month from report_months where is_written order by month")
@@ -46,7 +52,7 @@ public struct Analyzer: Sendable {
             else {
                 throw AnalysisError.notAnalyzed
             }
-            guard key == options.modelKey else { throw AnalysisError.analyzedWithOtherOptions }
+            guard key == (try Self.modelKey(options, db)) else { throw AnalysisError.analyzedWithOtherOptions }
             let asOf = try Int64?.fetchOne(db, sql: "select as_of_ms from analysis_parameters") ?? nil
             let months = try MonthReportReader.read(in: db)
             let dataQuality = try DataQualityReader.read(in: db)

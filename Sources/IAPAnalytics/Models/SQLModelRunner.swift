@@ -6,8 +6,8 @@ import GRDB
 struct SQLModelRunner {
     let models: [(model: SQLModel, sql: String)]
 
-    func run(_ options: AnalysisOptions, in db: Database) throws {
-        try writeParameters(options, in: db)
+    func run(_ options: AnalysisOptions, key: String, in db: Database) throws {
+        try writeParameters(options, key: key, in: db)
         for (model, sql) in models {
             do {
                 try db.execute(sql: sql)
@@ -17,7 +17,7 @@ struct SQLModelRunner {
         }
     }
 
-    private func writeParameters(_ options: AnalysisOptions, in db: Database) throws {
+    private func writeParameters(_ options: AnalysisOptions, key: String, in db: Database) throws {
         try db.execute(sql: """
             drop table if exists analysis_parameters;
             create table analysis_parameters (
@@ -54,7 +54,7 @@ struct SQLModelRunner {
                 options.environment, options.bundleId, options.asOf, options.environment, options.asOf != nil,
                 options.smallBusiness, options.repeatRefundsMin, options.burstRefundsMin,
                 Int64(options.burstWindowHours) * 3_600_000, options.highRateMinRefunds, options.highRateMinPercent,
-                Int64(options.windowDays) * 86_400_000, options.modelKey,
+                Int64(options.windowDays) * 86_400_000, key,
             ])
         let insertMonth = try db.cachedStatement(sql: "insert into analysis_requested_months (month) values (?)")
         for month in options.requestedMonths {

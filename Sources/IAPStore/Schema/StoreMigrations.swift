@@ -10,6 +10,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v2 data version") { db in
+            // Bumped by every write of facts or reference data; analysis records the version it built
+            // from, so a report never presents models older than the data.
+            try db.execute(sql: "INSERT INTO store_settings (key, value) VALUES ('data_version', '0')")
+        }
         return migrator
     }
 }

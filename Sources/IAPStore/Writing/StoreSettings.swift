@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 
 /// Settings fixed when a store is first used: which app it belongs to. A store holds one app's data,
 /// so a later run for another bundle ID is refused instead of mixing apps.
@@ -29,5 +29,17 @@ public struct StoreSettings: Sendable {
         try store.database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM store_settings WHERE key = 'bundle_id'")
         }
+    }
+
+    /// The store's data version: it changes whenever facts or reference data are written.
+    public static func dataVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_settings WHERE key = 'data_version'") ?? 0
+    }
+
+    /// Marks the data as changed, inside the caller's transaction.
+    static func bumpDataVersion(_ db: Database) throws {
+        try db.execute(sql: """
+            UPDATE store_settings SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'data_version'
+            """)
     }
 }

@@ -80,6 +80,7 @@ public struct StoreWriter: Sendable {
         for file in batch.completedFiles {
             try complete.execute(arguments: [file.documents, file.runId, file.fileSHA256])
         }
+        try StoreSettings.bumpDataVersion(db)
     }
 
     private static func insertNotifications(_ rows: [NotificationRow], into db: Database) throws {

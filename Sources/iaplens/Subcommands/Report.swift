@@ -13,7 +13,6 @@ struct Report: ParsableCommand {
         try Console.run {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let pipeline = Pipeline(configuration: configuration)
-            _ = try pipeline.analyze()
             let written = try pipeline.report()
             Console.printReports(written, directory: configuration.reportsDirectory)
         }
