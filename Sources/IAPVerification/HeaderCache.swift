@@ -31,7 +31,9 @@ final class HeaderCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         for entry in entries where entry.segment.count == segment.count {
-            let same = entry.segment.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, segment.count) == 0 }
+            let same = entry.segment.withUnsafeBufferPointer { stored in
+                stored.baseAddress.map { memcmp($0, base, segment.count) == 0 } ?? false
+            }
             if same { return entry.header }
         }
         return nil

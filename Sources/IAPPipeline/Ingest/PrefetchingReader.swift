@@ -10,8 +10,10 @@ final class PrefetchingReader: @unchecked Sendable {
     typealias Chunk = [DocumentReadResult]
 
     private let condition = NSCondition()
+    // At most `capacity` chunks, oldest first. A consumed chunk is removed at once: keeping consumed
+    // chunks until the consumer caught up (as an index into a growing array did) held a whole file in
+    // memory whenever verification was slower than reading.
     private var ready: [Chunk] = []
-    private var readIndex = 0
     private var finished = false
     private var cancelled = false
     private let capacity: Int
@@ -27,14 +29,9 @@ final class PrefetchingReader: @unchecked Sendable {
     func next() -> Chunk? {
         condition.lock()
         defer { condition.unlock() }
-        while readIndex == ready.count && !finished { condition.wait() }
-        guard readIndex < ready.count else { return nil }
-        let chunk = ready[readIndex]
-        readIndex += 1
-        if readIndex == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            readIndex = 0
-        }
+        while ready.isEmpty && !finished { condition.wait() }
+        guard !ready.isEmpty else { return nil }
+        let chunk = ready.removeFirst()
         condition.broadcast()
         return chunk
     }
@@ -44,7 +41,6 @@ final class PrefetchingReader: @unchecked Sendable {
         condition.lock()
         cancelled = true
         ready.removeAll()
-        readIndex = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -71,7 +67,7 @@ final class PrefetchingReader: @unchecked Sendable {
     private func hand(_ chunk: Chunk) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while ready.count - readIndex >= capacity && !cancelled { condition.wait() }
+        while ready.count >= capacity && !cancelled { condition.wait() }
         if cancelled { return false }
         ready.append(chunk)
         condition.broadcast()
