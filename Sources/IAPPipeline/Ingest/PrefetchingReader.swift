@@ -37,6 +37,13 @@ final class PrefetchingReader: @unchecked Sendable {
     }
 
     /// Stops the reader thread at its next chunk; nothing more is delivered.
+    /// Chunks read ahead and not yet consumed (never more than the capacity).
+    var bufferedChunks: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return ready.count
+    }
+
     func cancel() {
         condition.lock()
         cancelled = true
