@@ -32,8 +32,10 @@ final class OutputFile {
         }
         self.handle = handle
         self.gzip = gzip
-        // Level 6 is zlib's default; zlib's own gzip wrapper writes a header with mtime 0.
-        if gzip, iaplens_deflate_init_gzip(&stream, 6) != Z_OK {
+        // Level 1: compression runs on the single writer thread while the shards sign on the other
+        // cores, and level 6 made it the bottleneck of large runs (base64 text gains little from more
+        // effort). zlib's own gzip wrapper writes a header with mtime 0, so output stays byte-identical.
+        if gzip, iaplens_deflate_init_gzip(&stream, 1) != Z_OK {
             fclose(handle)
             throw SimulationIOError(path: path, detail: "zlib deflateInit2 failed")
         }
