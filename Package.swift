@@ -31,7 +31,7 @@ let package = Package(
 
         // MARK: - Libraries, in layer order
         .target(name: "IAPFormats", dependencies: ["CZlib", "COpenSSL", "CLibCSV"], swiftSettings: swiftSettings),
-        .target(name: "IAPVerification", dependencies: ["COpenSSL"], swiftSettings: swiftSettings),
+        .target(name: "IAPVerification", dependencies: ["COpenSSL", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
             name: "IAPStore",
@@ -53,7 +53,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats"], swiftSettings: swiftSettings),
+        .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
         .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",

@@ -1,3 +1,4 @@
+import IAPVerification
 internal import COpenSSL
 
 /// An EC private key that signs deterministically (RFC 6979 nonce, then `ECDSA_do_sign_ex`).
@@ -126,6 +127,6 @@ final class ECSigningKey: @unchecked Sendable {
     }
 
     static func openSSLError(_ operation: String) -> SigningError {
-        .openSSL(operation: operation, detail: OpenSSLErrorQueue.drain())
+        .openSSL(operation: operation, detail: OpenSSLError.drain())
     }
 }

@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// Calendar arithmetic and timestamp formatting on epoch milliseconds (UTC), without Foundation's
 /// calendars: the formats are fixed, and the output must not depend on the host's locale or zone data.
 enum SimTime {
@@ -6,29 +8,15 @@ enum SimTime {
     static let hour: Int64 = 3_600_000
     static let day: Int64 = 86_400_000
 
-    /// Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm).
+    /// Days since 1970-01-01 of a civil date.
     static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let m = Int64(month)
-        let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        ISO8601Millis.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 
     /// The civil date of a day count since 1970-01-01.
     static func civil(days: Int64) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        return (Int(y), Int(m), Int(d))
+        let date = ISO8601Millis.civilFromDays(days)
+        return (Int(date.year), Int(date.month), Int(date.day))
     }
 
     /// Parses `YYYY-MM` into a month index (year × 12 + month − 1), or nil.

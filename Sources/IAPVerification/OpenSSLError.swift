@@ -1,9 +1,9 @@
 internal import COpenSSL
 
-/// Reads OpenSSL's thread-local error queue into text for messages.
-enum OpenSSLError {
+/// Reads OpenSSL's thread-local error queue into text for messages (also used by IAPSigning).
+package enum OpenSSLError {
     /// Empties the error queue and returns its entries joined by "; " (or "no detail" when empty).
-    static func drain() -> String {
+    package static func drain() -> String {
         var entries: [String] = []
         var buffer = [CChar](repeating: 0, count: 256)
         while true {

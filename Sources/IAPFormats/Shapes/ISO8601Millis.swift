@@ -66,7 +66,8 @@ public enum ISO8601Millis {
 
     // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil / civil_from_days)
 
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Days since 1970-01-01 of a proleptic Gregorian date (the inverse of ``civilFromDays(_:)``).
+    public static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = floorDivide(shiftedYear, 400)
         let yearOfEra = shiftedYear - era * 400
