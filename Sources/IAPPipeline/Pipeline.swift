@@ -29,6 +29,8 @@ public struct Pipeline: Sendable {
 
     /// `analyze`: loads reference files (when given) and builds every model.
     public func analyze() throws -> AnalysisSummary {
+        let pipeline = try resolvingAppFromStore()
+        guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
         try configuration.validate(requireInputs: false)
         let lock = try RunLock(databasePath: configuration.databasePath, command: "analyze")
         defer { withExtendedLifetime(lock) {} }
@@ -37,6 +39,8 @@ public struct Pipeline: Sendable {
 
     /// `report`: writes the CSV and Markdown files from the built models.
     public func report() throws -> ReportWriteSummary {
+        let pipeline = try resolvingAppFromStore()
+        guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
         let lock = try RunLock(databasePath: configuration.databasePath, command: "report")
         defer { withExtendedLifetime(lock) {} }
@@ -65,6 +69,17 @@ public struct Pipeline: Sendable {
     }
 
     // MARK: - Stage bodies (the caller holds the lock)
+
+    /// `analyze` and `report` without `--bundle-id` use the app the store was created for: a store holds
+    /// one app's data, so asking again would only invite a mismatch.
+    private func resolvingAppFromStore() throws -> Pipeline {
+        guard configuration.bundleId.isEmpty, FileManager.default.fileExists(atPath: configuration.databasePath),
+            let bundleId = try StoreSettings(store: try Store(path: configuration.databasePath)).bundleId()
+        else { return self }
+        var resolved = configuration
+        resolved.bundleId = bundleId
+        return Pipeline(configuration: resolved)
+    }
 
     private func openStore() throws -> Store {
         let store = try Store(path: configuration.databasePath)

@@ -37,4 +37,15 @@ import Testing
         _ = try pipeline.report()
         #expect(try analyses() == before)
     }
+
+    @Test func analyzeAndReportTakeTheAppFromTheStoreWhenNotGiven() throws {
+        let archive = try TestArchive()
+        try SmallWorld.write(into: archive)
+        _ = try Pipeline(configuration: try archive.configuration()).ingest()
+        var configuration = PipelineConfiguration()
+        configuration.databasePath = archive.database
+        configuration.reportsDirectory = archive.reports
+        _ = try Pipeline(configuration: configuration).report()
+        #expect(CSVReader.records(try archive.report("2023-11/refunds.csv")).first?["refunds"] == "3")
+    }
 }
