@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-45}"
 out=.build/fuzz
 mkdir -p "$out/modules" "$out/artifacts"
-flags=(-sanitize=fuzzer -parse-as-library -O -g -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
+flags=(-sanitize=fuzzer -parse-as-library -O -g -package-name iaplens -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
        -I Sources/CZlib -I Sources/COpenSSL -I Sources/CLibCSV -I "$out/modules")
 
 build_module() {  # name, then dependencies' static libraries are linked at the end
