@@ -11,8 +11,4 @@ public struct ReportWriteSummary: Sendable, Equatable {
         self.unchanged = unchanged
     }
 
-    /// Every path the report set consists of, in write order.
-    public var allPaths: [String] {
-        (written + unchanged).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
 }

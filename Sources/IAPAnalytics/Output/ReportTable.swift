@@ -27,12 +27,4 @@ public struct ReportTable: Sendable, Equatable {
         guard let index = columns.firstIndex(of: header) else { return [] }
         return rows.map { $0[index] }
     }
-
-    /// Sum of an integer column (text and empty cells count as zero).
-    public func sum(_ header: String) -> Int64 {
-        column(header).reduce(0) { total, value in
-            if case .integer(let number) = value { return total + number }
-            return total
-        }
-    }
 }
