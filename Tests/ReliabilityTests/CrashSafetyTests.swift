@@ -90,7 +90,7 @@ import Testing
     static func rowCounts(_ database: String) throws -> [String: Int] {
         let store = try Store(path: database)
         var counts: [String: Int] = [:]
-        for table in ["source_files", "documents", "quarantine", "raw_documents", "notifications", "renewal_infos",
+        for table in ["source_files", "documents", "quarantine", "notifications", "renewal_infos",
                       "order_lookups", "order_lookup_transactions", "transaction_versions", "transactions"] {
             counts[table] = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
         }

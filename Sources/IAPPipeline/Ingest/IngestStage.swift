@@ -52,6 +52,9 @@ public struct IngestStage: Sendable {
         let writer = BatchWriterThread(writer: storeWriter)
         var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
+        // Files are registered in the batch that carries their first rows, so the writer never has to drain
+        // between files (it did, once per file: the cores idled while the last batch of each file was written).
+        var known = try storeWriter.completedFileHashes()
 
         for input in discovery.files {
             let file: SourceFile
@@ -61,14 +64,14 @@ public struct IngestStage: Sendable {
                 summary.unreadableFiles.append("\(input.path): \(error)")
                 continue
             }
-            // The writer thread may still hold earlier batches; the file row must exist before its documents.
-            try writer.finish()
-            if try storeWriter.beginFile(sha256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId) {
+            // Complete in the store, or the same content met earlier in this run under another name.
+            guard known.insert(file.sha256).inserted else {
                 summary.filesAlreadyRead += 1
                 tracker.fileDone()
                 continue
             }
             var pending = DocumentBatch()
+            pending.startedFiles.append(StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId))
             var documents = 0
             var chunk: [(line: Int, bytes: [UInt8])] = []
 

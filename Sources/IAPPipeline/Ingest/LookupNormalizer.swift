@@ -78,7 +78,6 @@ struct LookupNormalizer: Sendable {
             result.batch.documents.append(DocumentRow(
                 position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
                 environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
-            result.batch.rawDocuments.append(RawDocumentRow(documentId: documentId, format: "jws", body: item.jws))
             result.batch.transactionVersions.append(TransactionVersionRow(
                 transactionId: item.payload.transactionId, documentId: documentId, source: source, format: "v2",
                 documentTime: documentTime, versionSHA256: SHA256.hex(item.jws), environment: decision.environment,

@@ -66,7 +66,6 @@ struct NotificationNormalizer: Sendable {
         batch.documents.append(DocumentRow(
             position: position, kind: kind, outcome: outcome, documentId: documentId,
             environment: decision.environment, documentTime: signedDate, isVerified: decoder.verifier != nil))
-        batch.rawDocuments.append(RawDocumentRow(documentId: documentId, format: "jws", body: jws))
         batch.notifications.append(NotificationRow(
             notificationId: documentId, format: "v2", notificationType: payload.rawNotificationType,
             subtype: payload.rawSubtype, environment: decision.environment, bundleId: identity?.bundleId,

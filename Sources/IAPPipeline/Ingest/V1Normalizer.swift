@@ -28,19 +28,15 @@ struct V1Normalizer: Sendable {
         if let sharedSecret, decision.outcome == .accepted, body["password"]?.stringValue != sharedSecret {
             return .failure(DocumentFailure(.v1SecretMismatch, "The V1 body's password is not the configured shared secret."))
         }
-        // Identity is the canonical body as Apple sent it (REPORTS.md); the stored copy has the shared
-        // secret Apple echoes in `password` removed, so the store never holds it.
+        // Identity is the canonical body as Apple sent it (REPORTS.md). Only its hash is kept, so the shared
+        // secret Apple echoes in `password` never reaches the store.
         let bodyHash = SHA256.hex(JSONValue.object(body).canonicalJSON())
         let documentId = "v1:" + bodyHash
-        var stored = body
-        if stored["password"] != nil { stored.updateValue(.string("(redacted)"), forKey: "password") }
-        let canonical = String(decoding: JSONValue.object(stored).canonicalJSON(), as: UTF8.self)
 
         var batch = DocumentBatch()
         batch.documents.append(DocumentRow(
             position: position, kind: "v1_notification", outcome: decision.outcome, documentId: documentId,
             environment: decision.environment, documentTime: documentTime, isVerified: isVerified))
-        batch.rawDocuments.append(RawDocumentRow(documentId: documentId, format: "v1_json", body: canonical))
         let subject = decoded.originalTransactionId ?? decoded.transactions.first?.originalTransactionId
         let newestOfSubject = decoded.transactions
             .filter { $0.originalTransactionId == subject }

@@ -1,9 +1,10 @@
 /// Everything one batch of documents adds to the store; written in one SQLite transaction so a run
 /// killed at any point leaves either all of it or none of it.
 public struct DocumentBatch: Sendable {
+    /// Files whose first document is in this batch: registered (state `reading`) before their rows.
+    public var startedFiles: [StartedFile] = []
     public var documents: [DocumentRow] = []
     public var quarantine: [QuarantineRow] = []
-    public var rawDocuments: [RawDocumentRow] = []
     public var notifications: [NotificationRow] = []
     public var transactionVersions: [TransactionVersionRow] = []
     public var renewalInfos: [RenewalInfoRow] = []
@@ -19,14 +20,30 @@ public struct DocumentBatch: Sendable {
 
     /// Appends another batch's rows.
     public mutating func append(contentsOf other: DocumentBatch) {
+        startedFiles += other.startedFiles
         documents += other.documents
         quarantine += other.quarantine
-        rawDocuments += other.rawDocuments
         notifications += other.notifications
         transactionVersions += other.transactionVersions
         renewalInfos += other.renewalInfos
         orderLookups += other.orderLookups
         completedFiles += other.completedFiles
+    }
+}
+
+/// A file about to be read.
+public struct StartedFile: Sendable, Equatable {
+    public var fileSHA256: String
+    public var path: String
+    public var byteCount: Int64
+    public var runId: Int64
+
+    /// Creates a record of a file being read.
+    public init(fileSHA256: String, path: String, byteCount: Int64, runId: Int64) {
+        self.fileSHA256 = fileSHA256
+        self.path = path
+        self.byteCount = byteCount
+        self.runId = runId
     }
 }
 

@@ -27,6 +27,13 @@ public struct StoreWriter: Sendable {
         }
     }
 
+    /// Content hashes of every file already read completely: ingest skips these.
+    public func completedFileHashes() throws -> Set<String> {
+        try store.database.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT file_sha256 FROM source_files WHERE state = 'complete'"))
+        }
+    }
+
     /// Connection settings for a bulk load, set once before the first batch; they change neither what is stored
     /// nor durability (WAL, synchronous NORMAL): a page cache that holds a whole batch's dirty pages, so SQLite
     /// does not spill pages to the WAL in the middle of a transaction and write them again at commit, nor
@@ -45,6 +52,14 @@ public struct StoreWriter: Sendable {
     }
 
     static func insert(_ batch: DocumentBatch, into db: Database) throws {
+        // A file half-read by a killed run keeps its row (and its first run).
+        let started = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO source_files (file_sha256, path, byte_count, state, first_run_id)
+            VALUES (?, ?, ?, 'reading', ?)
+            """)
+        for file in batch.startedFiles {
+            try started.execute(arguments: [file.fileSHA256, file.path, file.byteCount, file.runId])
+        }
         let document = try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO documents
                 (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
@@ -65,10 +80,6 @@ public struct StoreWriter: Sendable {
                 row.position.fileSHA256, row.position.line, row.position.entry, row.path, row.reason, row.message,
                 row.excerpt,
             ])
-        }
-        let raw = try db.cachedStatement(sql: "INSERT OR IGNORE INTO raw_documents (document_id, format, body) VALUES (?, ?, ?)")
-        for row in batch.rawDocuments {
-            try raw.execute(arguments: [row.documentId, row.format, row.body])
         }
         try insertNotifications(batch.notifications, into: db)
         try insertRenewalInfos(batch.renewalInfos, into: db)
