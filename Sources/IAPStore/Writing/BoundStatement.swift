@@ -1,0 +1,159 @@
+import GRDB
+import GRDBSQLite
+
+/// One of GRDB's cached prepared statements, bound and stepped through SQLite's C API.
+///
+/// Why not `Statement.execute(arguments:)`: ingest writes about a dozen rows of up to 32 columns per document,
+/// and boxing every value as `any DatabaseValueConvertible` (plus the argument array around it) cost more CPU
+/// than SQLite's own inserts. Binding typed values in place removes that, and nothing else changes: same
+/// statements, same connection, same transaction.
+struct BoundStatement {
+    private let statement: Statement
+    private let connection: SQLiteConnection?
+    private var next: Int32 = 1
+
+    /// The cached statement for `sql` on `db`.
+    init(_ db: Database, sql: String) throws {
+        statement = try db.cachedStatement(sql: sql)
+        connection = db.sqliteConnection
+    }
+
+    private var handle: SQLiteStatement { statement.sqliteStatement }
+
+    mutating func bind(_ value: String?) {
+        defer { next += 1 }
+        guard let value else {
+            sqlite3_bind_null(handle, next)
+            return
+        }
+        var text = value
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else {
+                sqlite3_bind_text(handle, next, "", 0, nil)
+                return
+            }
+            // SQLITE_TRANSIENT: SQLite copies the text, which may not outlive this closure.
+            sqlite3_bind_text(
+                handle, next, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                Self.transient)
+        }
+    }
+
+    mutating func bind(_ value: Int64?) {
+        defer { next += 1 }
+        if let value { sqlite3_bind_int64(handle, next, value) } else { sqlite3_bind_null(handle, next) }
+    }
+
+    mutating func bind(_ value: Int?) { bind(value.map(Int64.init)) }
+
+    mutating func bind(_ value: Bool?) { bind(value.map { $0 ? Int64(1) : 0 }) }
+
+    /// Binds a transaction's fields in `TransactionColumns.names` order.
+    mutating func bind(_ fields: TransactionFields) {
+        bind(fields.originalTransactionId)
+        bind(fields.webOrderLineItemId)
+        bind(fields.bundleId)
+        bind(fields.productId)
+        bind(fields.subscriptionGroupIdentifier)
+        bind(fields.purchaseDate)
+        bind(fields.originalPurchaseDate)
+        bind(fields.expiresDate)
+        bind(fields.quantity)
+        bind(fields.type)
+        bind(fields.appAccountToken)
+        bind(fields.inAppOwnershipType)
+        bind(fields.signedDate)
+        bind(fields.revocationDate)
+        bind(fields.revocationReason)
+        bind(fields.revocationType)
+        bind(fields.revocationPercentage)
+        bind(fields.isUpgraded)
+        bind(fields.isTrialPeriod)
+        bind(fields.offerType)
+        bind(fields.offerDiscountType)
+        bind(fields.storefront)
+        bind(fields.transactionReason)
+        bind(fields.currency)
+        bind(fields.price)
+    }
+
+    /// Runs the statement with the values bound so far (a write: no rows expected), then clears it for reuse.
+    mutating func execute() throws {
+        defer { reset() }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw error(code) }
+    }
+
+    /// Runs a query with the values bound so far, handing each row to `body`, then clears it for reuse.
+    mutating func forEachRow(_ body: (RowReader) throws -> Void) throws {
+        defer { reset() }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw error(code) }
+            try body(RowReader(handle: handle))
+        }
+    }
+
+    private mutating func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        next = 1
+    }
+
+    private func error(_ code: Int32) -> DatabaseError {
+        let message = connection.map { String(cString: sqlite3_errmsg($0)) }
+        return DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+    }
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// The current row of a query, read by column position (0-based).
+    struct RowReader {
+        let handle: SQLiteStatement
+
+        func string(_ column: Int32) -> String? {
+            guard sqlite3_column_type(handle, column) != SQLITE_NULL, let text = sqlite3_column_text(handle, column)
+            else { return nil }
+            let count = Int(sqlite3_column_bytes(handle, column))
+            return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        }
+
+        func int64(_ column: Int32) -> Int64? {
+            sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, column)
+        }
+
+        func bool(_ column: Int32) -> Bool? { int64(column).map { $0 != 0 } }
+
+        /// A transaction's fields stored in `TransactionColumns.names` order from column `offset` on.
+        func transactionFields(from offset: Int32) -> TransactionFields {
+            var fields = TransactionFields()
+            fields.originalTransactionId = string(offset)
+            fields.webOrderLineItemId = string(offset + 1)
+            fields.bundleId = string(offset + 2)
+            fields.productId = string(offset + 3)
+            fields.subscriptionGroupIdentifier = string(offset + 4)
+            fields.purchaseDate = int64(offset + 5)
+            fields.originalPurchaseDate = int64(offset + 6)
+            fields.expiresDate = int64(offset + 7)
+            fields.quantity = int64(offset + 8)
+            fields.type = string(offset + 9)
+            fields.appAccountToken = string(offset + 10)
+            fields.inAppOwnershipType = string(offset + 11)
+            fields.signedDate = int64(offset + 12)
+            fields.revocationDate = int64(offset + 13)
+            fields.revocationReason = int64(offset + 14)
+            fields.revocationType = string(offset + 15)
+            fields.revocationPercentage = int64(offset + 16)
+            fields.isUpgraded = bool(offset + 17)
+            fields.isTrialPeriod = bool(offset + 18)
+            fields.offerType = int64(offset + 19)
+            fields.offerDiscountType = string(offset + 20)
+            fields.storefront = string(offset + 21)
+            fields.transactionReason = string(offset + 22)
+            fields.currency = string(offset + 23)
+            fields.price = int64(offset + 24)
+            return fields
+        }
+    }
+}
