@@ -27,7 +27,7 @@ import Testing
         let archive = try TestArchive()
         try archive.write("a.jsonl", lines: [try subscribed(), try refund()])
         let first = try IngestRun.ingest(archive)
-        let tables = ["documents", "notifications", "transaction_versions", "transactions", "renewal_infos", "raw_documents", "source_files"]
+        let tables = ["documents", "notifications", "transaction_versions", "transactions", "renewal_infos", "source_files"]
         let before = try tables.map { try first.count("SELECT count(*) FROM \($0)") }
         let second = try IngestRun.ingest(archive)
         #expect(second.summary.filesAlreadyRead == 1)
