@@ -4,6 +4,7 @@
 #      calls the verifier makes (iaplens-bench floor), and `openssl speed ecdsap256` for reference;
 #   2. for each archive size: verified ingest, --no-verify ingest, peak memory (/usr/bin/time -v), and
 #      analyze + report time, on simulated V2 archives (generated once under the data folder);
+#      reading alone (`iaplens-bench read-archive`: decompress and split, all cores, the bound on --no-verify);
 #   3. the ratio of verified ingest to the crypto floor (3 verifies per notification, all cores), the
 #      no-verify/verified ratio, memory growth and linearity between the smallest and largest size.
 #
@@ -102,6 +103,8 @@ for size in $sizes; do
         record "store_${size}_${mode}_bytes" "$(du -cb "$db"* | tail -1 | cut -f1)"
         [ $mode = noverify ] && rm -f "$db" "$db-wal" "$db-shm"
     done
+    note "reading alone $size (decompress + split, all cores: the bound on --no-verify)"
+    "$bench" read-archive --input "$archive" | sed "s/^/${size}_/" | tee -a "$results" >&2
     db="$data/store-$size-verified.sqlite"
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
     note "analyze $size"
@@ -155,9 +158,15 @@ for size in sizes:
     peak = num(f"ingest_{size}_verified_peak_kb") / 1024
     peak_nv = num(f"ingest_{size}_noverify_peak_kb") / 1024
     ta, tr = num(f"analyze_{size}_seconds"), num(f"report_{size}_seconds")
-    rows[size] = dict(docs=docs, tv=tv, rv=rv, rn=rn, peak=peak, ta=ta, tr=tr)
+    rows[size] = dict(docs=docs, tv=tv, rv=rv, rn=rn, peak=peak, ta=ta, tr=tr,
+                      read=num(f"{size}_read_seconds"))
     print(f"{size:>6} {docs:>10,.0f} {tv:>10.1f} {rv:>9,.0f} {rv / floor_docs:>6.0%} {tn:>11.1f} {rn:>9,.0f} {rn / rv:>9.1f}x "
           f"{peak:>8.0f} {peak_nv:>10.0f} {ta:>9.1f} {tr:>8.1f} {(ta + tr) / tv:>9.1%}")
+print()
+for size in sizes:
+    row = rows[size]
+    print(f"{size}: reading alone (decompress + split lines, all cores) takes {row['read']:.1f} s, so --no-verify "
+          f"ingest can be at most {row['tv'] / row['read']:.1f}x verified ingest on this archive")
 print()
 largest, smallest = sizes[-1], sizes[0]
 big = rows[largest]

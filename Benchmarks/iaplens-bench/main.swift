@@ -6,6 +6,10 @@
 //   iaplens-bench verify-archive --input DIR --root PEM [--threads N]
 //       Every JWS of every document under DIR, parsed and verified through JWSVerifier on N threads,
 //       without storing anything: the verification stage alone. Also counts notifications and JWS.
+//   iaplens-bench read-archive --input DIR [--threads N]
+//       Every file under DIR read, decompressed and split into documents (the same DocumentReader as ingest),
+//       files spread over N threads, nothing parsed: the least work any ingest must do, so the bound on
+//       --no-verify ingest.
 //
 // Output is `key value` lines, easy for the script to read.
 import COpenSSL
@@ -251,10 +255,53 @@ struct ResultBox: @unchecked Sendable {
     init(_ pointer: UnsafeMutablePointer<(Int, Int)>) { self.pointer = pointer }
 }
 
+// MARK: - Reading alone
+
+func runReadArchive() throws {
+    guard let input = argument("--input") else {
+        FileHandle.standardError.write("usage: iaplens-bench read-archive --input DIR\n".data(using: .utf8)!)
+        exit(2)
+    }
+    // Largest first, so one big file does not run alone at the end.
+    let files = try InputDiscovery.discover([input]).files.sorted { $0.byteCount > $1.byteCount }
+    let counts = UnsafeMutablePointer<(documents: Int, bytes: Int)>.allocate(capacity: threads)
+    counts.initialize(repeating: (0, 0), count: threads)
+    defer { counts.deallocate() }
+    let box = ReadBox(counts)
+    let next = NSLock()
+    nonisolated(unsafe) var cursor = 0
+    let start = now()
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        while true {
+            let index: Int = next.withLock { defer { cursor += 1 }; return cursor }
+            guard index < files.count else { return }
+            for item in DocumentReader(file: files[index]) {
+                if case .document(_, let bytes) = item {
+                    box.pointer[thread].documents += 1
+                    box.pointer[thread].bytes += bytes.count
+                }
+            }
+        }
+    }
+    let elapsed = now() - start
+    let documents = (0..<threads).reduce(0) { $0 + counts[$1].documents }
+    let bytes = (0..<threads).reduce(0) { $0 + counts[$1].bytes }
+    print("read_lines \(documents)")
+    print("read_bytes \(bytes)")
+    print(String(format: "read_seconds %.3f", elapsed))
+    print(String(format: "read_lines_per_s %.0f", Double(documents) / elapsed))
+}
+
+struct ReadBox: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<(documents: Int, bytes: Int)>
+    init(_ pointer: UnsafeMutablePointer<(documents: Int, bytes: Int)>) { self.pointer = pointer }
+}
+
 switch CommandLine.arguments.dropFirst().first {
 case "floor": runFloor()
 case "verify-archive": try runVerifyArchive()
+case "read-archive": try runReadArchive()
 default:
-    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive …\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive|read-archive …\n".data(using: .utf8)!)
     exit(2)
 }
