@@ -73,14 +73,15 @@ struct LookupNormalizer: Sendable {
                 continue
             }
             environment = environment ?? decision.environment
-            let documentId = "jws:" + SHA256.hex(item.jws)
+            let jwsHash = SHA256.hex(item.jws)
+            let documentId = "jws:" + jwsHash
             transactionIds.append(item.payload.transactionId)
             result.batch.documents.append(DocumentRow(
                 position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
                 environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
             result.batch.transactionVersions.append(TransactionVersionRow(
                 transactionId: item.payload.transactionId, documentId: documentId, source: source, format: "v2",
-                documentTime: documentTime, versionSHA256: SHA256.hex(item.jws), environment: decision.environment,
+                documentTime: documentTime, versionSHA256: jwsHash, environment: decision.environment,
                 fields: TransactionFields(item.payload)))
         }
         return (result, pageTime, environment, transactionIds.sorted())
