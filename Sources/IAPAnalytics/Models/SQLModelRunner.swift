@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// Builds the models in catalog order inside the caller's transaction, after (re)creating the run-scoped
@@ -6,13 +7,23 @@ import GRDB
 struct SQLModelRunner {
     let models: [(model: SQLModel, sql: String)]
 
+    /// Environment variable that, when set (to anything non-empty), prints each model's build time to
+    /// standard error: the way to find the slow model on a large store without reproducing the runner.
+    static let timingsEnvironmentVariable = "IAPLENS_MODEL_TIMINGS"
+
     func run(_ options: AnalysisOptions, key: String, in db: Database) throws {
+        let printsTimings = !(ProcessInfo.processInfo.environment[Self.timingsEnvironmentVariable] ?? "").isEmpty
         try writeParameters(options, key: key, in: db)
         for (model, sql) in models {
+            let start = ContinuousClock.now
             do {
                 try db.execute(sql: sql)
             } catch let error as DatabaseError {
                 throw AnalysisError.modelFailed(name: model.name, reason: error.message ?? "\(error)")
+            }
+            if printsTimings {
+                let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
+                FileHandle.standardError.write(Data("model \(model.name): \(String(format: "%.3f", seconds)) s\n".utf8))
             }
         }
     }

@@ -10,21 +10,25 @@
 -- time (ties: notification ID); an episode whose X has no expiry date has no
 -- month and is dropped.
 -- Built as a TEMP table.
+-- Import CTEs read more than once are `not materialized`: SQLite otherwise
+-- copies the whole source into an unindexed ephemeral table and builds an
+-- automatic index on the copy every run, instead of using the source's
+-- own indexes.
 drop table if exists temp.int_billing_episodes;
 
 create temp table int_billing_episodes as
 
 with
 
-notifications as (
+notifications as not materialized (
     select * from stg_store__notifications
 ),
 
-renewal_infos as (
+renewal_infos as not materialized (
     select * from stg_store__renewal_infos
 ),
 
-transaction_versions as (
+transaction_versions as not materialized (
     select * from stg_store__transaction_versions
 ),
 
@@ -64,10 +68,13 @@ failures_v1_candidates as (
                 transaction_versions.expires_at_ms desc,
                 transaction_versions.transaction_id desc
         ) as expiry_rank
+    -- `cross join` is SQLite's way to fix the join order (same rows as an
+    -- inner join): start from the few V1 failure notifications. Left to
+    -- itself the planner scans every transaction version of the store.
     from notifications
-    inner join renewal_infos
+    cross join renewal_infos
         on notifications.notification_id = renewal_infos.document_id
-    inner join transaction_versions
+    cross join transaction_versions
         on notifications.notification_id = transaction_versions.document_id
         and renewal_infos.original_transaction_id
         = transaction_versions.original_transaction_id

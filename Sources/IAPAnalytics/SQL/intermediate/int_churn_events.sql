@@ -10,6 +10,10 @@
 -- * A period without an expiry date can only churn by rule 1 or 2 and
 --   needs a month: without one (rule 2, no expiresDate) it is dropped.
 -- Built as a TEMP table.
+-- Import CTEs read more than once are `not materialized`: SQLite otherwise
+-- copies the whole source into an unindexed ephemeral table and builds an
+-- automatic index on the copy every run, instead of using the source's
+-- own indexes.
 drop table if exists temp.int_churn_events;
 
 create temp table int_churn_events as
@@ -24,7 +28,7 @@ expirations_notified as (
     select * from temp.int_expirations_notified
 ),
 
-renewal_infos as (
+renewal_infos as not materialized (
     select * from stg_store__renewal_infos
 ),
 

@@ -20,9 +20,20 @@ analysis_parameters as (
     select * from main.analysis_parameters
 ),
 
+-- Only the columns used below go through the window: it walks every
+-- transaction of the store, and carrying all of int_transactions_priced's
+-- columns through its sort buffer made it one of the slowest steps.
 subscription_transactions as (
     select
-        *,
+        transaction_id,
+        original_transaction_id,
+        product_id,
+        product_type,
+        is_paid,
+        is_refunded,
+        purchased_at_ms,
+        expires_at_ms,
+        revoked_at_ms,
         min(purchased_at_ms) over (
             partition by original_transaction_id
             order by purchased_at_ms

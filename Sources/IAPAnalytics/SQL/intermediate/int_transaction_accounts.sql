@@ -64,5 +64,7 @@ select * from final;
 create unique index temp.int_transaction_accounts_by_id
     on int_transaction_accounts (transaction_id);
 
+-- By account, then purchase date: flagged_accounts counts an account's paid
+-- purchases before each window's end from this index alone.
 create index temp.int_transaction_accounts_by_account
-    on int_transaction_accounts (account_id);
+    on int_transaction_accounts (account_id, purchased_at_ms, is_paid);

@@ -6,6 +6,10 @@
 -- CONSUMPTION_REQUEST notifications (by signedDate).
 -- Decision: amounts of unpriced transactions are empty; purchases are the
 -- paid ones, as counted in lifetime_purchases.
+-- Only the flagged accounts' events are gathered (through the account index
+-- of int_transaction_accounts): building every account's timeline first
+-- materialised one row per transaction of the store and indexed it by
+-- account on every run.
 drop table if exists flagged_account_events;
 
 create table flagged_account_events as
@@ -20,12 +24,16 @@ report_months as (
     select * from main.report_months
 ),
 
-transaction_accounts as (
+transaction_accounts as not materialized (
     select * from temp.int_transaction_accounts
 ),
 
 notifications as (
     select * from stg_store__notifications
+),
+
+flagged_account_ids as (
+    select distinct account_id from flagged_accounts
 ),
 
 account_events as (
@@ -40,6 +48,7 @@ account_events as (
     from transaction_accounts
     where is_paid
         and purchased_at_ms is not null
+        and account_id in (select account_id from flagged_account_ids)
     union all
     select
         account_id,
@@ -51,6 +60,7 @@ account_events as (
         currency
     from transaction_accounts
     where is_refunded
+        and account_id in (select account_id from flagged_account_ids)
     union all
     select
         transaction_accounts.account_id,
@@ -70,6 +80,9 @@ account_events as (
     where notifications.notification_type in (
         'REFUND_REVERSED', 'REFUND_DECLINED', 'CONSUMPTION_REQUEST'
     )
+        and transaction_accounts.account_id in (
+            select account_id from flagged_account_ids
+        )
 ),
 
 final as (

@@ -13,6 +13,9 @@
 -- Decision: high_refund_rate is evaluated every month on lifetime figures,
 -- so it persists while the figures hold; it is not sticky once new
 -- purchases bring the rate under the threshold.
+-- transaction_accounts is `not materialized`: it is read three times, and
+-- SQLite would otherwise copy the whole TEMP table into an unindexed
+-- ephemeral table instead of using its indexes by transaction and account.
 drop table if exists flagged_accounts;
 
 create table flagged_accounts as
@@ -27,7 +30,7 @@ report_months as (
     select * from main.report_months
 ),
 
-transaction_accounts as (
+transaction_accounts as not materialized (
     select * from temp.int_transaction_accounts
 ),
 
@@ -122,60 +125,70 @@ declined_in_windows as (
     group by 1, 2
 ),
 
-lifetime_refunds as (
+refunding_accounts as (
     select
-        windows.month,
-        account_refunds.account_id,
-        count(*) as lifetime_refunds
-    from windows
-    inner join account_refunds
-        on account_refunds.revoked_at_ms < windows.window_end_ms
-    group by 1, 2
+        account_id,
+        min(revoked_at_ms) as first_refund_ms
+    from account_refunds
+    group by account_id
 ),
 
-lifetime_purchases as (
+-- One row per (month, account) with a refund before the window's end, with
+-- its lifetime counts counted per row: refunds through an automatic index
+-- on account_refunds, paid purchases as a range of
+-- int_transaction_accounts_by_account (account_id, purchased_at_ms, is_paid),
+-- which covers the count. Joining every refund and purchase to every later
+-- window and grouping sorted one row per (window, transaction) instead: the
+-- slowest step of the analysis at 1M notifications. Materialised so each
+-- count runs once per row, not once per later use of its column.
+lifetime_counts as materialized (
     select
-        lifetime_refunds.month,
-        lifetime_refunds.account_id,
-        count(*) as lifetime_purchases
-    from lifetime_refunds
-    inner join windows
-        on lifetime_refunds.month = windows.month
-    inner join transaction_accounts
-        on lifetime_refunds.account_id = transaction_accounts.account_id
-    where transaction_accounts.is_paid
-        and transaction_accounts.purchased_at_ms < windows.window_end_ms
-    group by 1, 2
+        windows.month,
+        refunding_accounts.account_id,
+        (
+            select count(*)
+            from account_refunds
+            where account_refunds.account_id = refunding_accounts.account_id
+                and account_refunds.revoked_at_ms < windows.window_end_ms
+        ) as lifetime_refunds,
+        (
+            select count(*)
+            from transaction_accounts
+            where transaction_accounts.account_id
+                = refunding_accounts.account_id
+                and transaction_accounts.is_paid
+                and transaction_accounts.purchased_at_ms
+                < windows.window_end_ms
+        ) as lifetime_purchases
+    from windows
+    inner join refunding_accounts
+        on refunding_accounts.first_refund_ms < windows.window_end_ms
 ),
 
 account_months as (
     select
-        lifetime_refunds.month,
-        lifetime_refunds.account_id,
+        lifetime_counts.month,
+        lifetime_counts.account_id,
         coalesce(window_refund_summaries.refunds_90d, 0) as refunds_90d,
         coalesce(window_refund_summaries.consumable_refunds_90d, 0)
             as consumable_refunds_90d,
         coalesce(declined_in_windows.declined_90d, 0) as declined_90d,
-        coalesce(lifetime_purchases.lifetime_purchases, 0)
-            as lifetime_purchases,
-        lifetime_refunds.lifetime_refunds,
+        lifetime_counts.lifetime_purchases,
+        lifetime_counts.lifetime_refunds,
         window_refund_summaries.first_refund_ms,
         window_refund_summaries.last_refund_ms,
         window_refund_summaries.evidence,
         consumable_bursts.account_id is not null as has_consumable_burst
-    from lifetime_refunds
+    from lifetime_counts
     left join window_refund_summaries
-        on lifetime_refunds.month = window_refund_summaries.month
-        and lifetime_refunds.account_id = window_refund_summaries.account_id
+        on lifetime_counts.month = window_refund_summaries.month
+        and lifetime_counts.account_id = window_refund_summaries.account_id
     left join declined_in_windows
-        on lifetime_refunds.month = declined_in_windows.month
-        and lifetime_refunds.account_id = declined_in_windows.account_id
-    left join lifetime_purchases
-        on lifetime_refunds.month = lifetime_purchases.month
-        and lifetime_refunds.account_id = lifetime_purchases.account_id
+        on lifetime_counts.month = declined_in_windows.month
+        and lifetime_counts.account_id = declined_in_windows.account_id
     left join consumable_bursts
-        on lifetime_refunds.month = consumable_bursts.month
-        and lifetime_refunds.account_id = consumable_bursts.account_id
+        on lifetime_counts.month = consumable_bursts.month
+        and lifetime_counts.account_id = consumable_bursts.account_id
 ),
 
 rules_applied as (
