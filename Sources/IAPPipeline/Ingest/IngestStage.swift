@@ -43,6 +43,12 @@ public struct IngestStage: Sendable {
     }
 
     /// Runs the stage under the given run ID.
+    ///
+    /// Four threads, each bounded so memory stays flat: the reader (hash, decompress, split), the processing
+    /// stage (verify and decode on all cores), this loader (assemble batches in input order) and the writer
+    /// (one SQLite transaction per batch). A file is registered in the batch that carries its first rows and
+    /// marked complete in the batch that carries its last, so a batch may span files and nothing drains at
+    /// file boundaries.
     public func run(runId: Int64) throws -> IngestSummary {
         let discovery = try InputDiscovery.discover(options.inputs)
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
@@ -52,69 +58,48 @@ public struct IngestStage: Sendable {
         let writer = BatchWriterThread(writer: storeWriter)
         var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
-        // Files are registered in the batch that carries their first rows, so the writer never has to drain
-        // between files (it did, once per file: the cores idled while the last batch of each file was written).
-        var known = try storeWriter.completedFileHashes()
 
-        for input in discovery.files {
-            let file: SourceFile
-            do {
-                file = SourceFile(path: input.path, sha256: try FileDigest.sha256Hex(ofFileAt: input.path), byteCount: input.byteCount)
-            } catch {
-                summary.unreadableFiles.append("\(input.path): \(error)")
-                continue
-            }
-            // Complete in the store, or the same content met earlier in this run under another name.
-            guard known.insert(file.sha256).inserted else {
+        let reader = ArchiveReader(
+            files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(), chunkSize: options.chunkSize)
+        let stage = ProcessingStage(reader: reader, processor: processor)
+        defer { stage.cancel() }
+        var pending = DocumentBatch()
+        var documentsInFile = 0
+        while let event = stage.next() {
+            switch event {
+            case .skipped:
                 summary.filesAlreadyRead += 1
                 tracker.fileDone()
-                continue
-            }
-            var pending = DocumentBatch()
-            pending.startedFiles.append(StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId))
-            var documents = 0
-            var chunk: [(line: Int, bytes: [UInt8])] = []
-
-            func flushChunk() {
-                if chunk.isEmpty { return }
-                let results = ParallelMap.map(chunk) { item in processor.process(bytes: item.bytes, line: item.line, file: file) }
+            case .unreadable(let input, let reason):
+                summary.unreadableFiles.append("\(input.path): \(reason)")
+            case .started(let file):
+                pending.startedFiles.append(StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId))
+                documentsInFile = 0
+            case .processed(_, let results):
+                var documents = 0
+                var quarantined = 0
                 for result in results {
                     pending.append(contentsOf: result)
                     summary.count(result)
+                    documents += result.documents.count
+                    quarantined += result.quarantine.count
                 }
-                tracker.add(documents: results.reduce(0) { $0 + $1.documents.count }, quarantined: results.reduce(0) { $0 + $1.quarantine.count })
-                chunk.removeAll(keepingCapacity: true)
-            }
-
-            // The next chunks are read and decompressed on another thread while the cores process this one.
-            let reader = PrefetchingReader(file: input, chunkSize: options.chunkSize, capacity: 2)
-            defer { reader.cancel() }
-            while let items = reader.next() {
-                for item in items {
-                    switch item {
-                    case .document(let line, let bytes):
-                        chunk.append((line, bytes))
-                    case .failure(let line, let failure):
-                        flushChunk()
-                        let result = processor.readFailure(failure, line: line, file: file)
-                        pending.append(contentsOf: result)
-                        summary.count(result)
-                    }
-                }
-                flushChunk()
+                documentsInFile += documents
+                tracker.add(documents: documents, quarantined: quarantined)
                 if pending.documentCount >= options.batchSize {
-                    documents += pending.documentCount
                     try writer.submit(pending)
                     pending = DocumentBatch()
                 }
+            case .finished(let file):
+                pending.completedFiles.append(CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId))
+                summary.filesRead += 1
+                tracker.fileDone()
+            case .read:
+                // The processing stage turns every `read` into `processed`.
+                preconditionFailure("unprocessed chunk reached the loader")
             }
-            flushChunk()
-            documents += pending.documentCount
-            pending.completedFiles.append(CompletedFile(fileSHA256: file.sha256, documents: documents, runId: runId))
-            try writer.submit(pending)
-            summary.filesRead += 1
-            tracker.fileDone()
         }
+        if !pending.isEmpty { try writer.submit(pending) }
         try writer.finish()
         tracker.finish()
         return summary
