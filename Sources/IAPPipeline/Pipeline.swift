@@ -84,6 +84,8 @@ public struct Pipeline: Sendable {
     private func openStore() throws -> Store {
         let store = try Store(path: configuration.databasePath)
         try StoreSettings(store: store).claim(bundleId: configuration.bundleId)
+        // A bulk ingest killed before its end leaves the secondary indexes dropped.
+        try StoreWriter(store: store).ensureSecondaryIndexes()
         return store
     }
 

@@ -26,6 +26,11 @@ public final class Store: Sendable {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             if path != ":memory:" {
+                // 16 KB pages for a new store (an existing one keeps its size): fewer, larger pages halve the
+                // b-tree pages that random-key inserts dirty per commit. A 1M-document load under --no-verify
+                // took 91 s with 4 KB pages and 80 s with 16 KB; 1 KB was slower still. No effect once the file
+                // has content.
+                try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 16384") }
                 _ = try queue.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
             }
             try StoreMigrations.migrator.checkNotSuperseded(queue, path: path)

@@ -55,6 +55,8 @@ public struct IngestStage: Sendable {
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
         let storeWriter = StoreWriter(store: store)
         try storeWriter.prepareForBulkLoad()
+        let isBulkLoad = try storeWriter.isBulkLoad(files: discovery.files.map { ($0.path, $0.byteCount) })
+        if isBulkLoad { try storeWriter.dropSecondaryIndexes() }
         let writer = BatchWriterThread(writer: storeWriter)
         var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
@@ -101,6 +103,12 @@ public struct IngestStage: Sendable {
         }
         if !pending.isEmpty { try writer.submit(pending) }
         try writer.finish()
+        if isBulkLoad {
+            // The pipeline's buffers are free now; hand them back before the index sorts need memory, so the
+            // peak stays that of the pipeline alone.
+            MemoryRelease.returnFreedMemory()
+            try storeWriter.ensureSecondaryIndexes()
+        }
         tracker.finish()
         return summary
     }

@@ -34,6 +34,35 @@ public struct StoreWriter: Sendable {
         }
     }
 
+    /// True when the files not yet in the store (judged by path and size) hold at least as many bytes as the
+    /// store itself: a bulk load, for which ingest rebuilds the secondary indexes once at the end instead of
+    /// maintaining them row by row (``SecondaryIndexes``). A daily delta into a large store is not one.
+    public func isBulkLoad(files: [(path: String, byteCount: Int64)]) throws -> Bool {
+        try store.database.read { db in
+            var known: Set<String> = []
+            for row in try Row.fetchAll(db, sql: "SELECT path, byte_count FROM source_files WHERE state = 'complete'") {
+                known.insert("\(row[0] as String)\u{0}\(row[1] as Int64)")
+            }
+            let newBytes = files.filter { !known.contains("\($0.path)\u{0}\($0.byteCount)") }.reduce(Int64(0)) { $0 + $1.byteCount }
+            let storeBytes = try Int64.fetchOne(
+                db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+            return newBytes > 0 && newBytes >= storeBytes
+        }
+    }
+
+    /// Drops the secondary indexes before a bulk load.
+    public func dropSecondaryIndexes() throws {
+        try store.database.write { db in try SecondaryIndexes.drop(db) }
+    }
+
+    /// Builds any missing secondary index (after a bulk load, or after a run killed during one).
+    /// - Returns: true when one was missing.
+    @discardableResult
+    public func ensureSecondaryIndexes() throws -> Bool {
+        if try store.database.read({ db in try SecondaryIndexes.missing(db) }).isEmpty { return false }
+        return try store.database.write { db in try SecondaryIndexes.ensure(db) }
+    }
+
     /// Connection settings for a bulk load, set once before the first batch; they change neither what is stored
     /// nor durability (WAL, synchronous NORMAL):
     /// - a page cache that holds a whole batch's dirty pages, so SQLite does not spill pages to the WAL in the

@@ -38,6 +38,7 @@ enum ConfigurationBuilder {
             if let value = report.highRatePercent { c.thresholds.highRatePercent = value }
             if let value = report.windowDays { c.thresholds.windowDays = value }
         }
+        SQLiteTemporaryFiles.placeBeside(databasePath: c.databasePath)
         return c
     }
 }

@@ -26,6 +26,7 @@ struct Demo: ParsableCommand {
             // The data folders only: expectations.json beside them is the simulator's answer key, not input.
             configuration.inputs = ["notifications", "history", "refunds", "orders"].map { archive + "/" + $0 }
             configuration.databasePath = directory + "/iaplens.sqlite"
+            SQLiteTemporaryFiles.placeBeside(databasePath: configuration.databasePath)
             configuration.reportsDirectory = directory + "/reports"
             configuration.bundleId = options.bundleId
             configuration.appAppleId = options.appAppleId

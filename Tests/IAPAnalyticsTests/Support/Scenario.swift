@@ -165,6 +165,12 @@ final class Scenario {
         return id
     }
 
+    /// Another copy of an already written document (same ID, another line), e.g. a retried delivery; its
+    /// outcome is whatever ingest decided for that copy.
+    func redelivered(_ id: String, at time: Int64, outcome: DocumentOutcome, environment: String = "Production") {
+        document(id, kind: "v2_notification", time: time, environment: environment, outcome: outcome)
+    }
+
     /// A V1 notification body carrying `transactions` (latest_receipt_info) and `renewals`
     /// (pending_renewal_info); its document time is `time`.
     @discardableResult
