@@ -2,7 +2,7 @@
 //
 //   iaplens-bench floor [--seconds S] [--threads N]
 //       OpenSSL's raw P-256 (ES256) verify rate through the same EVP calls the verifier uses
-//       (EVP_DigestVerifyInit / Update / Final with SHA-256), on 1 thread and on N threads.
+//       (SHA-256 with EVP_Digest*, then EVP_PKEY_verify on the digest), on 1 thread and on N threads.
 //   iaplens-bench verify-archive --input DIR --root PEM [--threads N]
 //       Every JWS of every document under DIR, parsed and verified through JWSVerifier on N threads,
 //       without storing anything: the verification stage alone. Also counts notifications and JWS.
@@ -65,28 +65,34 @@ struct FloorFixture: @unchecked Sendable {
     /// SHA-256 fetched once (OpenSSL 3 otherwise looks the digest up on every init).
     nonisolated(unsafe) static let sha256 = EVP_MD_fetch(nil, "SHA256", nil)
 
-    /// The variant measured: "evp" (as LeafPublicKey), "evp-fetched" (digest fetched once), "pkey" (one-shot
-    /// SHA-256, then EVP_PKEY_verify).
-    static let variant = argument("--variant") ?? "evp"
+    /// The variant measured: "verifier" (as LeafPublicKey: EVP digest, then EVP_PKEY_verify), "evp"
+    /// (EVP_DigestVerify*, the verifier's calls before the digest was shared), "evp-fetched" (the same with the
+    /// digest fetched once).
+    static let variant = argument("--variant") ?? "verifier"
 
     func verify() -> Bool {
         switch Self.variant {
+        case "evp": return verifyEVP(EVP_sha256())
         case "evp-fetched": return verifyEVP(Self.sha256)
-        case "pkey": return verifyPKey()
-        default: return verifyEVP(EVP_sha256())
+        default: return verifyPKey()
         }
     }
 
     func verifyPKey() -> Bool {
         var digest = [UInt8](repeating: 0, count: 32)
-        _ = SHA256(message, message.count, &digest)
+        let md = EVP_MD_CTX_new()!
+        defer { EVP_MD_CTX_free(md) }
+        var length: UInt32 = 0
+        guard EVP_DigestInit_ex(md, EVP_sha256(), nil) == 1, EVP_DigestUpdate(md, message, message.count) == 1,
+            EVP_DigestFinal_ex(md, &digest, &length) == 1
+        else { return false }
         let context = EVP_PKEY_CTX_new(key, nil)!
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_verify_init(context) == 1 else { return false }
         return EVP_PKEY_verify(context, signature, signature.count, digest, 32) == 1
     }
 
-    /// One verification exactly as LeafPublicKey.verifySHA256 does it.
+    /// One verification through EVP_DigestVerify*.
     func verifyEVP(_ md: OpaquePointer?) -> Bool {
         let context = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(context) }

@@ -12,6 +12,20 @@ public struct CompactJWS: Sendable {
     public let payload: [UInt8]
     /// The decoded signature: the raw 64-byte `r‖s` for ES256.
     public let signature: [UInt8]
+    /// The signature segment exactly as sent (base64url).
+    public let signatureSegment: String
+
+    /// SHA-256 of the signing input `header.payload`: what ES256 signs, computed once per JWS.
+    public func signingInputDigest() -> [UInt8] {
+        SigningInputDigest.sha256(header: headerSegment, payload: payloadSegment)
+    }
+
+    /// An identity of the exact JWS text from its signing-input digest: SHA-256 of the digest, a dot and the
+    /// signature segment, in hex. Two JWS share it only if their text is identical (short of a SHA-256
+    /// collision), and it costs a 120-byte hash instead of a second pass over a 13 KB notification.
+    public func identity(signingInputDigest digest: [UInt8]) -> String {
+        SigningInputDigest.identity(digest: digest, signatureSegment: signatureSegment)
+    }
 
     /// Splits and decodes a compact JWS without checking anything cryptographic.
     ///
@@ -80,7 +94,8 @@ public struct CompactJWS: Sendable {
         return .success(CompactJWS(
             headerSegment: String(decoding: headerBytes, as: UTF8.self),
             payloadSegment: String(decoding: payloadBytes, as: UTF8.self),
-            header: header, payload: payload, signature: signature
+            header: header, payload: payload, signature: signature,
+            signatureSegment: String(decoding: signatureBytes, as: UTF8.self)
         ))
     }
 

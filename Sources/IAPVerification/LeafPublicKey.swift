@@ -28,26 +28,16 @@ final class LeafPublicKey: @unchecked Sendable {
 
     deinit { EVP_PKEY_free(pointer) }
 
-    /// Verifies a DER ECDSA signature with SHA-256 over `header + "." + payload`, fed in pieces so the
-    /// signing input never has to be concatenated.
-    func verifySHA256(header: String, payload: String, derSignature: [UInt8]) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, pointer) == 1,
-            Self.update(context, header), Self.update(context, "."), Self.update(context, payload)
-        else {
+    /// Verifies a DER ECDSA signature over an already computed SHA-256 digest (ES256's hash).
+    func verify(sha256Digest digest: [UInt8], derSignature: [UInt8]) -> Bool {
+        guard digest.count == 32, let context = EVP_PKEY_CTX_new(pointer, nil) else { return false }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_verify_init(context) == 1 else {
             ERR_clear_error()
             return false
         }
-        let result = derSignature.withUnsafeBufferPointer { buffer in
-            EVP_DigestVerifyFinal(context, buffer.baseAddress, buffer.count)
-        }
+        let result = EVP_PKEY_verify(context, derSignature, derSignature.count, digest, digest.count)
         if result != 1 { ERR_clear_error() }
         return result == 1
-    }
-
-    private static func update(_ context: OpaquePointer, _ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in EVP_DigestVerifyUpdate(context, bytes.baseAddress, bytes.count) == 1 }
     }
 }

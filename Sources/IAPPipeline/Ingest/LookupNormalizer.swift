@@ -43,7 +43,7 @@ struct LookupNormalizer: Sendable {
         -> (result: PageResult, pageTime: Int64?, environment: String?, transactionIds: [String])
     {
         var result = PageResult()
-        var good: [(entry: Int, jws: String, payload: JWSTransactionDecodedPayload)] = []
+        var good: [(entry: Int, jws: String, payload: JWSTransactionDecodedPayload, identity: String)] = []
         for (index, entry) in entries.enumerated() {
             let number = index + 1
             switch entry {
@@ -51,7 +51,7 @@ struct LookupNormalizer: Sendable {
                 result.failures.append((number, DocumentFailure(.badField, "signedTransactions[\(index)]: \(why)"), ""))
             case .jws(let jws):
                 switch decoder.decodeTransaction(jws) {
-                case .success(let payload): good.append((number, jws, payload))
+                case .success(let decoded): good.append((number, jws, decoded.payload, decoded.identity))
                 case .failure(let failure): result.failures.append((number, failure.at("signedTransactions[\(index)]"), jws))
                 }
             }
@@ -73,15 +73,14 @@ struct LookupNormalizer: Sendable {
                 continue
             }
             environment = environment ?? decision.environment
-            let jwsHash = SHA256.hex(item.jws)
-            let documentId = "jws:" + jwsHash
+            let documentId = "jws:" + item.identity
             transactionIds.append(item.payload.transactionId)
             result.batch.documents.append(DocumentRow(
                 position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
                 environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
             result.batch.transactionVersions.append(TransactionVersionRow(
                 transactionId: item.payload.transactionId, documentId: documentId, source: source, format: "v2",
-                documentTime: documentTime, versionSHA256: jwsHash, environment: decision.environment,
+                documentTime: documentTime, versionSHA256: item.identity, environment: decision.environment,
                 fields: TransactionFields(item.payload)))
         }
         return (result, pageTime, environment, transactionIds.sorted())

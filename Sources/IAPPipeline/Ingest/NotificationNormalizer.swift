@@ -36,10 +36,10 @@ struct NotificationNormalizer: Sendable {
         }
 
         // Nested JWS are verified on their own, at their own signedDate.
-        var transaction: (payload: JWSTransactionDecodedPayload, jws: String)?
+        var transaction: (payload: JWSTransactionDecodedPayload, identity: String)?
         if let nested = payload.data?.signedTransactionInfo {
             switch decoder.decodeTransaction(nested, fallbackSignedDate: signedDate) {
-            case .success(let decoded): transaction = (decoded, nested)
+            case .success(let decoded): transaction = decoded
             case .failure(let failure): return .failure(failure.at("data.signedTransactionInfo"))
             }
             if decision.outcome == .accepted, let bundle = transaction?.payload.bundleId, bundle != filter.policy.bundleId {
@@ -73,11 +73,11 @@ struct NotificationNormalizer: Sendable {
             documentTime: signedDate, transactionId: transaction?.payload.transactionId,
             originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
             productId: transaction?.payload.productId, status: payload.data?.status,
-            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: SHA256.hex(jws)))
+            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity))
         if let transaction {
             batch.transactionVersions.append(TransactionVersionRow(
                 transactionId: transaction.payload.transactionId, documentId: documentId, source: "v2_notification",
-                format: "v2", documentTime: signedDate, versionSHA256: SHA256.hex(transaction.jws),
+                format: "v2", documentTime: signedDate, versionSHA256: transaction.identity,
                 environment: decision.environment, fields: TransactionFields(transaction.payload)))
         }
         if let renewal {

@@ -12,6 +12,9 @@ struct SignedPayloadDecoder: Sendable {
     struct Decoded: Sendable {
         let payload: JSONValue
         let signedDate: Int64?
+        /// Identity of the exact JWS text (``CompactJWS/identity(signingInputDigest:)``), from the digest the
+        /// signature check uses: the JWS is hashed once.
+        let identity: String
     }
 
     /// - Parameter fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS
@@ -34,15 +37,16 @@ struct SignedPayloadDecoder: Sendable {
         let signedDate = payload["signedDate"]?.numberValue.flatMap { number in
             number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
         }
+        let digest = compact.signingInputDigest()
         if let verifier {
             guard let time = signedDate ?? fallbackSignedDate else {
                 return .failure(DocumentFailure(.missingSignedDate, "The signed payload has no signedDate to check its certificates at."))
             }
-            if case .failure(let failure) = verifier.verify(compact, atMillis: time) {
+            if case .failure(let failure) = verifier.verify(compact, signingInputDigest: digest, atMillis: time) {
                 return .failure(Self.failure(failure))
             }
         }
-        return .success(Decoded(payload: payload, signedDate: signedDate))
+        return .success(Decoded(payload: payload, signedDate: signedDate, identity: compact.identity(signingInputDigest: digest)))
     }
 
     static func failure(_ failure: JWSVerificationFailure) -> DocumentFailure {
@@ -52,13 +56,15 @@ struct SignedPayloadDecoder: Sendable {
 }
 
 extension SignedPayloadDecoder {
-    /// Decodes and verifies a signed transaction.
-    func decodeTransaction(_ jws: String, fallbackSignedDate: Int64? = nil) -> Result<JWSTransactionDecodedPayload, DocumentFailure> {
+    /// Decodes and verifies a signed transaction; also returns the JWS's identity.
+    func decodeTransaction(_ jws: String, fallbackSignedDate: Int64? = nil)
+        -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
+    {
         switch decode(jws, fallbackSignedDate: fallbackSignedDate) {
         case .failure(let failure): return .failure(failure)
         case .success(let decoded):
             do {
-                return .success(try JWSTransactionDecodedPayload(json: decoded.payload))
+                return .success((try JWSTransactionDecodedPayload(json: decoded.payload), decoded.identity))
             } catch {
                 return .failure(DocumentFailure(.badPayload, "\(error)"))
             }
