@@ -2,29 +2,37 @@ import Foundation
 
 /// The three parts of a compact JWS, decoded but not yet trusted.
 public struct CompactJWS: Sendable {
-    /// The header segment exactly as sent (base64url); part of the signing input.
-    public let headerSegment: String
-    /// The payload segment exactly as sent (base64url); part of the signing input.
-    public let payloadSegment: String
+    /// The JWS exactly as sent; the segments are slices of it.
+    public let text: String
+    private let firstDot: Int
+    private let secondDot: Int
+    /// SHA-256 of the signing input `header.payload` (the text before the second dot): what ES256 signs,
+    /// computed once while the bytes are at hand, for the signature check and the document's identity.
+    public let signingInputDigest: [UInt8]
     /// The decoded protected header.
     public let header: JWSHeader
     /// The base64url-decoded payload bytes (JSON text for Apple's payloads).
     public let payload: [UInt8]
     /// The decoded signature: the raw 64-byte `r‖s` for ES256.
     public let signature: [UInt8]
-    /// The signature segment exactly as sent (base64url).
-    public let signatureSegment: String
 
-    /// SHA-256 of the signing input `header.payload`: what ES256 signs, computed once per JWS.
-    public func signingInputDigest() -> [UInt8] {
-        SigningInputDigest.sha256(header: headerSegment, payload: payloadSegment)
+    /// The header segment exactly as sent (base64url).
+    public var headerSegment: String { segment(0, firstDot) }
+    /// The payload segment exactly as sent (base64url).
+    public var payloadSegment: String { segment(firstDot + 1, secondDot) }
+    /// The signature segment exactly as sent (base64url).
+    public var signatureSegment: String { segment(secondDot + 1, text.utf8.count) }
+
+    private func segment(_ start: Int, _ end: Int) -> String {
+        let utf8 = text.utf8
+        return String(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])!
     }
 
     /// An identity of the exact JWS text from its signing-input digest: SHA-256 of the digest, a dot and the
     /// signature segment, in hex. Two JWS share it only if their text is identical (short of a SHA-256
     /// collision), and it costs a 120-byte hash instead of a second pass over a 13 KB notification.
-    public func identity(signingInputDigest digest: [UInt8]) -> String {
-        SigningInputDigest.identity(digest: digest, signatureSegment: signatureSegment)
+    public var identity: String {
+        SigningInputDigest.identity(digest: signingInputDigest, signatureSegment: signatureSegment)
     }
 
     /// Splits and decodes a compact JWS without checking anything cryptographic.
@@ -35,10 +43,10 @@ public struct CompactJWS: Sendable {
         var text = jws
         // One pass over the UTF-8 bytes: `String.split` would walk grapheme clusters, which costs more than the
         // base64 and JSON decoding together on a 4 KB JWS.
-        return text.withUTF8 { parse(bytes: $0) }
+        return text.withUTF8 { parse(bytes: $0, text: jws) }
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<CompactJWS, JWSVerificationFailure> {
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, text: String) -> Result<CompactJWS, JWSVerificationFailure> {
         var firstDot = -1
         var secondDot = -1
         var extraDot = false
@@ -90,12 +98,10 @@ public struct CompactJWS: Sendable {
         guard let signature = Base64Decoding.decode(bytes: signatureBytes, alphabet: .url) else {
             return .failure(.init(.badBase64, "The JWS signature segment is not valid base64url."))
         }
-        // The segments were just validated as base64url, so they are ASCII and decode losslessly.
         return .success(CompactJWS(
-            headerSegment: String(decoding: headerBytes, as: UTF8.self),
-            payloadSegment: String(decoding: payloadBytes, as: UTF8.self),
-            header: header, payload: payload, signature: signature,
-            signatureSegment: String(decoding: signatureBytes, as: UTF8.self)
+            text: text, firstDot: firstDot, secondDot: secondDot,
+            signingInputDigest: SigningInputDigest.sha256(UnsafeBufferPointer(rebasing: bytes[0..<secondDot])),
+            header: header, payload: payload, signature: signature
         ))
     }
 

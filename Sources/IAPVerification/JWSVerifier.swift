@@ -25,14 +25,6 @@ public final class JWSVerifier: Sendable {
     /// configured root at `signedDateMillis` (the sent root is ignored); the leaf and intermediate carry Apple's
     /// marker OIDs; the 64-byte `r‖s` signature over the ASCII `header.payload` verifies with the leaf's P-256 key.
     public func verify(_ jws: CompactJWS, atMillis signedDateMillis: Int64) -> Result<Void, JWSVerificationFailure> {
-        verify(jws, signingInputDigest: jws.signingInputDigest(), atMillis: signedDateMillis)
-    }
-
-    /// ``verify(_:atMillis:)`` with the signing input's SHA-256 already computed (``CompactJWS/signingInputDigest()``),
-    /// so a caller that also needs the digest (for the document's identity) hashes the JWS once.
-    public func verify(
-        _ jws: CompactJWS, signingInputDigest digest: [UInt8], atMillis signedDateMillis: Int64
-    ) -> Result<Void, JWSVerificationFailure> {
         guard let alg = jws.header.alg else {
             return .failure(.init(.unsupportedAlgorithm, "The JWS header has no alg; Apple signs with ES256."))
         }
@@ -58,7 +50,7 @@ public final class JWSVerifier: Sendable {
         case .success(let found): path = found
         case .failure(let failure): return .failure(failure)
         }
-        return Self.checkSignature(jws, digest: digest, key: path.leafKey)
+        return Self.checkSignature(jws, digest: jws.signingInputDigest, key: path.leafKey)
     }
 
     /// Validates Apple's shape of chain without a JWS: DER leaf and intermediate, at a time in milliseconds.

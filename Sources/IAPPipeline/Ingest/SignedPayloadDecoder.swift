@@ -12,8 +12,8 @@ struct SignedPayloadDecoder: Sendable {
     struct Decoded: Sendable {
         let payload: JSONValue
         let signedDate: Int64?
-        /// Identity of the exact JWS text (``CompactJWS/identity(signingInputDigest:)``), from the digest the
-        /// signature check uses: the JWS is hashed once.
+        /// Identity of the exact JWS text (``CompactJWS/identity``), from the digest the signature check uses:
+        /// the JWS is hashed once.
         let identity: String
     }
 
@@ -37,16 +37,15 @@ struct SignedPayloadDecoder: Sendable {
         let signedDate = payload["signedDate"]?.numberValue.flatMap { number in
             number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
         }
-        let digest = compact.signingInputDigest()
         if let verifier {
             guard let time = signedDate ?? fallbackSignedDate else {
                 return .failure(DocumentFailure(.missingSignedDate, "The signed payload has no signedDate to check its certificates at."))
             }
-            if case .failure(let failure) = verifier.verify(compact, signingInputDigest: digest, atMillis: time) {
+            if case .failure(let failure) = verifier.verify(compact, atMillis: time) {
                 return .failure(Self.failure(failure))
             }
         }
-        return .success(Decoded(payload: payload, signedDate: signedDate, identity: compact.identity(signingInputDigest: digest)))
+        return .success(Decoded(payload: payload, signedDate: signedDate, identity: compact.identity))
     }
 
     static func failure(_ failure: JWSVerificationFailure) -> DocumentFailure {
