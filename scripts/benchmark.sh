@@ -127,6 +127,11 @@ if [ $verify_stage -eq 1 ]; then
     "$bench" verify-archive --input "$data/v2-$first" --root "$data/v2-$first/certs/root.pem" | tee -a "$results" >&2
 fi
 
+# The floor again at the end: on a shared virtual machine it moves by 5-10 % between minutes, and the
+# higher of the two measurements is the floor the ratio is judged against (the conservative choice).
+note "raw P-256 verify rate again, at the end"
+"$bench" floor --seconds "$seconds" | sed "s/^/end_/" | tee -a "$results" >&2
+
 # 3. Ratios and targets.
 python3 - "$results" "$sizes" <<'PY'
 import sys
@@ -137,12 +142,14 @@ for line in open(sys.argv[1]):
 sizes = sys.argv[2].split()
 num = lambda key: float(values[key])
 cores = int(values["machine_cores"])
-floor1 = num("floor_verify_per_s_1_thread")
-floorN = num(f"floor_verify_per_s_{cores}_threads")
+floor1 = max(num("floor_verify_per_s_1_thread"), num("end_floor_verify_per_s_1_thread"))
+floorN = max(num(f"floor_verify_per_s_{cores}_threads"), num(f"end_floor_verify_per_s_{cores}_threads"))
 floor_docs = floorN / 3
 print()
 print(f"machine: {cores} cores, load average at start {values['load_average_at_start']}, OpenSSL {values['openssl_version']}")
-print(f"crypto floor (EVP, same calls as the verifier): {floor1:,.0f} verify/s on 1 thread, {floorN:,.0f} verify/s on {cores} threads")
+print(f"crypto floor (EVP, same calls as the verifier; the higher of the measurements at the start and the end): "
+      f"{floor1:,.0f} verify/s on 1 thread, {floorN:,.0f} verify/s on {cores} threads "
+      f"(start {num(f'floor_verify_per_s_{cores}_threads'):,.0f}, end {num(f'end_floor_verify_per_s_{cores}_threads'):,.0f})")
 print(f"  openssl speed ecdsap256: {float(values['openssl_speed_verify_per_s_1_core']):,.0f}/s on 1 core, "
       f"{float(values['openssl_speed_verify_per_s_all_cores']):,.0f}/s with -multi {cores}")
 print(f"  => floor: {floor_docs:,.0f} notifications/s at 3 verifies each, all cores")
