@@ -26,6 +26,9 @@ final class BatchWriterThread: @unchecked Sendable {
             guard currentFailure() == nil else { return }
             do {
                 try writer.write(batch)
+                // The batch's rows were allocated on the worker threads and are freed here; without a trim,
+                // glibc keeps that memory in the workers' arenas and resident memory creeps up with the archive.
+                MemoryRelease.returnFreedMemory()
             } catch {
                 lock.withLock { failure = failure ?? error }
             }

@@ -63,7 +63,7 @@ public struct IngestStage: Sendable {
 
         let reader = ArchiveReader(
             files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(), chunkSize: options.chunkSize)
-        let stage = ProcessingStage(reader: reader, processor: processor)
+        let stage = ProcessingStage(reader: reader, processor: processor, linesPerRound: options.chunkSize)
         defer { stage.cancel() }
         var pending = DocumentBatch()
         var documentsInFile = 0

@@ -4,26 +4,31 @@ import IAPStore
 
 /// Verifies and decodes the reader's chunks on all cores, on a thread of its own, and hands the rows on in
 /// input order. Because it runs beside the loader (which assembles batches for the writer), the cores start
-/// on the next chunk while the previous one is still being assembled.
+/// on the next round while the previous one is still being assembled.
 final class ProcessingStage: Sendable {
     private let output: BoundedQueue<IngestEvent>
     private let reader: ArchiveReader
 
-    init(reader: ArchiveReader, processor: DocumentProcessor, capacity: Int = 2) {
+    /// - Parameter linesPerRound: lines verified together on all cores. Small files (a history or refund page is
+    ///   one line of 10–20 documents) are gathered until there are this many, so the cores share them too.
+    init(reader: ArchiveReader, processor: DocumentProcessor, linesPerRound: Int = 256, capacity: Int = 2) {
         let output = BoundedQueue<IngestEvent>(capacity: capacity)
         self.output = output
         self.reader = reader
         let thread = Thread {
             defer { output.finish() }
+            var window: [IngestEvent] = []
+            var lines = 0
             while let event = reader.next() {
-                let next: IngestEvent
-                if case .read(let file, let items) = event {
-                    next = .processed(file, Self.process(items, file: file, processor: processor))
-                } else {
-                    next = event
+                window.append(event)
+                if case .read(_, let items) = event { lines += items.count }
+                // Bounded by events too: a run of empty or skipped files never waits for lines.
+                if lines >= linesPerRound || window.count >= linesPerRound {
+                    guard Self.flush(&window, processor: processor, into: output) else { return }
+                    lines = 0
                 }
-                guard output.put(next) else { return }
             }
+            _ = Self.flush(&window, processor: processor, into: output)
         }
         thread.name = "iaplens.process"
         thread.start()
@@ -38,12 +43,30 @@ final class ProcessingStage: Sendable {
         reader.cancel()
     }
 
-    private static func process(_ items: [DocumentReadResult], file: SourceFile, processor: DocumentProcessor) -> [DocumentBatch] {
-        ParallelMap.map(items) { item in
-            switch item {
-            case .document(let line, let bytes): processor.process(bytes: bytes, line: line, file: file)
-            case .failure(let line, let failure): processor.readFailure(failure, line: line, file: file)
-            }
+    /// Verifies every line of the window's `read` events in one round on all cores, then hands the events on in
+    /// order with each `read` replaced by its `processed` rows. False once the output is cancelled.
+    private static func flush(_ window: inout [IngestEvent], processor: DocumentProcessor, into output: BoundedQueue<IngestEvent>) -> Bool {
+        defer { window.removeAll(keepingCapacity: true) }
+        var work: [(file: SourceFile, item: DocumentReadResult)] = []
+        for case .read(let file, let items) in window {
+            for item in items { work.append((file, item)) }
         }
+        var results = ParallelMap.map(work) { entry in
+            switch entry.item {
+            case .document(let line, let bytes): processor.process(bytes: bytes, line: line, file: entry.file)
+            case .failure(let line, let failure): processor.readFailure(failure, line: line, file: entry.file)
+            }
+        }[...]
+        for event in window {
+            let next: IngestEvent
+            if case .read(let file, let items) = event {
+                next = .processed(file, Array(results.prefix(items.count)))
+                results = results.dropFirst(items.count)
+            } else {
+                next = event
+            }
+            guard output.put(next) else { return false }
+        }
+        return true
     }
 }
