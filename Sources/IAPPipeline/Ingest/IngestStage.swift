@@ -15,8 +15,8 @@ public struct IngestStage: Sendable {
         public var policy: IngestPolicy
         /// Trusted roots (ignored under `--no-verify`).
         public var roots: [TrustedRoot]
-        /// Documents per SQLite transaction (about 8 MB of rows; at most 3 batches are in memory at once: one
-        /// filling, one queued, one being written). Each commit rewrites every index page it touched, and index
+        /// Documents per SQLite transaction (about 8 MB of rows; at most 2 batches are in memory at once: one
+        /// filling, one being written). Each commit rewrites every index page it touched, and index
         /// keys (UUIDs, transaction IDs) are random, so fewer, larger transactions write far less: a 100k archive
         /// under --no-verify took 12.6 s with 1,024 and 9.3 s with 4,096 (with the checkpoint setting below).
         public var batchSize: Int = 4_096

@@ -20,6 +20,11 @@ final class ProcessingStage: Sendable {
             var window: [IngestEvent] = []
             var lines = 0
             while let event = reader.next() {
+                // A round never grows past `linesPerRound` by taking a whole chunk on top of gathered small files.
+                if case .read(_, let items) = event, lines > 0, lines + items.count > linesPerRound {
+                    guard Self.flush(&window, processor: processor, into: output) else { return }
+                    lines = 0
+                }
                 window.append(event)
                 if case .read(_, let items) = event { lines += items.count }
                 // Bounded by events too: a run of empty or skipped files never waits for lines.
