@@ -19,18 +19,25 @@ final class ProcessingStage: Sendable {
             defer { output.finish() }
             var window: [IngestEvent] = []
             var lines = 0
+            var bytes = 0
             while let event = reader.next() {
                 // A round never grows past `linesPerRound` by taking a whole chunk on top of gathered small files.
                 if case .read(_, let items) = event, lines > 0, lines + items.count > linesPerRound {
                     guard Self.flush(&window, processor: processor, into: output) else { return }
-                    lines = 0
+                    (lines, bytes) = (0, 0)
                 }
                 window.append(event)
-                if case .read(_, let items) = event { lines += items.count }
-                // Bounded by events too: a run of empty or skipped files never waits for lines.
-                if lines >= linesPerRound || window.count >= linesPerRound {
+                if case .read(_, let items) = event {
+                    lines += items.count
+                    bytes += items.reduce(0) { total, item in
+                        if case .document(_, let line) = item { total + line.count } else { total }
+                    }
+                }
+                // Bounded by events too (a run of empty or skipped files never waits for lines), and by bytes:
+                // a history page is one line of 20 notifications, so 256 of them would hold 60 MB.
+                if lines >= linesPerRound || window.count >= linesPerRound || bytes >= Self.bytesPerRound {
                     guard Self.flush(&window, processor: processor, into: output) else { return }
-                    lines = 0
+                    (lines, bytes) = (0, 0)
                 }
             }
             _ = Self.flush(&window, processor: processor, into: output)
@@ -38,6 +45,9 @@ final class ProcessingStage: Sendable {
         thread.name = "iaplens.process"
         thread.start()
     }
+
+    /// About 256 notification lines (13 KB each): a round of pages stops there too.
+    static let bytesPerRound = 4 << 20
 
     /// The next event in input order (chunks arrive as `processed`), or nil at the end.
     func next() -> IngestEvent? { output.take() }
