@@ -11,7 +11,7 @@ import GRDB
 /// them again before anything else.
 ///
 /// The definitions are exactly those of migration "v1 raw facts".
-public enum SecondaryIndexes {
+enum SecondaryIndexes {
     static let definitions: [(name: String, columns: String)] = [
         ("documents_by_document_id", "documents (document_id)"),
         ("notifications_by_transaction", "notifications (transaction_id, notification_type)"),

@@ -10,23 +10,6 @@ public struct StoreWriter: Sendable {
         self.store = store
     }
 
-    /// Registers a file about to be read (state `reading`), unless it is already known.
-    /// - Returns: true when the file was already read completely and must be skipped.
-    public func beginFile(sha256: String, path: String, byteCount: Int64, runId: Int64) throws -> Bool {
-        try store.database.write { db in
-            if let state = try String.fetchOne(db, sql: "SELECT state FROM source_files WHERE file_sha256 = ?", arguments: [sha256]) {
-                return state == "complete"
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id)
-                    VALUES (?, ?, ?, 'reading', ?)
-                    """,
-                arguments: [sha256, path, byteCount, runId])
-            return false
-        }
-    }
-
     /// Content hashes of every file already read completely: ingest skips these.
     public func completedFileHashes() throws -> Set<String> {
         try store.database.read { db in

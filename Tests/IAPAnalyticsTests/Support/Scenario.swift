@@ -125,7 +125,9 @@ final class Scenario {
                 values (1, 'test', '2026-01-01T00:00:00Z', 'completed', 1)
                 """)
         }
-        _ = try StoreWriter(store: store).beginFile(sha256: "file", path: "test.jsonl", byteCount: 0, runId: 1)
+        var registration = DocumentBatch()
+        registration.startedFiles.append(StartedFile(fileSHA256: "file", path: "test.jsonl", byteCount: 0, runId: 1))
+        try StoreWriter(store: store).write(registration)
     }
 
     private func document(
