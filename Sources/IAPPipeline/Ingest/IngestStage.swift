@@ -20,7 +20,7 @@ public struct IngestStage: Sendable {
         /// keys (UUIDs, transaction IDs) are random, so fewer, larger transactions write far less: a 100k archive
         /// under --no-verify took 12.6 s with 1,024 and 9.3 s with 4,096 (with the checkpoint setting below).
         public var batchSize: Int = 4_096
-        /// Lines handed to the workers at a time.
+        /// Lines read per chunk and verified per round on all cores (a round also stops at 4 MB).
         public var chunkSize: Int = 256
 
         /// Creates options.
