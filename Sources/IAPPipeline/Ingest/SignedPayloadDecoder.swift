@@ -12,9 +12,11 @@ struct SignedPayloadDecoder: Sendable {
     struct Decoded: Sendable {
         let payload: JSONValue
         let signedDate: Int64?
-        /// Identity of the exact JWS text (``CompactJWS/identity``), from the digest the signature check uses:
-        /// the JWS is hashed once.
-        let identity: String
+        let jws: CompactJWS
+
+        /// Identity of the exact JWS text (``CompactJWS/identity``), from the digest the signature check used:
+        /// the JWS is hashed once. Computed only for the JWS whose identity is stored (not renewal infos).
+        var identity: String { jws.identity }
     }
 
     /// - Parameter fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS
@@ -45,7 +47,7 @@ struct SignedPayloadDecoder: Sendable {
                 return .failure(Self.failure(failure))
             }
         }
-        return .success(Decoded(payload: payload, signedDate: signedDate, identity: compact.identity))
+        return .success(Decoded(payload: payload, signedDate: signedDate, jws: compact))
     }
 
     static func failure(_ failure: JWSVerificationFailure) -> DocumentFailure {
