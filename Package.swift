@@ -28,6 +28,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: - Libraries, in layer order
         .target(name: "IAPFormats", dependencies: ["CZlib", "COpenSSL", "CLibCSV"], swiftSettings: swiftSettings),
@@ -35,7 +36,9 @@ let package = Package(
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
             name: "IAPStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift")],
+            dependencies: [
+                "CSQLite", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

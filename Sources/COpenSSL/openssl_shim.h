@@ -1,8 +1,9 @@
 #ifndef IAPLENS_OPENSSL_SHIM_H
 #define IAPLENS_OPENSSL_SHIM_H
-// OpenSSL 3 headers used by iaplens. Deprecated low-level APIs (EC_KEY, ECDSA_do_sign_ex,
-// SHA*_Init) are used only by IAPSigning (deterministic test signatures, no per-call provider
-// fetch), so their warnings are silenced here. IAPVerification uses only X509 and EVP APIs.
+// OpenSSL 3 headers used by iaplens. Deprecated low-level APIs are used on purpose, and their warnings
+// silenced here: EC_KEY and ECDSA_do_sign_ex by IAPSigning (deterministic test signatures), and
+// SHA256_Init/Update/Final by IAPFormats' MemoryDigest, because OpenSSL 3's one-shot SHA256() fetches
+// the algorithm from the provider registry on every call. Verification itself uses X509 and EVP APIs.
 #define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/bn.h>
 #include <openssl/crypto.h>

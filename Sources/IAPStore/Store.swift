@@ -1,5 +1,6 @@
 public import GRDB
 import Foundation
+internal import CSQLite
 
 /// The iaplens store: one SQLite file holding the raw facts ingest wrote and the models analyze built.
 ///
@@ -15,6 +16,7 @@ public final class Store: Sendable {
     /// Opens (creating if needed) the store at `path` and migrates it.
     /// - Throws: ``StoreError`` when the file cannot be opened or was written by a newer iaplens.
     public init(path: String) throws(StoreError) {
+        _ = Self.processSettings
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
@@ -43,6 +45,12 @@ public final class Store: Sendable {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
     }
+
+    /// Process-wide SQLite settings, applied once before the first connection opens. Memory statistics
+    /// off: they put a global mutex around every SQLite allocation, about 1.4 % of a verified ingest's CPU.
+    private static let processSettings: Void = {
+        _ = iaplens_sqlite3_disable_memstatus()
+    }()
 
     /// An empty, migrated store in memory (tests).
     public static func inMemory() throws(StoreError) -> Store {

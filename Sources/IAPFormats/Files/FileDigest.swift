@@ -34,21 +34,8 @@ public enum FileDigest {
 
     /// Lower-case hexadecimal SHA-256 of bytes in memory (e.g. a canonical V1 body).
     public static func sha256Hex(of bytes: [UInt8]) -> String {
-        var digest = [UInt8](repeating: 0, count: 32)
-        bytes.withUnsafeBytes { raw in
-            _ = SHA256(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count, &digest)
-        }
-        return hex(digest[...])
+        MemoryDigest.sha256Hex(bytes)
     }
 
-    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    static func hex(_ bytes: ArraySlice<UInt8>) -> String { MemoryDigest.hex(bytes) }
 }

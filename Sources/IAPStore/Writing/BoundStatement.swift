@@ -49,10 +49,13 @@ struct BoundStatement {
     mutating func bind(_ value: Bool?) { bind(value.map { $0 ? Int64(1) : 0 }) }
 
     /// Runs the statement with the values bound so far (a write: no rows expected), then clears it for reuse.
-    mutating func execute() throws {
+    /// - Returns: the number of rows it inserted, updated or deleted (0 for an ignored `INSERT OR IGNORE`).
+    @discardableResult
+    mutating func execute() throws -> Int {
         defer { reset() }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw error(code) }
+        return connection.map { Int(sqlite3_changes($0)) } ?? 0
     }
 
     /// Runs a query with the values bound so far, handing each row to `body`, then clears it for reuse.

@@ -240,7 +240,11 @@ public struct StoreWriter: Sendable {
                  \(columns.joined(separator: ", ")))
             VALUES (\(placeholders))
             """)
-        var touched: Set<String> = []
+        // How many of this batch's versions each transaction has.
+        var versionsInBatch: [String: Int] = [:]
+        for row in rows { versionsInBatch[row.transactionId, default: 0] += 1 }
+        var rebuild: Set<String> = []
+        var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
         for row in rows {
             statement.bind(row.transactionId)
             statement.bind(row.documentId)
@@ -250,9 +254,15 @@ public struct StoreWriter: Sendable {
             statement.bind(row.versionSHA256)
             statement.bind(row.environment)
             statement.bind(row.fields)
-            try statement.execute()
-            touched.insert(row.transactionId)
+            let inserted = try statement.execute() == 1
+            // A version already stored is already merged into its transaction. A transaction seen for the first
+            // time with one version (most of a bulk load) is that version; only the rest are merged from storage.
+            if versionsInBatch[row.transactionId] == 1 {
+                if !inserted { continue }
+                if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
+            }
+            rebuild.insert(row.transactionId)
         }
-        try TransactionRebuilder.rebuild(transactionIds: touched.sorted(), in: db)
+        try TransactionRebuilder.rebuild(transactionIds: rebuild.sorted(), in: db)
     }
 }

@@ -2,6 +2,19 @@ import GRDB
 
 /// Recomputes merged `transactions` rows from `transaction_versions`, inside the caller's transaction.
 enum TransactionRebuilder {
+    /// The statement for ``insertIfNew(_:using:)``; prepare it once per batch.
+    static func firstVersionStatement(_ db: Database) throws -> BoundStatement {
+        try BoundStatement(db, sql: insertOrIgnoreSQL)
+    }
+
+    /// Inserts the `transactions` row of a transaction whose only version is `version`, unless the transaction
+    /// already has a row. - Returns: false when it had one (the caller then rebuilds it from all its versions).
+    static func insertIfNew(_ version: TransactionVersionRow, using statement: inout BoundStatement) throws -> Bool {
+        guard let merged = TransactionMerger.merge([version]) else { return false }
+        bind(merged, to: &statement)
+        return try statement.execute() == 1
+    }
+
     static func rebuild(transactionIds: [String], in db: Database) throws {
         let columns = TransactionColumns.names
         var select = try BoundStatement(db, sql: """
@@ -9,12 +22,7 @@ enum TransactionRebuilder {
                    \(columns.joined(separator: ", "))
             FROM transaction_versions WHERE transaction_id = ?
             """)
-        let placeholders = Array(repeating: "?", count: 5 + columns.count).joined(separator: ", ")
-        var upsert = try BoundStatement(db, sql: """
-            INSERT OR REPLACE INTO transactions
-                (transaction_id, document_time, version_count, format, environment, \(columns.joined(separator: ", ")))
-            VALUES (\(placeholders))
-            """)
+        var upsert = try BoundStatement(db, sql: insertOrReplaceSQL)
         var versions: [TransactionVersionRow] = []
         for transactionId in transactionIds {
             versions.removeAll(keepingCapacity: true)
@@ -27,13 +35,30 @@ enum TransactionRebuilder {
                     environment: row.string(6) ?? "", fields: row.transactionFields(from: 7)))
             }
             guard let merged = TransactionMerger.merge(versions) else { continue }
-            upsert.bind(merged.transactionId)
-            upsert.bind(merged.documentTime)
-            upsert.bind(merged.versionCount)
-            upsert.bind(merged.format)
-            upsert.bind(merged.environment)
-            upsert.bind(merged.fields)
+            bind(merged, to: &upsert)
             try upsert.execute()
         }
+    }
+
+    private static func bind(_ merged: MergedTransaction, to statement: inout BoundStatement) {
+        statement.bind(merged.transactionId)
+        statement.bind(merged.documentTime)
+        statement.bind(merged.versionCount)
+        statement.bind(merged.format)
+        statement.bind(merged.environment)
+        statement.bind(merged.fields)
+    }
+
+    private static let insertOrReplaceSQL = insertSQL(conflict: "REPLACE")
+    private static let insertOrIgnoreSQL = insertSQL(conflict: "IGNORE")
+
+    private static func insertSQL(conflict: String) -> String {
+        let columns = TransactionColumns.names
+        let placeholders = Array(repeating: "?", count: 5 + columns.count).joined(separator: ", ")
+        return """
+            INSERT OR \(conflict) INTO transactions
+                (transaction_id, document_time, version_count, format, environment, \(columns.joined(separator: ", ")))
+            VALUES (\(placeholders))
+            """
     }
 }
