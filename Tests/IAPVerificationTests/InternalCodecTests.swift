@@ -1,3 +1,4 @@
+import COpenSSL
 @testable import IAPVerification
 import Testing
 
@@ -28,6 +29,30 @@ struct InternalCodecTests {
         #expect(der == [0x30, 0x26, 0x02, 0x21, 0x00, 0x80] + [UInt8](repeating: 0, count: 31) + [0x02, 0x01, 0x01])
         #expect(ECDSASignature.derFromRaw([]) == nil)
         #expect(ECDSASignature.derFromRaw([1, 2, 3]) == nil)
+    }
+
+    @Test("DER signatures are what OpenSSL writes for the same r and s (zero, short, high-bit and P-521 sizes)")
+    func derFromRawMatchesOpenSSL() throws {
+        var generator = SystemRandomNumberGenerator()
+        var cases: [[UInt8]] = [[UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xFF, count: 64), [UInt8](repeating: 0x7F, count: 132)]
+        for length in [2, 8, 64, 64, 64, 96, 132] {
+            var raw = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            raw[0] = [0x00, 0x01, 0x80][Int.random(in: 0..<3, using: &generator)]
+            cases.append(raw)
+        }
+        for raw in cases {
+            let half = raw.count / 2
+            let signature = try #require(ECDSA_SIG_new())
+            defer { ECDSA_SIG_free(signature) }
+            let r = BN_bin2bn(raw, Int32(half), nil)
+            let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + half, Int32(half), nil) }
+            #expect(ECDSA_SIG_set0(signature, r, s) == 1)
+            var out: UnsafeMutablePointer<UInt8>?
+            let length = i2d_ECDSA_SIG(signature, &out)
+            let expected = Array(UnsafeBufferPointer(start: out, count: Int(length)))
+            CRYPTO_free(out, #file, #line)
+            #expect(ECDSASignature.derFromRaw(raw) == expected, "raw \(raw)")
+        }
     }
 
     @Test("Civil time formatting")
