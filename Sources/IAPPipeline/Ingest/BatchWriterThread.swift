@@ -19,8 +19,9 @@ final class BatchWriterThread: @unchecked Sendable {
         self.slots = DispatchSemaphore(value: capacity)
     }
 
-    /// Queues a batch; blocks while `capacity` batches are already queued or being written. Throws the first write error.
-    func submit(_ batch: DocumentBatch) throws {
+    /// Queues batches to be written together in one transaction (``StoreWriter/write(_:)-([DocumentBatch])``); blocks
+    /// while `capacity` writes are already queued or being written. Throws the first write error.
+    func submit(_ batch: [DocumentBatch]) throws {
         try rethrowFailure()
         slots.wait()
         queue.async { [self] in

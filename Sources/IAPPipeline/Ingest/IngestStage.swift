@@ -65,7 +65,9 @@ public struct IngestStage: Sendable {
             files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(), chunkSize: options.chunkSize)
         let stage = ProcessingStage(reader: reader, processor: processor, linesPerRound: options.chunkSize)
         defer { stage.cancel() }
-        var pending = DocumentBatch()
+        // The documents' own small batches, written together: merging them would copy every row once more.
+        var pending: [DocumentBatch] = []
+        var pendingDocuments = 0
         var documentsInFile = 0
         while let event = stage.next() {
             switch event {
@@ -75,25 +77,31 @@ public struct IngestStage: Sendable {
             case .unreadable(let input, let reason):
                 summary.unreadableFiles.append("\(input.path): \(reason)")
             case .started(let file):
-                pending.startedFiles.append(StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId))
+                var started = DocumentBatch()
+                started.startedFiles = [StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId)]
+                pending.append(started)
                 documentsInFile = 0
             case .processed(_, let results):
                 var documents = 0
                 var quarantined = 0
+                pending.append(contentsOf: results)
                 for result in results {
-                    pending.append(contentsOf: result)
                     summary.count(result)
                     documents += result.documents.count
                     quarantined += result.quarantine.count
                 }
                 documentsInFile += documents
                 tracker.add(documents: documents, quarantined: quarantined)
-                if pending.documentCount >= options.batchSize {
+                pendingDocuments += documents
+                if pendingDocuments >= options.batchSize {
                     try writer.submit(pending)
-                    pending = DocumentBatch()
+                    pending = []
+                    pendingDocuments = 0
                 }
             case .finished(let file):
-                pending.completedFiles.append(CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId))
+                var completed = DocumentBatch()
+                completed.completedFiles = [CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId)]
+                pending.append(completed)
                 summary.filesRead += 1
                 tracker.fileDone()
             case .read:

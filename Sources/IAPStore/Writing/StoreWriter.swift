@@ -62,72 +62,87 @@ public struct StoreWriter: Sendable {
 
     /// Writes one batch in one transaction.
     public func write(_ batch: DocumentBatch) throws {
+        try write([batch])
+    }
+
+    /// Writes several batches in one transaction, exactly as if they had been appended into one: each table's
+    /// rows in order, batch after batch. Ingest hands over one small batch per document this way, so no row is
+    /// copied into a merged batch first.
+    public func write(_ batches: [DocumentBatch]) throws {
         try store.database.write { db in
-            try Self.insert(batch, into: db)
+            try Self.insert(batches, into: db)
         }
     }
 
-    static func insert(_ batch: DocumentBatch, into db: Database) throws {
+    static func insert(_ batches: [DocumentBatch], into db: Database) throws {
         // A file half-read by a killed run keeps its row (and its first run).
         var started = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO source_files (file_sha256, path, byte_count, state, first_run_id)
             VALUES (?, ?, ?, 'reading', ?)
             """)
-        for file in batch.startedFiles {
-            started.bind(file.fileSHA256)
-            started.bind(file.path)
-            started.bind(file.byteCount)
-            started.bind(file.runId)
-            try started.execute()
+        for batch in batches {
+            for file in batch.startedFiles {
+                started.bind(file.fileSHA256)
+                started.bind(file.path)
+                started.bind(file.byteCount)
+                started.bind(file.runId)
+                try started.execute()
+            }
         }
         var document = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO documents
                 (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for row in batch.documents {
-            document.bind(row.position.fileSHA256)
-            document.bind(row.position.line)
-            document.bind(row.position.entry)
-            document.bind(row.kind)
-            document.bind(row.outcome.rawValue)
-            document.bind(row.documentId)
-            document.bind(row.environment)
-            document.bind(row.documentTime)
-            document.bind(row.isVerified)
-            try document.execute()
+        for batch in batches {
+            for row in batch.documents {
+                document.bind(row.position.fileSHA256)
+                document.bind(row.position.line)
+                document.bind(row.position.entry)
+                document.bind(row.kind)
+                document.bind(row.outcome.rawValue)
+                document.bind(row.documentId)
+                document.bind(row.environment)
+                document.bind(row.documentTime)
+                document.bind(row.isVerified)
+                try document.execute()
+            }
         }
         var quarantine = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO quarantine (file_sha256, line, entry, path, reason, message, excerpt)
             VALUES (?, ?, ?, ?, ?, ?, ?)
             """)
-        for row in batch.quarantine {
-            quarantine.bind(row.position.fileSHA256)
-            quarantine.bind(row.position.line)
-            quarantine.bind(row.position.entry)
-            quarantine.bind(row.path)
-            quarantine.bind(row.reason)
-            quarantine.bind(row.message)
-            quarantine.bind(row.excerpt)
-            try quarantine.execute()
+        for batch in batches {
+            for row in batch.quarantine {
+                quarantine.bind(row.position.fileSHA256)
+                quarantine.bind(row.position.line)
+                quarantine.bind(row.position.entry)
+                quarantine.bind(row.path)
+                quarantine.bind(row.reason)
+                quarantine.bind(row.message)
+                quarantine.bind(row.excerpt)
+                try quarantine.execute()
+            }
         }
-        try insertNotifications(batch.notifications, into: db)
-        try insertRenewalInfos(batch.renewalInfos, into: db)
-        try insertOrderLookups(batch.orderLookups, into: db)
-        try insertTransactionVersions(batch.transactionVersions, into: db)
+        try insertNotifications(batches, into: db)
+        try insertRenewalInfos(batches, into: db)
+        try insertOrderLookups(batches, into: db)
+        try insertTransactionVersions(batches, into: db)
         var complete = try BoundStatement(db, sql: """
             UPDATE source_files SET state = 'complete', documents = ?, completed_run_id = ? WHERE file_sha256 = ?
             """)
-        for file in batch.completedFiles {
-            complete.bind(file.documents)
-            complete.bind(file.runId)
-            complete.bind(file.fileSHA256)
-            try complete.execute()
+        for batch in batches {
+            for file in batch.completedFiles {
+                complete.bind(file.documents)
+                complete.bind(file.runId)
+                complete.bind(file.fileSHA256)
+                try complete.execute()
+            }
         }
         try StoreSettings.bumpDataVersion(db)
     }
 
-    private static func insertNotifications(_ rows: [NotificationRow], into db: Database) throws {
+    private static func insertNotifications(_ batches: [DocumentBatch], into db: Database) throws {
         // Apple's retries carry the same UUID and the same content; if two different bodies ever share a
         // UUID, the one with the smaller hash wins so the outcome does not depend on reading order.
         var statement = try BoundStatement(db, sql: """
@@ -149,29 +164,31 @@ public struct StoreWriter: Sendable {
                     AND coalesce(excluded.received_at, 9223372036854775807)
                         < coalesce(notifications.received_at, 9223372036854775807))
             """)
-        for row in rows {
-            statement.bind(row.notificationId)
-            statement.bind(row.format)
-            statement.bind(row.notificationType)
-            statement.bind(row.subtype)
-            statement.bind(row.environment)
-            statement.bind(row.bundleId)
-            statement.bind(row.appAppleId)
-            statement.bind(row.version)
-            statement.bind(row.signedDate)
-            statement.bind(row.receivedAt)
-            statement.bind(row.documentTime)
-            statement.bind(row.transactionId)
-            statement.bind(row.originalTransactionId)
-            statement.bind(row.productId)
-            statement.bind(row.status)
-            statement.bind(row.consumptionRequestReason)
-            statement.bind(row.rawSHA256)
-            try statement.execute()
+        for batch in batches {
+            for row in batch.notifications {
+                statement.bind(row.notificationId)
+                statement.bind(row.format)
+                statement.bind(row.notificationType)
+                statement.bind(row.subtype)
+                statement.bind(row.environment)
+                statement.bind(row.bundleId)
+                statement.bind(row.appAppleId)
+                statement.bind(row.version)
+                statement.bind(row.signedDate)
+                statement.bind(row.receivedAt)
+                statement.bind(row.documentTime)
+                statement.bind(row.transactionId)
+                statement.bind(row.originalTransactionId)
+                statement.bind(row.productId)
+                statement.bind(row.status)
+                statement.bind(row.consumptionRequestReason)
+                statement.bind(row.rawSHA256)
+                try statement.execute()
+            }
         }
     }
 
-    private static func insertRenewalInfos(_ rows: [RenewalInfoRow], into db: Database) throws {
+    private static func insertRenewalInfos(_ batches: [DocumentBatch], into db: Database) throws {
         var statement = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO renewal_infos
                 (document_id, original_transaction_id, format, document_time, environment, product_id,
@@ -179,27 +196,29 @@ public struct StoreWriter: Sendable {
                  grace_period_expires_date, price_increase_status, renewal_date, signed_date, app_account_token)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        for row in rows {
-            statement.bind(row.documentId)
-            statement.bind(row.originalTransactionId)
-            statement.bind(row.format)
-            statement.bind(row.documentTime)
-            statement.bind(row.environment)
-            statement.bind(row.productId)
-            statement.bind(row.autoRenewProductId)
-            statement.bind(row.autoRenewStatus)
-            statement.bind(row.expirationIntent)
-            statement.bind(row.isInBillingRetryPeriod)
-            statement.bind(row.gracePeriodExpiresDate)
-            statement.bind(row.priceIncreaseStatus)
-            statement.bind(row.renewalDate)
-            statement.bind(row.signedDate)
-            statement.bind(row.appAccountToken)
-            try statement.execute()
+        for batch in batches {
+            for row in batch.renewalInfos {
+                statement.bind(row.documentId)
+                statement.bind(row.originalTransactionId)
+                statement.bind(row.format)
+                statement.bind(row.documentTime)
+                statement.bind(row.environment)
+                statement.bind(row.productId)
+                statement.bind(row.autoRenewProductId)
+                statement.bind(row.autoRenewStatus)
+                statement.bind(row.expirationIntent)
+                statement.bind(row.isInBillingRetryPeriod)
+                statement.bind(row.gracePeriodExpiresDate)
+                statement.bind(row.priceIncreaseStatus)
+                statement.bind(row.renewalDate)
+                statement.bind(row.signedDate)
+                statement.bind(row.appAccountToken)
+                try statement.execute()
+            }
         }
     }
 
-    private static func insertOrderLookups(_ rows: [OrderLookupRow], into db: Database) throws {
+    private static func insertOrderLookups(_ batches: [DocumentBatch], into db: Database) throws {
         // The same order looked up twice: the newest lookup (then the higher status) describes it.
         var lookup = try BoundStatement(db, sql: """
             INSERT INTO order_lookups (lookup_id, order_id, status, environment, document_time, received_at, note)
@@ -213,25 +232,32 @@ public struct StoreWriter: Sendable {
         var link = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO order_lookup_transactions (lookup_id, transaction_id) VALUES (?, ?)
             """)
-        for row in rows {
-            lookup.bind(row.lookupId)
-            lookup.bind(row.orderId)
-            lookup.bind(row.status)
-            lookup.bind(row.environment)
-            lookup.bind(row.documentTime)
-            lookup.bind(row.receivedAt)
-            lookup.bind(row.note)
-            try lookup.execute()
-            for transactionId in row.transactionIds {
-                link.bind(row.lookupId)
-                link.bind(transactionId)
-                try link.execute()
+        for batch in batches {
+            for row in batch.orderLookups {
+                lookup.bind(row.lookupId)
+                lookup.bind(row.orderId)
+                lookup.bind(row.status)
+                lookup.bind(row.environment)
+                lookup.bind(row.documentTime)
+                lookup.bind(row.receivedAt)
+                lookup.bind(row.note)
+                try lookup.execute()
+                for transactionId in row.transactionIds {
+                    link.bind(row.lookupId)
+                    link.bind(transactionId)
+                    try link.execute()
+                }
             }
         }
     }
 
-    private static func insertTransactionVersions(_ rows: [TransactionVersionRow], into db: Database) throws {
-        guard !rows.isEmpty else { return }
+    private static func insertTransactionVersions(_ batches: [DocumentBatch], into db: Database) throws {
+        // How many of this write's versions each transaction has.
+        var versionsInWrite: [String: Int] = [:]
+        for batch in batches {
+            for row in batch.transactionVersions { versionsInWrite[row.transactionId, default: 0] += 1 }
+        }
+        guard !versionsInWrite.isEmpty else { return }
         let columns = TransactionColumns.names
         let placeholders = Array(repeating: "?", count: 7 + columns.count).joined(separator: ", ")
         var statement = try BoundStatement(db, sql: """
@@ -240,28 +266,27 @@ public struct StoreWriter: Sendable {
                  \(columns.joined(separator: ", ")))
             VALUES (\(placeholders))
             """)
-        // How many of this batch's versions each transaction has.
-        var versionsInBatch: [String: Int] = [:]
-        for row in rows { versionsInBatch[row.transactionId, default: 0] += 1 }
-        var rebuild: Set<String> = []
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
-        for row in rows {
-            statement.bind(row.transactionId)
-            statement.bind(row.documentId)
-            statement.bind(row.source)
-            statement.bind(row.format)
-            statement.bind(row.documentTime)
-            statement.bind(row.versionSHA256)
-            statement.bind(row.environment)
-            statement.bind(row.fields)
-            let inserted = try statement.execute() == 1
-            // A version already stored is already merged into its transaction. A transaction seen for the first
-            // time with one version (most of a bulk load) is that version; only the rest are merged from storage.
-            if versionsInBatch[row.transactionId] == 1 {
-                if !inserted { continue }
-                if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
+        var rebuild: Set<String> = []
+        for batch in batches {
+            for row in batch.transactionVersions {
+                statement.bind(row.transactionId)
+                statement.bind(row.documentId)
+                statement.bind(row.source)
+                statement.bind(row.format)
+                statement.bind(row.documentTime)
+                statement.bind(row.versionSHA256)
+                statement.bind(row.environment)
+                statement.bind(row.fields)
+                let inserted = try statement.execute() == 1
+                // A version already stored is already merged into its transaction. A transaction seen for the first
+                // time with one version (most of a bulk load) is that version; only the rest are merged from storage.
+                if versionsInWrite[row.transactionId] == 1 {
+                    if !inserted { continue }
+                    if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
+                }
+                rebuild.insert(row.transactionId)
             }
-            rebuild.insert(row.transactionId)
         }
         try TransactionRebuilder.rebuild(transactionIds: rebuild.sorted(), in: db)
     }
