@@ -70,7 +70,7 @@ let package = Package(
         // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
         .executableTarget(
             name: "iaplens-bench",
-            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"],
+            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline"],
             path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings
         ),

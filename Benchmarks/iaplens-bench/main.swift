@@ -10,12 +10,19 @@
 //       Every file under DIR read, decompressed and split into documents (the same DocumentReader as ingest),
 //       files spread over N threads, nothing parsed: the least work any ingest must do, so the bound on
 //       --no-verify ingest.
+//   iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N]
+//       Every line of the first N documents (default 20,000) turned into store rows by ingest's own
+//       DocumentProcessor with signatures decoded but not checked, on one thread, timed around the processing
+//       only (lines are read first): the CPU ingest spends per document besides the signatures, reading and
+//       the writer. One thread and no I/O make it steady enough to compare small changes.
 //
 // Output is `key value` lines, easy for the script to read.
 import COpenSSL
 import Dispatch
 import Foundation
 import IAPFormats
+import IAPPipeline
+import IAPStore
 import IAPVerification
 
 
@@ -303,11 +310,46 @@ struct ReadBox: @unchecked Sendable {
     init(_ pointer: UnsafeMutablePointer<(documents: Int, bytes: Int)>) { self.pointer = pointer }
 }
 
+// MARK: - Decoding alone
+
+func runDecodeArchive() throws {
+    guard let input = argument("--input"), let bundleId = argument("--bundle-id") else {
+        FileHandle.standardError.write("usage: iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N]\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let limit = argument("--limit").flatMap(Int.init) ?? 20_000
+    var lines: [(file: SourceFile, line: Int, bytes: [UInt8])] = []
+    // Largest files first: the notification files, not the small lookup pages.
+    for file in try InputDiscovery.discover([input]).files.sorted(by: { $0.byteCount > $1.byteCount }) where lines.count < limit {
+        let source = SourceFile(path: file.path, sha256: String(repeating: "0", count: 64), byteCount: file.byteCount)
+        for item in DocumentReader(file: file) {
+            guard lines.count < limit else { break }
+            if case .document(let line, let bytes) = item { lines.append((source, line, bytes)) }
+        }
+    }
+    let processor = DocumentProcessor(policy: IngestPolicy(bundleId: bundleId, verifySignatures: false), verifier: nil)
+    var documents = 0
+    var best = Double.infinity
+    for _ in 0..<3 {
+        documents = 0
+        let start = now()
+        for entry in lines {
+            documents += processor.process(bytes: entry.bytes, line: entry.line, file: entry.file).documents.count
+        }
+        best = min(best, now() - start)
+    }
+    print("decode_lines \(lines.count)")
+    print("decode_documents \(documents)")
+    print(String(format: "decode_seconds_best_of_3 %.3f", best))
+    print(String(format: "decode_us_per_document %.2f", best * 1e6 / Double(documents)))
+}
+
 switch CommandLine.arguments.dropFirst().first {
 case "floor": runFloor()
+case "decode-archive": try runDecodeArchive()
 case "verify-archive": try runVerifyArchive()
 case "read-archive": try runReadArchive()
 default:
-    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive|read-archive …\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive|read-archive|decode-archive …\n".data(using: .utf8)!)
     exit(2)
 }
