@@ -15,6 +15,8 @@ enum SecondaryIndexes {
     static let definitions: [(name: String, columns: String)] = [
         ("documents_by_document_id", "documents (document_id)"),
         ("notifications_by_transaction", "notifications (transaction_id, notification_type)"),
+        // Not random, but one more b-tree insert per notification for an index only analysis reads.
+        ("notifications_by_type", "notifications (notification_type, document_time)"),
         ("transactions_by_original", "transactions (original_transaction_id, purchase_date)"),
         ("renewal_infos_by_subscription", "renewal_infos (original_transaction_id, document_time)"),
     ]
