@@ -1,4 +1,5 @@
 import Foundation
+import IAPFormats
 
 /// The three parts of a compact JWS, decoded but not yet trusted.
 public struct CompactJWS: Sendable {
@@ -71,10 +72,11 @@ public struct CompactJWS: Sendable {
         let payloadBytes = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
         let signatureBytes = UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...])
         // Archives repeat a handful of headers (one per signing chain) millions of times: a header segment seen
-        // before, byte for byte, decodes to the same header, so its base64 and JSON are not decoded again.
-        let header: JWSHeader
-        if let cached = HeaderCache.shared.header(for: headerBytes) {
-            header = cached
+        // before, byte for byte, decodes to the same header and starts the signing input the same way, so neither
+        // its base64 and JSON nor its SHA-256 are computed again.
+        let cached: HeaderCache.Entry
+        if let hit = HeaderCache.shared.entry(for: headerBytes) {
+            cached = hit
         } else {
             guard let decodedHeader = Base64Decoding.decode(bytes: headerBytes, alphabet: .url) else {
                 return .failure(.init(.badBase64, "The JWS header segment is not valid base64url."))
@@ -89,8 +91,8 @@ public struct CompactJWS: Sendable {
                 }
                 return .failure(.init(.malformedJWS, "The JWS header is not a JSON object."))
             }
-            HeaderCache.shared.store(parsed, for: headerBytes)
-            header = parsed
+            cached = HeaderCache.Entry(segment: headerBytes, header: parsed)
+            HeaderCache.shared.store(cached)
         }
         guard let payload = Base64Decoding.decode(bytes: payloadBytes, alphabet: .url) else {
             return .failure(.init(.badBase64, "The JWS payload segment is not valid base64url."))
@@ -100,8 +102,8 @@ public struct CompactJWS: Sendable {
         }
         return .success(CompactJWS(
             text: text, firstDot: firstDot, secondDot: secondDot,
-            signingInputDigest: SigningInputDigest.sha256(UnsafeBufferPointer(rebasing: bytes[0..<secondDot])),
-            header: header, payload: payload, signature: signature
+            signingInputDigest: cached.signingPrefix.sha256(continuingWith: UnsafeRawBufferPointer(payloadBytes)),
+            header: cached.header, payload: payload, signature: signature
         ))
     }
 

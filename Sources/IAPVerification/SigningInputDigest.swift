@@ -1,11 +1,7 @@
 import IAPFormats
 
-/// SHA-256 of a JWS signing input, and the identity of a JWS derived from it.
+/// The identity of a JWS, derived from its signing-input digest (computed in ``CompactJWS/parse(_:)``).
 enum SigningInputDigest {
-    static func sha256(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        MemoryDigest.sha256(UnsafeRawBufferPointer(bytes))
-    }
-
     static func identity(digest: [UInt8], signatureSegment: String) -> String {
         var segment = signatureSegment
         let hash = digest.withUnsafeBytes { digestBytes in
