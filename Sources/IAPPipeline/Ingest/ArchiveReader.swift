@@ -1,9 +1,9 @@
 import Foundation
 import IAPFormats
 
-/// Reads every input file in order on a thread of its own: hashes it, skips content already read, then
-/// decompresses and splits it into chunks of documents. It runs ahead of the cores by at most `capacity`
-/// events, across file boundaries, so the cores never wait for the next file to be opened and hashed.
+/// Reads every input file in order on a thread of its own: takes its hash (a ``FileHasher`` works ahead), skips
+/// content already read, then decompresses and splits it into chunks of documents. It runs ahead of the cores by
+/// at most `capacity` events, across file boundaries, so the cores never wait for the next file to be opened.
 final class ArchiveReader: Sendable {
     private let events: BoundedQueue<IngestEvent>
 
@@ -28,15 +28,20 @@ final class ArchiveReader: Sendable {
     var bufferedEvents: Int { events.count }
 
     private static func produce(files: [InputFile], alreadyRead: Set<String>, chunkSize: Int, into events: BoundedQueue<IngestEvent>) {
-        defer { events.finish() }
+        let hasher = FileHasher(files: files)
+        defer {
+            hasher.cancel()
+            events.finish()
+        }
         var known = alreadyRead
         for input in files {
             let sha256: String
-            do {
-                sha256 = try FileDigest.sha256Hex(ofFileAt: input.path)
-            } catch {
+            switch hasher.next() {
+            case .success(let hash)?: sha256 = hash
+            case .failure(let error)?:
                 guard events.put(.unreadable(input, reason: "\(error)")) else { return }
                 continue
+            case nil: return
             }
             // Complete in the store, or the same content met earlier in this run under another name.
             guard known.insert(sha256).inserted else {
