@@ -48,19 +48,21 @@ struct BoundStatement {
 
     mutating func bind(_ value: Bool?) { bind(value.map { $0 ? Int64(1) : 0 }) }
 
-    /// Runs the statement with the values bound so far (a write: no rows expected), then clears it for reuse.
+    /// Runs the statement with the values bound so far (a write: no rows expected), then resets it for reuse.
     /// - Returns: the number of rows it inserted, updated or deleted (0 for an ignored `INSERT OR IGNORE`).
     @discardableResult
     mutating func execute() throws -> Int {
         defer { reset() }
+        assert(next - 1 == sqlite3_bind_parameter_count(handle), "every parameter is bound before each execute")
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE else { throw error(code) }
         return connection.map { Int(sqlite3_changes($0)) } ?? 0
     }
 
-    /// Runs a query with the values bound so far, handing each row to `body`, then clears it for reuse.
+    /// Runs a query with the values bound so far, handing each row to `body`, then resets it for reuse.
     mutating func forEachRow(_ body: (RowReader) throws -> Void) throws {
         defer { reset() }
+        assert(next - 1 == sqlite3_bind_parameter_count(handle), "every parameter is bound before each query")
         while true {
             let code = sqlite3_step(handle)
             if code == SQLITE_DONE { return }
@@ -69,9 +71,10 @@ struct BoundStatement {
         }
     }
 
+    /// Ready for the next row. The bindings are not cleared: every execute binds every parameter again (checked
+    /// in debug builds), so clearing them first would only write NULL into each one, for every row.
     private mutating func reset() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
         next = 1
     }
 
