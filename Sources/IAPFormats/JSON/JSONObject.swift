@@ -1,16 +1,16 @@
 /// A JSON object that keeps its keys in input order and has no duplicate keys.
 ///
-/// Small objects (the common case: Apple's bodies have a handful of keys) are searched linearly;
-/// larger ones carry a hash index, so lookups stay fast without paying for a dictionary on every object.
+/// Small objects are searched linearly; larger ones carry a ``JSONKeyIndex``, so lookups stay fast without
+/// paying for a dictionary on every object.
 public struct JSONObject: Sendable, Equatable {
-    /// Objects with more keys than this get a hash index.
+    /// Objects with more keys than this get a key index.
     static let indexThreshold = 8
 
     /// The keys, in input order.
     public private(set) var keys: [String]
     /// The values, in the same order as ``keys``.
     public private(set) var values: [JSONValue]
-    private var index: [String: Int]?
+    private var index: JSONKeyIndex?
 
     /// Creates an empty object.
     public init() {
@@ -27,10 +27,10 @@ public struct JSONObject: Sendable, Equatable {
     }
 
     /// Used by the parser, which has already rejected duplicate keys and may hand over its index.
-    init(uniqueKeys: [String], values: [JSONValue], index: [String: Int]?) {
+    init(uniqueKeys: [String], values: [JSONValue], index: JSONKeyIndex?) {
         self.keys = uniqueKeys
         self.values = values
-        self.index = index ?? (uniqueKeys.count > Self.indexThreshold ? Self.buildIndex(uniqueKeys) : nil)
+        self.index = index ?? (uniqueKeys.count > Self.indexThreshold ? JSONKeyIndex(uniqueKeys) : nil)
     }
 
     /// The number of members.
@@ -59,22 +59,16 @@ public struct JSONObject: Sendable, Equatable {
         keys.append(key)
         values.append(value)
         if index != nil {
-            index?[key] = keys.count - 1
+            index?.append(key, in: keys)
         } else if keys.count > Self.indexThreshold {
-            index = Self.buildIndex(keys)
+            index = JSONKeyIndex(keys)
         }
     }
 
     /// Position of `key` in ``keys``.
     func position(of key: String) -> Int? {
-        if let index { return index[key] }
+        if let index { return index.position(of: key, in: keys) }
         return keys.firstIndex(of: key)
-    }
-
-    static func buildIndex(_ keys: [String]) -> [String: Int] {
-        var index = [String: Int](minimumCapacity: keys.count)
-        for (position, key) in keys.enumerated() { index[key] = position }
-        return index
     }
 
     /// Objects are equal when they have the same members; key order does not matter, as in JSON itself.

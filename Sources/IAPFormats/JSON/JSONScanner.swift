@@ -85,7 +85,7 @@ struct JSONScanner {
         }
         var keys: [String] = []
         var values: [JSONValue] = []
-        var keyIndex: [String: Int]?
+        var keyIndex: JSONKeyIndex?
         while true {
             skipWhitespace()
             let keyOffset = index
@@ -105,7 +105,7 @@ struct JSONScanner {
             skipWhitespace()
             keys.append(key)
             values.append(try parseValue(depth: depth))
-            keyIndex?[key] = keys.count - 1
+            keyIndex?.append(key, in: keys)
             skipWhitespace()
             guard index < bytes.count else { throw failure("the input ends inside an object; expected ',' or '}'") }
             switch bytes[index] {
@@ -118,13 +118,13 @@ struct JSONScanner {
         }
     }
 
-    /// Linear search while the object is small, a hash index once it grows (so a hostile object with a
+    /// Linear search while the object is small, a key index once it grows (so a hostile object with a
     /// million keys costs O(n), not O(n²)).
-    private func isDuplicate(_ key: String, keys: [String], index: inout [String: Int]?) -> Bool {
-        if index != nil { return index?[key] != nil }
+    private func isDuplicate(_ key: String, keys: [String], index: inout JSONKeyIndex?) -> Bool {
+        if let index { return index.position(of: key, in: keys) != nil }
         if keys.count >= JSONObject.indexThreshold {
-            index = JSONObject.buildIndex(keys)
-            return index?[key] != nil
+            index = JSONKeyIndex(keys)
+            return index?.position(of: key, in: keys) != nil
         }
         return keys.contains(key)
     }
