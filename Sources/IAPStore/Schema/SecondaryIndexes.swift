@@ -1,26 +1,80 @@
 import Foundation
 import GRDB
 
-/// The indexes on the fact tables that serve analysis and `status`, not ingest's own lookups (ingest needs
-/// only the primary keys, which make every insert idempotent).
+/// The indexes a bulk load drops and builds again at the end: those that serve analysis and `status`, and the
+/// unique keys of `notifications` and `renewal_infos` (ingest's own lookups need only the other tables' primary
+/// keys, which make every insert idempotent).
 ///
-/// Their keys (document IDs, transaction and subscription IDs) arrive in random order, so maintaining them
-/// row by row dirties a different page per insert once they outgrow the page cache. For a load larger than
-/// the store, ingest drops them and builds them again at the end, sorted, in one pass: a 1M-document load
-/// under --no-verify took 80 s maintaining them and 62 s + 2.5 s rebuilding them. A run killed in between
-/// leaves them missing; the next command that takes the store (`ingest`, `analyze`, `report`, `run`) builds
-/// them again before anything else.
+/// Their keys (document and notification UUIDs, transaction and subscription IDs) arrive in random order, so
+/// maintaining them row by row dirties a different page per insert once they outgrow the page cache. For a load
+/// larger than the store, ingest drops them and builds them again at the end, sorted, in one pass: a 1M-document
+/// load under --no-verify took 80 s maintaining the four secondary indexes and 62 s + 2.5 s rebuilding them. A
+/// run killed in between leaves them missing; the next command that takes the store (`ingest`, `analyze`,
+/// `report`, `run`) builds them again before anything else.
 ///
-/// The definitions are exactly those of migration "v1 raw facts".
+/// While a unique index is missing, its table may hold the same key twice (a notification Apple sent again, a
+/// page read twice). Before the index is built, each key keeps the one row the row-by-row writes would have
+/// kept: for notifications the copy with the smallest (raw hash, receipt time), as the writer's upsert does;
+/// for renewal infos the first written, as its `INSERT OR IGNORE` does.
+///
+/// The definitions are exactly those of migrations "v1 raw facts" and "v4 unique keys as indexes".
 enum SecondaryIndexes {
-    static let definitions: [(name: String, columns: String)] = [
-        ("documents_by_document_id", "documents (document_id)"),
-        ("notifications_by_transaction", "notifications (transaction_id, notification_type)"),
+    struct Definition {
+        let name: String
+        /// `table (columns)`.
+        let columns: String
+        /// For a unique index: the statement that deletes the rows a key must not keep, run before the build.
+        let deduplication: String?
+    }
+
+    static let definitions: [Definition] = [
+        Definition(
+            name: "notifications_by_id", columns: "notifications (notification_id)",
+            deduplication: """
+                DELETE FROM notifications WHERE rowid IN (
+                    SELECT rowid FROM (
+                        SELECT rowid, row_number() OVER (
+                            PARTITION BY notification_id
+                            ORDER BY raw_sha256, coalesce(received_at, 9223372036854775807), rowid
+                        ) AS rank
+                        FROM notifications
+                    )
+                    WHERE rank > 1
+                )
+                """),
+        Definition(
+            name: "renewal_infos_by_key", columns: "renewal_infos (document_id, original_transaction_id)",
+            deduplication: """
+                DELETE FROM renewal_infos WHERE rowid IN (
+                    SELECT rowid FROM (
+                        SELECT rowid, row_number() OVER (
+                            PARTITION BY document_id, original_transaction_id ORDER BY rowid
+                        ) AS rank
+                        FROM renewal_infos
+                    )
+                    WHERE rank > 1
+                )
+                """),
+        Definition(name: "documents_by_document_id", columns: "documents (document_id)", deduplication: nil),
+        Definition(
+            name: "notifications_by_transaction", columns: "notifications (transaction_id, notification_type)",
+            deduplication: nil),
         // Not random, but one more b-tree insert per notification for an index only analysis reads.
-        ("notifications_by_type", "notifications (notification_type, document_time)"),
-        ("transactions_by_original", "transactions (original_transaction_id, purchase_date)"),
-        ("renewal_infos_by_subscription", "renewal_infos (original_transaction_id, document_time)"),
+        Definition(
+            name: "notifications_by_type", columns: "notifications (notification_type, document_time)",
+            deduplication: nil),
+        Definition(
+            name: "transactions_by_original", columns: "transactions (original_transaction_id, purchase_date)",
+            deduplication: nil),
+        Definition(
+            name: "renewal_infos_by_subscription", columns: "renewal_infos (original_transaction_id, document_time)",
+            deduplication: nil),
     ]
+
+    /// True while the unique key of `notifications` exists; without it (a bulk load) the writer inserts plainly.
+    static func isNotificationKeyPresent(_ db: Database) throws -> Bool {
+        try db.indexExists("notifications_by_id")
+    }
 
     /// Drops them (bulk load).
     static func drop(_ db: Database) throws {
@@ -47,7 +101,12 @@ enum SecondaryIndexes {
             try? db.execute(sql: "PRAGMA threads = \(threads)")
         }
         for index in missing {
-            try db.execute(sql: "CREATE INDEX \(index.name) ON \(index.columns)")
+            if let deduplication = index.deduplication {
+                try db.execute(sql: deduplication)
+                try db.execute(sql: "CREATE UNIQUE INDEX \(index.name) ON \(index.columns)")
+            } else {
+                try db.execute(sql: "CREATE INDEX \(index.name) ON \(index.columns)")
+            }
         }
         return true
     }

@@ -21,6 +21,11 @@ enum StoreMigrations {
             // hash), line and entry it came from, so the archive itself is the exact copy.
             try db.execute(sql: "DROP TABLE raw_documents")
         }
+        migrator.registerMigration("v4 unique keys as indexes") { db in
+            for statement in SchemaV4.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }

@@ -146,26 +146,11 @@ public struct StoreWriter: Sendable {
 
     private static func insertNotifications(_ batches: [DocumentBatch], into db: Database) throws {
         // Apple's retries carry the same UUID and the same content; if two different bodies ever share a
-        // UUID, the one with the smaller hash wins so the outcome does not depend on reading order.
-        var statement = try BoundStatement(db, sql: """
-            INSERT INTO notifications
-                (notification_id, format, notification_type, subtype, environment, bundle_id, app_apple_id, version,
-                 signed_date, received_at, document_time, transaction_id, original_transaction_id, product_id, status,
-                 consumption_request_reason, raw_sha256)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (notification_id) DO UPDATE SET
-                format = excluded.format, notification_type = excluded.notification_type, subtype = excluded.subtype,
-                environment = excluded.environment, bundle_id = excluded.bundle_id,
-                app_apple_id = excluded.app_apple_id, version = excluded.version, signed_date = excluded.signed_date,
-                received_at = excluded.received_at, document_time = excluded.document_time,
-                transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
-                product_id = excluded.product_id, status = excluded.status,
-                consumption_request_reason = excluded.consumption_request_reason, raw_sha256 = excluded.raw_sha256
-            WHERE excluded.raw_sha256 < notifications.raw_sha256
-                OR (excluded.raw_sha256 = notifications.raw_sha256
-                    AND coalesce(excluded.received_at, 9223372036854775807)
-                        < coalesce(notifications.received_at, 9223372036854775807))
-            """)
+        // UUID, the one with the smaller hash wins so the outcome does not depend on reading order. During a
+        // bulk load the unique key is dropped: every copy is inserted, and the same winner is kept when the key
+        // is built again (``SecondaryIndexes``).
+        let isKeyed = try SecondaryIndexes.isNotificationKeyPresent(db)
+        var statement = try BoundStatement(db, sql: isKeyed ? notificationUpsertSQL : notificationInsertSQL)
         for batch in batches {
             for row in batch.notifications {
                 statement.bind(row.notificationId)
@@ -189,6 +174,31 @@ public struct StoreWriter: Sendable {
             }
         }
     }
+
+    private static let notificationColumns = """
+        (notification_id, format, notification_type, subtype, environment, bundle_id, app_apple_id, version,
+         signed_date, received_at, document_time, transaction_id, original_transaction_id, product_id, status,
+         consumption_request_reason, raw_sha256)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    private static let notificationInsertSQL = "INSERT INTO notifications \(notificationColumns)"
+
+    private static let notificationUpsertSQL = """
+        INSERT INTO notifications \(notificationColumns)
+        ON CONFLICT (notification_id) DO UPDATE SET
+            format = excluded.format, notification_type = excluded.notification_type, subtype = excluded.subtype,
+            environment = excluded.environment, bundle_id = excluded.bundle_id,
+            app_apple_id = excluded.app_apple_id, version = excluded.version, signed_date = excluded.signed_date,
+            received_at = excluded.received_at, document_time = excluded.document_time,
+            transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
+            product_id = excluded.product_id, status = excluded.status,
+            consumption_request_reason = excluded.consumption_request_reason, raw_sha256 = excluded.raw_sha256
+        WHERE excluded.raw_sha256 < notifications.raw_sha256
+            OR (excluded.raw_sha256 = notifications.raw_sha256
+                AND coalesce(excluded.received_at, 9223372036854775807)
+                    < coalesce(notifications.received_at, 9223372036854775807))
+        """
 
     private static func insertRenewalInfos(_ batches: [DocumentBatch], into db: Database) throws {
         var statement = try BoundStatement(db, sql: """
