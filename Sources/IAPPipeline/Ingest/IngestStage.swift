@@ -15,12 +15,13 @@ public struct IngestStage: Sendable {
         public var policy: IngestPolicy
         /// Trusted roots (ignored under `--no-verify`).
         public var roots: [TrustedRoot]
-        /// Documents per SQLite transaction (about 16 MB of rows; at most 2 batches are in memory at once: one
+        /// Documents per SQLite transaction (about 8 MB of rows; at most 2 batches are in memory at once: one
         /// filling, one being written). Each commit rewrites every index page it touched, and index
         /// keys (transaction IDs, and UUIDs outside bulk loads) are scattered, so fewer, larger transactions write
         /// far less: a 100k archive under --no-verify took 12.6 s with 1,024 and 9.3 s with 4,096 (with the
-        /// checkpoint setting below); 8,192 saved another 2–4 % there and 1–2 % verified, for 20 MB more memory.
-        public var batchSize: Int = 8_192
+        /// checkpoint setting below). 8,192 was within the noise in the full benchmark (1M verified 104.7 s
+        /// against 102.5–105.1 s) and raised the peaks by 20 MB (182 MB at 1M under --no-verify).
+        public var batchSize: Int = 4_096
         /// Lines read per chunk and verified per round on all cores (a round also stops at 4 MB).
         public var chunkSize: Int = 256
 
