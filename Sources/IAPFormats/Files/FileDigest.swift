@@ -29,13 +29,11 @@ public enum FileDigest {
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
             throw FileAccessError(path: path, reason: "OpenSSL could not finish SHA-256")
         }
-        return hex(digest.prefix(Int(length)))
+        return MemoryDigest.hex(digest.prefix(Int(length)))
     }
 
     /// Lower-case hexadecimal SHA-256 of bytes in memory (e.g. a canonical V1 body).
     public static func sha256Hex(of bytes: [UInt8]) -> String {
         MemoryDigest.sha256Hex(bytes)
     }
-
-    static func hex(_ bytes: ArraySlice<UInt8>) -> String { MemoryDigest.hex(bytes) }
 }
