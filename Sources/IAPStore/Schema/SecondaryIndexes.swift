@@ -98,7 +98,7 @@ enum SecondaryIndexes {
         if missing.isEmpty { return false }
         // Each build sorts its keys within the page cache's budget, then merges: an 8 MB budget keeps the
         // sort from raising the load's peak memory, at no measurable cost in time.
-        // The sorts may use every core: the five indexes of a 1M-document store took 2.2 s on one thread and
+        // The sorts may use every core: the five secondary indexes of a 1M-document store took 2.2 s on one thread and
         // 1.75 s on two (the cores are otherwise idle by now; SQLite's own worker threads, `PRAGMA threads`).
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
         let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
