@@ -31,38 +31,12 @@ enum SecondaryIndexes {
     static let definitions: [Definition] = [
         Definition(
             name: "notifications_by_id", columns: "notifications (notification_id)",
-            deduplication: """
-                DELETE FROM notifications WHERE rowid IN (
-                    SELECT rowid FROM (
-                        SELECT rowid, row_number() OVER (
-                            PARTITION BY notification_id
-                            ORDER BY raw_sha256, coalesce(received_at, 9223372036854775807), rowid
-                        ) AS rank
-                        FROM notifications
-                        WHERE notification_id IN (
-                            SELECT notification_id FROM notifications GROUP BY notification_id HAVING count(*) > 1
-                        )
-                    )
-                    WHERE rank > 1
-                )
-                """),
+            deduplication: keepFirst(
+                in: "notifications", key: "notification_id",
+                order: "raw_sha256, coalesce(received_at, 9223372036854775807), rowid")),
         Definition(
             name: "renewal_infos_by_key", columns: "renewal_infos (document_id, original_transaction_id)",
-            deduplication: """
-                DELETE FROM renewal_infos WHERE rowid IN (
-                    SELECT rowid FROM (
-                        SELECT rowid, row_number() OVER (
-                            PARTITION BY document_id, original_transaction_id ORDER BY rowid
-                        ) AS rank
-                        FROM renewal_infos
-                        WHERE (document_id, original_transaction_id) IN (
-                            SELECT document_id, original_transaction_id FROM renewal_infos
-                            GROUP BY document_id, original_transaction_id HAVING count(*) > 1
-                        )
-                    )
-                    WHERE rank > 1
-                )
-                """),
+            deduplication: keepFirst(in: "renewal_infos", key: "document_id, original_transaction_id", order: "rowid")),
         Definition(name: "documents_by_document_id", columns: "documents (document_id)", deduplication: nil),
         Definition(
             name: "notifications_by_transaction", columns: "notifications (transaction_id, notification_type)",
@@ -78,6 +52,21 @@ enum SecondaryIndexes {
             name: "renewal_infos_by_subscription", columns: "renewal_infos (original_transaction_id, document_time)",
             deduplication: nil),
     ]
+
+    /// Deletes, for every `key` held by more than one row of `table`, all its rows but the first in `order`.
+    /// Only the repeated keys are ranked, so a load without copies costs one grouping pass.
+    private static func keepFirst(in table: String, key: String, order: String) -> String {
+        """
+        DELETE FROM \(table) WHERE rowid IN (
+            SELECT rowid FROM (
+                SELECT rowid, row_number() OVER (PARTITION BY \(key) ORDER BY \(order)) AS rank
+                FROM \(table)
+                WHERE (\(key)) IN (SELECT \(key) FROM \(table) GROUP BY \(key) HAVING count(*) > 1)
+            )
+            WHERE rank > 1
+        )
+        """
+    }
 
     /// True while the unique key of `notifications` exists; without it (a bulk load) the writer inserts plainly.
     static func isNotificationKeyPresent(_ db: Database) throws -> Bool {

@@ -15,15 +15,6 @@ public struct DocumentBatch: Sendable {
     /// An empty batch.
     public init() {}
 
-    /// Number of documents (rows of `documents`) in the batch.
-    public var documentCount: Int { documents.count }
-
-    /// True when the batch would write nothing.
-    public var isEmpty: Bool {
-        startedFiles.isEmpty && documents.isEmpty && quarantine.isEmpty && notifications.isEmpty
-            && transactionVersions.isEmpty && renewalInfos.isEmpty && orderLookups.isEmpty && completedFiles.isEmpty
-    }
-
     /// Appends another batch's rows.
     public mutating func append(contentsOf other: DocumentBatch) {
         startedFiles += other.startedFiles

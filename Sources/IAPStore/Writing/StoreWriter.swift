@@ -78,70 +78,76 @@ public struct StoreWriter: Sendable {
 
     static func insert(_ batches: [DocumentBatch], into db: Database) throws {
         // A file half-read by a killed run keeps its row (and its first run).
-        var started = try BoundStatement(db, sql: """
+        try execute(
+            """
             INSERT OR IGNORE INTO source_files (file_sha256, path, byte_count, state, first_run_id)
             VALUES (?, ?, ?, 'reading', ?)
-            """)
-        for batch in batches {
-            for file in batch.startedFiles {
-                started.bind(file.fileSHA256)
-                started.bind(file.path)
-                started.bind(file.byteCount)
-                started.bind(file.runId)
-                try started.execute()
-            }
+            """, forEach: \.startedFiles, of: batches, in: db
+        ) { file, statement in
+            statement.bind(file.fileSHA256)
+            statement.bind(file.path)
+            statement.bind(file.byteCount)
+            statement.bind(file.runId)
         }
-        var document = try BoundStatement(db, sql: """
+        try execute(
+            """
             INSERT OR IGNORE INTO documents
                 (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for batch in batches {
-            for row in batch.documents {
-                document.bind(row.position.fileSHA256)
-                document.bind(row.position.line)
-                document.bind(row.position.entry)
-                document.bind(row.kind)
-                document.bind(row.outcome.rawValue)
-                document.bind(row.documentId)
-                document.bind(row.environment)
-                document.bind(row.documentTime)
-                document.bind(row.isVerified)
-                try document.execute()
-            }
+            """, forEach: \.documents, of: batches, in: db
+        ) { row, statement in
+            statement.bind(row.position.fileSHA256)
+            statement.bind(row.position.line)
+            statement.bind(row.position.entry)
+            statement.bind(row.kind)
+            statement.bind(row.outcome.rawValue)
+            statement.bind(row.documentId)
+            statement.bind(row.environment)
+            statement.bind(row.documentTime)
+            statement.bind(row.isVerified)
         }
-        var quarantine = try BoundStatement(db, sql: """
+        try execute(
+            """
             INSERT OR IGNORE INTO quarantine (file_sha256, line, entry, path, reason, message, excerpt)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """)
-        for batch in batches {
-            for row in batch.quarantine {
-                quarantine.bind(row.position.fileSHA256)
-                quarantine.bind(row.position.line)
-                quarantine.bind(row.position.entry)
-                quarantine.bind(row.path)
-                quarantine.bind(row.reason)
-                quarantine.bind(row.message)
-                quarantine.bind(row.excerpt)
-                try quarantine.execute()
-            }
+            """, forEach: \.quarantine, of: batches, in: db
+        ) { row, statement in
+            statement.bind(row.position.fileSHA256)
+            statement.bind(row.position.line)
+            statement.bind(row.position.entry)
+            statement.bind(row.path)
+            statement.bind(row.reason)
+            statement.bind(row.message)
+            statement.bind(row.excerpt)
         }
         try insertNotifications(batches, into: db)
         try insertRenewalInfos(batches, into: db)
         try insertOrderLookups(batches, into: db)
         try insertTransactionVersions(batches, into: db)
-        var complete = try BoundStatement(db, sql: """
-            UPDATE source_files SET state = 'complete', documents = ?, completed_run_id = ? WHERE file_sha256 = ?
-            """)
-        for batch in batches {
-            for file in batch.completedFiles {
-                complete.bind(file.documents)
-                complete.bind(file.runId)
-                complete.bind(file.fileSHA256)
-                try complete.execute()
-            }
+        try execute(
+            "UPDATE source_files SET state = 'complete', documents = ?, completed_run_id = ? WHERE file_sha256 = ?",
+            forEach: \.completedFiles, of: batches, in: db
+        ) { file, statement in
+            statement.bind(file.documents)
+            statement.bind(file.runId)
+            statement.bind(file.fileSHA256)
         }
         try StoreSettings.bumpDataVersion(db)
+    }
+
+    /// Runs `sql` once for every row at `rows` of every batch, in order, binding each row with `bind`: the batches
+    /// are written as if they had been appended into one.
+    private static func execute<Row>(
+        _ sql: String, forEach rows: KeyPath<DocumentBatch, [Row]>, of batches: [DocumentBatch], in db: Database,
+        bind: (Row, inout BoundStatement) -> Void
+    ) throws {
+        var statement = try BoundStatement(db, sql: sql)
+        for batch in batches {
+            for row in batch[keyPath: rows] {
+                bind(row, &statement)
+                try statement.execute()
+            }
+        }
     }
 
     private static func insertNotifications(_ batches: [DocumentBatch], into db: Database) throws {
@@ -150,28 +156,26 @@ public struct StoreWriter: Sendable {
         // bulk load the unique key is dropped: every copy is inserted, and the same winner is kept when the key
         // is built again (``SecondaryIndexes``).
         let isKeyed = try SecondaryIndexes.isNotificationKeyPresent(db)
-        var statement = try BoundStatement(db, sql: isKeyed ? notificationUpsertSQL : notificationInsertSQL)
-        for batch in batches {
-            for row in batch.notifications {
-                statement.bind(row.notificationId)
-                statement.bind(row.format)
-                statement.bind(row.notificationType)
-                statement.bind(row.subtype)
-                statement.bind(row.environment)
-                statement.bind(row.bundleId)
-                statement.bind(row.appAppleId)
-                statement.bind(row.version)
-                statement.bind(row.signedDate)
-                statement.bind(row.receivedAt)
-                statement.bind(row.documentTime)
-                statement.bind(row.transactionId)
-                statement.bind(row.originalTransactionId)
-                statement.bind(row.productId)
-                statement.bind(row.status)
-                statement.bind(row.consumptionRequestReason)
-                statement.bind(row.rawSHA256)
-                try statement.execute()
-            }
+        try execute(
+            isKeyed ? notificationUpsertSQL : notificationInsertSQL, forEach: \.notifications, of: batches, in: db
+        ) { row, statement in
+            statement.bind(row.notificationId)
+            statement.bind(row.format)
+            statement.bind(row.notificationType)
+            statement.bind(row.subtype)
+            statement.bind(row.environment)
+            statement.bind(row.bundleId)
+            statement.bind(row.appAppleId)
+            statement.bind(row.version)
+            statement.bind(row.signedDate)
+            statement.bind(row.receivedAt)
+            statement.bind(row.documentTime)
+            statement.bind(row.transactionId)
+            statement.bind(row.originalTransactionId)
+            statement.bind(row.productId)
+            statement.bind(row.status)
+            statement.bind(row.consumptionRequestReason)
+            statement.bind(row.rawSHA256)
         }
     }
 
@@ -201,32 +205,30 @@ public struct StoreWriter: Sendable {
         """
 
     private static func insertRenewalInfos(_ batches: [DocumentBatch], into db: Database) throws {
-        var statement = try BoundStatement(db, sql: """
+        try execute(
+            """
             INSERT OR IGNORE INTO renewal_infos
                 (document_id, original_transaction_id, format, document_time, environment, product_id,
                  auto_renew_product_id, auto_renew_status, expiration_intent, is_in_billing_retry_period,
                  grace_period_expires_date, price_increase_status, renewal_date, signed_date, app_account_token)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        for batch in batches {
-            for row in batch.renewalInfos {
-                statement.bind(row.documentId)
-                statement.bind(row.originalTransactionId)
-                statement.bind(row.format)
-                statement.bind(row.documentTime)
-                statement.bind(row.environment)
-                statement.bind(row.productId)
-                statement.bind(row.autoRenewProductId)
-                statement.bind(row.autoRenewStatus)
-                statement.bind(row.expirationIntent)
-                statement.bind(row.isInBillingRetryPeriod)
-                statement.bind(row.gracePeriodExpiresDate)
-                statement.bind(row.priceIncreaseStatus)
-                statement.bind(row.renewalDate)
-                statement.bind(row.signedDate)
-                statement.bind(row.appAccountToken)
-                try statement.execute()
-            }
+            """, forEach: \.renewalInfos, of: batches, in: db
+        ) { row, statement in
+            statement.bind(row.documentId)
+            statement.bind(row.originalTransactionId)
+            statement.bind(row.format)
+            statement.bind(row.documentTime)
+            statement.bind(row.environment)
+            statement.bind(row.productId)
+            statement.bind(row.autoRenewProductId)
+            statement.bind(row.autoRenewStatus)
+            statement.bind(row.expirationIntent)
+            statement.bind(row.isInBillingRetryPeriod)
+            statement.bind(row.gracePeriodExpiresDate)
+            statement.bind(row.priceIncreaseStatus)
+            statement.bind(row.renewalDate)
+            statement.bind(row.signedDate)
+            statement.bind(row.appAccountToken)
         }
     }
 
