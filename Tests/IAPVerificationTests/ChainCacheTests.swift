@@ -36,6 +36,24 @@ struct ChainCacheTests {
         #expect(TestPKI.reason(TestPKI.check(tampered, with: verifier)) == .badSignature)
     }
 
+    @Test("The key's reused verify contexts give each signature its own answer, whatever came before it")
+    func reusedContextsDoNotCarryResults() throws {
+        let chain = try TestPKI.chain()
+        let verifier = try TestPKI.verifier(trusting: chain)
+        let signer = JWSSigner(chain: chain)
+        let good = try (0..<4).map { try signer.sign(payload: TestPKI.payload(note: "reuse-\($0)")) }
+        // A valid signature moved onto another payload, and a flipped last character: both must fail every time.
+        let swapped = good[0].split(separator: ".")[0...1].joined(separator: ".") + "."
+            + good[1].split(separator: ".")[2]
+        let flipped = String(good[2].dropLast()) + (good[2].hasSuffix("A") ? "B" : "A")
+        let sequence: [(String, Bool)] = [
+            (good[0], true), (swapped, false), (good[1], true), (flipped, false), (flipped, false),
+            (good[2], true), (swapped, false), (good[3], true), (good[0], true),
+        ]
+        let answers = sequence.map { TestPKI.reason(TestPKI.check($0.0, with: verifier)) }
+        #expect(answers == sequence.map { $0.1 ? nil : .badSignature })
+    }
+
     @Test("The cache stays bounded when many distinct chains are seen")
     func cacheIsBounded() throws {
         let roots = try (0..<70).map { try TestPKI.chain("bounded-\($0)") }
