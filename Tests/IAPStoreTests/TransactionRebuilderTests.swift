@@ -82,4 +82,92 @@ import Testing
         #expect(stored[1].2 == 2 && stored[1].3 == 499 && stored[1].4 == 300)
         #expect(stored[2].2 == 1 && stored[2].3 == 199)
     }
+
+    /// Every column of every `transactions` row, read back with the writer's own column order.
+    private func fullRows(_ store: Store) throws -> [MergedTransaction] {
+        try store.database.read { db in
+            var select = try BoundStatement(db, sql: """
+                SELECT transaction_id, document_time, version_count, format, environment,
+                       \(TransactionColumns.names.joined(separator: ", "))
+                FROM transactions ORDER BY transaction_id
+                """)
+            var rows: [MergedTransaction] = []
+            try select.forEachRow { row in
+                rows.append(MergedTransaction(
+                    transactionId: row.string(0) ?? "", documentTime: row.int64(1) ?? -1,
+                    versionCount: Int(row.int64(2) ?? -1), format: row.string(3) ?? "", environment: row.string(4) ?? "",
+                    fields: row.transactionFields(from: 5)))
+            }
+            return rows
+        }
+    }
+
+    private func snapshot(
+        _ transactionId: String, time: Int64, hash: String, environment: String = "Production",
+        _ edit: (inout TransactionFields) -> Void
+    ) -> TransactionVersionRow {
+        var fields = TransactionFields()
+        edit(&fields)
+        return TransactionVersionRow(
+            transactionId: transactionId, documentId: "doc-\(transactionId)-\(hash)", source: "v2_notification",
+            format: "v2", documentTime: time, versionSHA256: hash, environment: environment, fields: fields)
+    }
+
+    @Test("A version newer than its transaction's row is laid over it; ties and older ones are merged from storage")
+    func newerVersionsLaidOverTheRow() throws {
+        let store = try Store.inMemory()
+        let writer = StoreWriter(store: store)
+        let versions: [TransactionVersionRow] = [
+            // a: purchase, refund, then a later snapshot without revocation (REFUND_REVERSED), in time order.
+            snapshot("a", time: 100, hash: "a1") {
+                $0.productId = "p.monthly"; $0.price = 4_990; $0.currency = "USD"; $0.expiresDate = 1_000
+                $0.offerType = 1; $0.isTrialPeriod = true; $0.appAccountToken = "token-a"
+            },
+            snapshot("a", time: 200, hash: "a2") {
+                $0.expiresDate = 2_000; $0.revocationDate = 200; $0.revocationReason = 1
+                $0.revocationType = "REFUND_FULL"; $0.revocationPercentage = 100_000; $0.storefront = "USA"
+            },
+            snapshot("a", time: 300, hash: "a3", environment: "Sandbox") {
+                $0.isUpgraded = true; $0.isTrialPeriod = false; $0.price = 5_990
+            },
+            // b: three versions at the same time; the hash decides which is newest.
+            snapshot("b", time: 100, hash: "m") { $0.price = 1; $0.revocationDate = 100 },
+            snapshot("b", time: 100, hash: "a") { $0.price = 2; $0.currency = "EUR" },
+            snapshot("b", time: 100, hash: "z") { $0.quantity = 3 },
+            // c: an older version after a newer one, then a newer one over the rebuilt row.
+            snapshot("c", time: 300, hash: "c3") { $0.price = 300; $0.storefront = "FRA" },
+            snapshot("c", time: 200, hash: "c2") { $0.price = 200; $0.revocationDate = 250; $0.signedDate = 200 },
+            snapshot("c", time: 400, hash: "c4") { $0.storefront = "DEU"; $0.revocationReason = 0 },
+        ]
+        // One version per write, in the order above: each takes the path its time puts it on.
+        for version in versions { try writer.write(batch([version])) }
+        // A version written again changes nothing.
+        try writer.write(batch([versions[1]]))
+
+        let expected = try ["a", "b", "c"].map { id in
+            try #require(TransactionMerger.merge(versions.filter { $0.transactionId == id }))
+        }
+        let stored = try fullRows(store)
+        #expect(stored == expected)
+        // Spelled out for a: the newest snapshot clears the refund, keeps the token, and moves to Sandbox.
+        #expect(stored.first?.fields.revocationDate == nil && stored.first?.fields.appAccountToken == "token-a")
+        #expect(stored.first?.versionCount == 3 && stored.first?.environment == "Sandbox")
+        #expect(stored.first?.fields.isTrialPeriod == false && stored.first?.fields.price == 5_990)
+    }
+
+    @Test("The newest-version update applies only to a strictly newer version")
+    func newestVersionUpdateNeedsAStrictlyNewerVersion() throws {
+        let store = try Store.inMemory()
+        try StoreWriter(store: store).write(batch([version("t", time: 200, hash: "m", price: 100)]))
+        let outcomes = try store.database.write { db in
+            var statement = try TransactionRebuilder.newestVersionStatement(db)
+            return try [
+                version("t", time: 100, hash: "z", price: 1), version("t", time: 200, hash: "z", price: 2),
+                version("unknown", time: 900, hash: "z", price: 3), version("t", time: 201, hash: "a", price: nil),
+            ].map { try TransactionRebuilder.mergeIfNewest($0, using: &statement) }
+        }
+        #expect(outcomes == [false, false, false, true])
+        let row = try #require(try fullRows(store).first)
+        #expect(row.documentTime == 201 && row.versionCount == 2 && row.fields.price == 100)
+    }
 }

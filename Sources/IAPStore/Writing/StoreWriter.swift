@@ -281,6 +281,7 @@ public struct StoreWriter: Sendable {
             VALUES (\(placeholders))
             """)
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
+        var newestVersion = try TransactionRebuilder.newestVersionStatement(db)
         var rebuild: Set<String> = []
         for batch in batches {
             for row in batch.transactionVersions {
@@ -294,10 +295,12 @@ public struct StoreWriter: Sendable {
                 statement.bind(row.fields)
                 let inserted = try statement.execute() == 1
                 // A version already stored is already merged into its transaction. A transaction seen for the first
-                // time with one version (most of a bulk load) is that version; only the rest are merged from storage.
+                // time with one version (most of a bulk load) is that version; one newer than all its stored versions
+                // (a renewal's or refund's later snapshot) is laid over its row; only the rest are merged from storage.
                 if versionsInWrite[row.transactionId] == 1 {
                     if !inserted { continue }
                     if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
+                    if try TransactionRebuilder.mergeIfNewest(row, using: &newestVersion) { continue }
                 }
                 rebuild.insert(row.transactionId)
             }
