@@ -4,6 +4,11 @@ import GRDB
 /// statements; every insert is keyed, so writing the same facts twice changes nothing.
 public struct StoreWriter: Sendable {
     private let store: Store
+    /// Shared by the copies of this writer (the ingest thread's and the writer thread's).
+    private let bulkKeys = BulkLoadKeys()
+
+    /// The keys tracked during a bulk load (tests read the suspects).
+    var bulkKeysForTests: BulkLoadKeys { bulkKeys }
 
     /// Creates a writer for a store.
     public init(store: Store) {
@@ -35,7 +40,10 @@ public struct StoreWriter: Sendable {
 
     /// Drops the secondary indexes before a bulk load.
     public func dropSecondaryIndexes() throws {
-        try store.database.write { db in try SecondaryIndexes.drop(db) }
+        try store.database.write { db in
+            try SecondaryIndexes.drop(db)
+            try bulkKeys.start(existingKeysIn: db)
+        }
     }
 
     /// Builds any missing secondary index (after a bulk load, or after a run killed during one).
@@ -43,7 +51,9 @@ public struct StoreWriter: Sendable {
     @discardableResult
     public func ensureSecondaryIndexes() throws -> Bool {
         if try store.database.read({ db in try SecondaryIndexes.missing(db) }).isEmpty { return false }
-        return try store.database.write { db in try SecondaryIndexes.ensure(db) }
+        let suspects = bulkKeys.currentSuspects()
+        defer { bulkKeys.stop() }
+        return try store.database.write { db in try SecondaryIndexes.ensure(db, suspects: suspects) }
     }
 
     /// Connection settings for a bulk load, set once before the first batch; they change neither what is stored
@@ -74,6 +84,7 @@ public struct StoreWriter: Sendable {
         try store.database.write { db in
             try Self.insert(batches, into: db)
         }
+        bulkKeys.note(batches)
     }
 
     static func insert(_ batches: [DocumentBatch], into db: Database) throws {
