@@ -15,7 +15,7 @@ public enum SQLModelCatalog {
 
         // MARK: intermediate (TEMP: reused by several marts, never exported)
         SQLModel("int_transactions_priced", .intermediate, .temporaryTable),
-        SQLModel("int_transaction_accounts", .intermediate, .temporaryTable),
+        SQLModel("int_transaction_accounts", .intermediate, .temporaryView),
         SQLModel("int_refunds", .intermediate, .temporaryTable),
         SQLModel("int_subscription_periods", .intermediate, .temporaryTable),
         SQLModel("int_expirations_notified", .intermediate, .temporaryView),

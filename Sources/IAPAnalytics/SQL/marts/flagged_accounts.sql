@@ -136,7 +136,7 @@ refunding_accounts as (
 -- One row per (month, account) with a refund before the window's end, with
 -- its lifetime counts counted per row: refunds through an automatic index
 -- on account_refunds, paid purchases as a range of
--- int_transaction_accounts_by_account (account_id, purchased_at_ms, is_paid),
+-- int_transactions_priced_by_account (account_id, purchased_at_ms, is_paid),
 -- which covers the count. Joining every refund and purchase to every later
 -- window and grouping sorted one row per (window, transaction) instead: the
 -- slowest step of the analysis at 1M notifications. Materialised so each
