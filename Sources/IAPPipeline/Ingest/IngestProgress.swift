@@ -15,6 +15,19 @@ public struct IngestProgress: Sendable, Equatable {
     public var elapsedSeconds: Double
     /// True for the final report.
     public var isFinal: Bool
+    /// What the stage is doing.
+    public var phase: Phase = .loading
+
+    /// The steps of a long ingest a user sees.
+    public enum Phase: Sendable, Equatable {
+        /// Reading, verifying and storing documents.
+        case loading
+        /// Every document is stored; the indexes a bulk load deferred are being built (seconds per million
+        /// documents, with no documents to count meanwhile).
+        case buildingIndexes
+        /// The final report.
+        case finished
+    }
 
     /// Documents per second so far.
     public var rate: Double { elapsedSeconds > 0 ? Double(documents) / elapsedSeconds : 0 }
@@ -43,8 +56,16 @@ struct ProgressTracker {
         emitIfDue()
     }
 
+    /// Says that the documents are all stored and the deferred indexes are being built.
+    mutating func buildingIndexes() {
+        state.phase = .buildingIndexes
+        state.elapsedSeconds = Date().timeIntervalSince(start)
+        report?(state)
+    }
+
     mutating func finish() {
         state.isFinal = true
+        state.phase = .finished
         state.elapsedSeconds = Date().timeIntervalSince(start)
         report?(state)
     }

@@ -117,6 +117,7 @@ public struct IngestStage: Sendable {
             // The pipeline's buffers are free now; hand them back before the index sorts need memory, so the
             // peak stays that of the pipeline alone.
             MemoryRelease.returnFreedMemory()
+            tracker.buildingIndexes()
             try storeWriter.ensureSecondaryIndexes()
         }
         tracker.finish()

@@ -19,6 +19,11 @@ enum Console {
     /// Progress lines on stderr, at most one a second (long runs only).
     static let progress: @Sendable (IngestProgress) -> Void = { progress in
         guard !progress.isFinal, progress.elapsedSeconds >= 1 else { return }
+        if progress.phase == .buildingIndexes {
+            note("ingest: \(progress.documents) documents stored; building the indexes this bulk load deferred "
+                + "(a few seconds per million documents)")
+            return
+        }
         note(String(
             format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
             progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
