@@ -81,17 +81,17 @@ import Testing
         try writer.dropSecondaryIndexes()
         for batch in batches.dropFirst(earlier) { try writer.write(batch) }
         #expect(try bulk.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM notifications") } == 7)
-        let suspects = try #require(writer.bulkKeysForTests.currentSuspects())
+        let suspects = try #require(writer.bulkKeys.currentSuspects())
         // n1 and n2 are repeated, so both are suspects (a Bloom filter may add others, never drop these).
-        #expect(Set(suspects.notificationIds ?? []).isSuperset(of: ["n1", "n2"]))
-        #expect(suspects.renewalKeys?.contains { $0 == ("n1", "o1") } == true)
+        #expect(Set(suspects.keys["notifications_by_id"] ?? []).isSuperset(of: [["n1"], ["n2"]]))
+        #expect(suspects.keys["renewal_infos_by_key"]?.contains(["n1", "o1"]) == true)
         switch rebuild {
         case .withSuspectList, .overEarlierRows:
             #expect(try writer.ensureSecondaryIndexes())
         case .afterAKilledLoad:
             #expect(try StoreWriter(store: bulk).ensureSecondaryIndexes())
         case .withAnIncompleteList:
-            let partial = BulkLoadKeys.Suspects(notificationIds: ["n2"], renewalKeys: [("n9", "o9")])
+            let partial = BulkLoadKeys.Suspects(keys: ["notifications_by_id": [["n2"]], "renewal_infos_by_key": [["n9", "o9"]]])
             #expect(try bulk.database.write { db in try SecondaryIndexes.ensure(db, suspects: partial) })
         }
 

@@ -32,9 +32,11 @@ enum SecondaryIndexes {
     /// The rows of one key that a unique index keeps: the first in `order`.
     struct UniqueKey {
         let table: String
-        /// The key's columns, comma-separated.
-        let key: String
+        let columns: [String]
         let order: String
+
+        /// The key's columns, comma-separated.
+        var key: String { columns.joined(separator: ", ") }
 
         /// Deletes, for every key held by more than one row, all its rows but the first in `order`. Only the keys
         /// `candidates` selects are ranked; the default finds every repeated key with one grouping pass.
@@ -57,11 +59,12 @@ enum SecondaryIndexes {
         Definition(
             name: "notifications_by_id", columns: "notifications (notification_id)",
             uniqueKey: UniqueKey(
-                table: "notifications", key: "notification_id",
+                table: "notifications", columns: ["notification_id"],
                 order: "raw_sha256, coalesce(received_at, 9223372036854775807), rowid")),
         Definition(
             name: "renewal_infos_by_key", columns: "renewal_infos (document_id, original_transaction_id)",
-            uniqueKey: UniqueKey(table: "renewal_infos", key: "document_id, original_transaction_id", order: "rowid")),
+            uniqueKey: UniqueKey(
+                table: "renewal_infos", columns: ["document_id", "original_transaction_id"], order: "rowid")),
         Definition(name: "documents_by_document_id", columns: "documents (document_id)", uniqueKey: nil),
         Definition(
             name: "notifications_by_transaction", columns: "notifications (transaction_id, notification_type)",
@@ -117,7 +120,8 @@ enum SecondaryIndexes {
             }
             // Known suspects are settled first, by a look at their rows alone (1M store, 7,600 repeated
             // notifications: 0.3 s instead of a failed build and a grouping of every key, 1.2 s).
-            if let candidates = try suspectTable(for: index.name, suspects: suspects, in: db) {
+            if let keys = suspects?.keys[index.name], !keys.isEmpty {
+                let candidates = try suspectTable(uniqueKey, keys, in: db)
                 try db.execute(sql: uniqueKey.deduplication(candidates: "SELECT * FROM \(candidates)"))
                 try db.execute(sql: "DROP TABLE \(candidates)")
             }
@@ -134,29 +138,17 @@ enum SecondaryIndexes {
         return true
     }
 
-    /// A temporary table of the suspect keys for the unique index `name`, or nil when there is no list for it
-    /// or the list is empty.
-    private static func suspectTable(for name: String, suspects: BulkLoadKeys.Suspects?, in db: Database) throws -> String? {
-        switch name {
-        case "notifications_by_id":
-            guard let ids = suspects?.notificationIds, !ids.isEmpty else { return nil }
-            try db.execute(sql: "CREATE TEMP TABLE suspect_notification_ids (notification_id TEXT PRIMARY KEY) WITHOUT ROWID")
-            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO suspect_notification_ids VALUES (?)")
-            for id in ids { try insert.execute(arguments: [id]) }
-            return "temp.suspect_notification_ids"
-        case "renewal_infos_by_key":
-            guard let keys = suspects?.renewalKeys, !keys.isEmpty else { return nil }
-            try db.execute(sql: """
-                CREATE TEMP TABLE suspect_renewal_keys (
-                    document_id TEXT, original_transaction_id TEXT, PRIMARY KEY (document_id, original_transaction_id)
-                ) WITHOUT ROWID
-                """)
-            let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO suspect_renewal_keys VALUES (?, ?)")
-            for key in keys { try insert.execute(arguments: [key.documentId, key.originalTransactionId]) }
-            return "temp.suspect_renewal_keys"
-        default:
-            return nil
-        }
+    /// A temporary table holding `keys` (values in the order of the key's columns); returns its name.
+    private static func suspectTable(_ uniqueKey: UniqueKey, _ keys: [[String]], in db: Database) throws -> String {
+        let name = "temp.suspect_keys_\(uniqueKey.table)"
+        try db.execute(sql: """
+            CREATE TABLE \(name) (\(uniqueKey.columns.map { "\($0) TEXT" }.joined(separator: ", ")),
+                PRIMARY KEY (\(uniqueKey.key))) WITHOUT ROWID
+            """)
+        let placeholders = Array(repeating: "?", count: uniqueKey.columns.count).joined(separator: ", ")
+        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(name) VALUES (\(placeholders))")
+        for key in keys { try insert.execute(arguments: StatementArguments(key)) }
+        return name
     }
 
     /// Names of the missing ones.

@@ -15,11 +15,15 @@ import GRDB
 /// falls back to grouping every key, as it would without the list. Used by the writer thread, then by the thread
 /// that builds the indexes after the writer has finished; the lock makes that hand-over safe.
 final class BulkLoadKeys: @unchecked Sendable {
-    /// Keys that may be held by more than one row, per unique index; nil for an index whose list was given up.
+    /// Keys that may be held by more than one row, by unique index name, each key as its columns' values; an
+    /// index whose list was given up has no entry.
     struct Suspects: Sendable {
-        var notificationIds: [String]?
-        var renewalKeys: [(documentId: String, originalTransactionId: String)]?
+        var keys: [String: [[String]]]
     }
+
+    private static let notificationKey = "notifications_by_id"
+    private static let renewalKey = "renewal_infos_by_key"
+    private static let emptyList = Suspects(keys: [notificationKey: [], renewalKey: []])
 
     static let maximumSuspects = 100_000
 
@@ -27,7 +31,7 @@ final class BulkLoadKeys: @unchecked Sendable {
     private var isTracking = false
     private var notificationFilter = KeyFilter()
     private var renewalFilter = KeyFilter()
-    private var suspects = Suspects(notificationIds: [], renewalKeys: [])
+    private var suspects = emptyList
 
     /// Starts remembering keys, with those already in the store.
     func start(existingKeysIn db: Database) throws {
@@ -36,7 +40,7 @@ final class BulkLoadKeys: @unchecked Sendable {
         isTracking = true
         notificationFilter = KeyFilter()
         renewalFilter = KeyFilter()
-        suspects = Suspects(notificationIds: [], renewalKeys: [])
+        suspects = Self.emptyList
         let notifications = try String.fetchCursor(db, sql: "SELECT notification_id FROM notifications")
         while let id = try notifications.next() { noteNotificationLocked(id) }
         let renewals = try Row.fetchCursor(db, sql: "SELECT document_id, original_transaction_id FROM renewal_infos")
@@ -61,7 +65,7 @@ final class BulkLoadKeys: @unchecked Sendable {
         isTracking = false
         notificationFilter = KeyFilter(bitCountLog2: 6)
         renewalFilter = KeyFilter(bitCountLog2: 6)
-        suspects = Suspects(notificationIds: [], renewalKeys: [])
+        suspects = Self.emptyList
     }
 
     /// The suspects so far, or nil when no load was tracked (a run killed during a bulk load leaves only the
@@ -73,20 +77,21 @@ final class BulkLoadKeys: @unchecked Sendable {
     }
 
     private func noteNotificationLocked(_ id: String) {
-        guard notificationFilter.insert(id) else { return }
-        if suspects.notificationIds != nil, suspects.notificationIds!.count < Self.maximumSuspects {
-            suspects.notificationIds!.append(id)
-        } else {
-            suspects.notificationIds = nil
-        }
+        if notificationFilter.insert(id) { addSuspect([id], to: Self.notificationKey) }
     }
 
     private func noteRenewalLocked(_ documentId: String, _ originalTransactionId: String) {
-        guard renewalFilter.insert(documentId, originalTransactionId) else { return }
-        if suspects.renewalKeys != nil, suspects.renewalKeys!.count < Self.maximumSuspects {
-            suspects.renewalKeys!.append((documentId, originalTransactionId))
+        if renewalFilter.insert(documentId, originalTransactionId) {
+            addSuspect([documentId, originalTransactionId], to: Self.renewalKey)
+        }
+    }
+
+    private func addSuspect(_ key: [String], to index: String) {
+        guard let count = suspects.keys[index]?.count else { return }
+        if count < Self.maximumSuspects {
+            suspects.keys[index]!.append(key)
         } else {
-            suspects.renewalKeys = nil
+            suspects.keys[index] = nil
         }
     }
 }

@@ -4,11 +4,9 @@ import GRDB
 /// statements; every insert is keyed, so writing the same facts twice changes nothing.
 public struct StoreWriter: Sendable {
     private let store: Store
-    /// Shared by the copies of this writer (the ingest thread's and the writer thread's).
-    private let bulkKeys = BulkLoadKeys()
-
-    /// The keys tracked during a bulk load (tests read the suspects).
-    var bulkKeysForTests: BulkLoadKeys { bulkKeys }
+    /// The keys written while a bulk load has dropped the unique indexes; shared by the copies of this writer
+    /// (the ingest thread's and the writer thread's).
+    let bulkKeys = BulkLoadKeys()
 
     /// Creates a writer for a store.
     public init(store: Store) {
