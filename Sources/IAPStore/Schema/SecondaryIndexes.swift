@@ -119,7 +119,7 @@ enum SecondaryIndexes {
                 continue
             }
             // Known suspects are settled first, by a look at their rows alone (1M store, 7,600 repeated
-            // notifications: 0.3 s instead of a failed build and a grouping of every key, 1.2 s).
+            // notifications: 0.45 s instead of a failed build and a grouping of every key, 1.2 s).
             if let keys = suspects?.keys[index.name], !keys.isEmpty {
                 let candidates = try suspectTable(uniqueKey, keys, in: db)
                 try db.execute(sql: uniqueKey.deduplication(candidates: "SELECT * FROM \(candidates)"))
