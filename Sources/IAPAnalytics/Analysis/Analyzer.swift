@@ -27,7 +27,9 @@ public struct Analyzer: Sendable {
         let models = try SQLModelDirectory.load(from: try SQLModelDirectory.locate())
         let runner = SQLModelRunner(models: models)
         return try store.database.write { db in
-            try runner.run(options, key: try Self.modelKey(options, db), in: db)
+            try Self.withModelCaches(db) {
+                try runner.run(options, key: try Self.modelKey(options, db), in: db)
+            }
             let asOf = try Int64?.fetchOne(db, sql: "select as_of_ms from analysis_parameters")
             let months = try String.fetchAll(
                 db, sql: "select month from report_months where is_written order by month")
@@ -38,6 +40,27 @@ public struct Analyzer: Sendable {
             }
             return AnalysisSummary(asOf: asOf ?? nil, months: months, martRowCounts: counts)
         }
+    }
+
+    /// Page cache of the main and temp schemas while the models build, in MB.
+    ///
+    /// SQLite's default is 2 MB per schema. The intermediate models are TEMP tables of up to a million rows,
+    /// and the marts look rows up in them and in the store at random; with 16 KB pages every miss copies a page
+    /// from the spill file or the store. At 1M notifications that was 19 GB through `pread` and 2.3 s of system
+    /// time. 16 MB each: 9.2–9.4 s → 8.0–8.1 s (temp alone 8.2 s, main alone 9.1 s), peak RSS unchanged at
+    /// 124 MB; 32 MB was no faster and raised the peak to 150 MB.
+    static let modelCacheMegabytes = 16
+
+    private static func withModelCaches<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        let main = try Int.fetchOne(db, sql: "PRAGMA main.cache_size") ?? -2_000
+        let temp = try Int.fetchOne(db, sql: "PRAGMA temp.cache_size") ?? -2_000
+        try db.execute(sql: "PRAGMA main.cache_size = -\(modelCacheMegabytes * 1024)")
+        try db.execute(sql: "PRAGMA temp.cache_size = -\(modelCacheMegabytes * 1024)")
+        defer {
+            try? db.execute(sql: "PRAGMA main.cache_size = \(main)")
+            try? db.execute(sql: "PRAGMA temp.cache_size = \(temp)")
+        }
+        return try body()
     }
 
     /// Reads the built marts into the report model: one ``MonthReport`` per month written, the
