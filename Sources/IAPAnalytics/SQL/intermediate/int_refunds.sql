@@ -16,10 +16,6 @@ transactions as (
     select * from temp.int_transactions_priced
 ),
 
-transaction_accounts as (
-    select * from temp.int_transaction_accounts
-),
-
 transaction_versions as (
     select * from stg_store__transaction_versions
 ),
@@ -36,7 +32,7 @@ refunded_transactions as (
 final as (
     select
         refunded_transactions.transaction_id,
-        transaction_accounts.account_id,
+        refunded_transactions.account_id,
         refunded_transactions.product_id,
         refunded_transactions.product_type,
         refunded_transactions.currency,
@@ -65,9 +61,6 @@ final as (
                 < refunded_transactions.revoked_at_ms
         ) as has_consumption_request_before
     from refunded_transactions
-    left join transaction_accounts
-        on refunded_transactions.transaction_id
-        = transaction_accounts.transaction_id
 )
 
 select * from final;

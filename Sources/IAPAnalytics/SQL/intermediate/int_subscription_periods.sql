@@ -12,7 +12,7 @@ create temp table int_subscription_periods as
 
 with
 
-transactions as (
+transactions as not materialized (
     select * from temp.int_transactions_priced
 ),
 
@@ -20,28 +20,36 @@ analysis_parameters as (
     select * from main.analysis_parameters
 ),
 
--- Only the columns used below go through the window: it walks every
--- transaction of the store, and carrying all of int_transactions_priced's
--- columns through its sort buffer made it one of the slowest steps.
-subscription_transactions as (
+-- N is looked up per period in int_transactions_priced_by_subscription
+-- (original_transaction_id, purchased_at_ms): one index seek to the first
+-- strictly later purchase. A window function over every transaction
+-- (min(...) over a "1 following" range frame) gave the same N but sorted
+-- the whole table through SQLite's window machinery: 1.37 s against 0.63 s
+-- at 1M notifications. `transactions` is `not materialized` so the lookup
+-- uses that index, not a copy; this CTE is `materialized` so each period's
+-- lookup runs once, not once per use of next_purchased_at_ms below.
+subscription_transactions as materialized (
     select
-        transaction_id,
-        original_transaction_id,
-        product_id,
-        product_type,
-        is_paid,
-        is_refunded,
-        purchased_at_ms,
-        expires_at_ms,
-        revoked_at_ms,
-        min(purchased_at_ms) over (
-            partition by original_transaction_id
-            order by purchased_at_ms
-            range between 1 following and unbounded following
+        transactions.transaction_id,
+        transactions.original_transaction_id,
+        transactions.product_id,
+        transactions.is_paid,
+        transactions.is_refunded,
+        transactions.purchased_at_ms,
+        transactions.expires_at_ms,
+        transactions.revoked_at_ms,
+        (
+            select min(later_transactions.purchased_at_ms)
+            from transactions as later_transactions
+            where later_transactions.original_transaction_id
+                = transactions.original_transaction_id
+                and later_transactions.purchased_at_ms
+                > transactions.purchased_at_ms
         ) as next_purchased_at_ms
     from transactions
-    where original_transaction_id is not null
-        and purchased_at_ms is not null
+    where transactions.original_transaction_id is not null
+        and transactions.purchased_at_ms is not null
+        and transactions.product_type = 'auto_renewable'
 ),
 
 final as (
@@ -62,7 +70,6 @@ final as (
         ) as ended_at_ms
     from subscription_transactions
     cross join analysis_parameters
-    where subscription_transactions.product_type = 'auto_renewable'
 )
 
 select * from final;

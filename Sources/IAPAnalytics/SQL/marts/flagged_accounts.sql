@@ -13,9 +13,10 @@
 -- Decision: high_refund_rate is evaluated every month on lifetime figures,
 -- so it persists while the figures hold; it is not sticky once new
 -- purchases bring the rate under the threshold.
--- transaction_accounts is `not materialized`: it is read three times, and
--- SQLite would otherwise copy the whole TEMP table into an unindexed
--- ephemeral table instead of using its indexes by transaction and account.
+-- transaction_accounts is `not materialized`: it is read twice (declined
+-- refunds by transaction, lifetime purchases by account), and SQLite would
+-- otherwise copy the whole TEMP table into an unindexed ephemeral table
+-- instead of using its indexes by transaction and account.
 drop table if exists flagged_accounts;
 
 create table flagged_accounts as
@@ -34,6 +35,10 @@ transaction_accounts as not materialized (
     select * from temp.int_transaction_accounts
 ),
 
+refunds as (
+    select * from temp.int_refunds
+),
+
 notifications as (
     select * from stg_store__notifications
 ),
@@ -49,15 +54,17 @@ windows as (
     where report_months.is_written
 ),
 
+-- int_refunds holds every refunded transaction with its account: reading
+-- it instead of filtering int_transaction_accounts saves a scan of every
+-- transaction each time this CTE is read.
 account_refunds as (
     select
         account_id,
         transaction_id,
         product_type = 'consumable' as is_consumable,
         revoked_at_ms
-    from transaction_accounts
-    where is_refunded
-        and account_id is not null
+    from refunds
+    where account_id is not null
 ),
 
 refunds_in_windows as (
