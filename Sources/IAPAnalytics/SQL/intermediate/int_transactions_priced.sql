@@ -156,9 +156,25 @@ with_accounts as (
         on classified.app_account_token = accounts.app_account_token
 ),
 
+-- Only the columns later models read: every one of them scans or looks up
+-- this table, and the source's own columns (the token, the ownership type,
+-- the revocation percentage) are folded into the ones below.
 final as (
     select
-        *,
+        transaction_id,
+        original_transaction_id,
+        product_id,
+        product_type,
+        account_id,
+        currency,
+        gross_milli,
+        refund_milli,
+        is_unpriced,
+        is_paid,
+        is_refunded,
+        purchased_at_ms,
+        expires_at_ms,
+        revoked_at_ms,
         (gross_milli * proceeds_percent + 50) / 100 as sale_proceeds_milli,
         (refund_milli * proceeds_percent + 50) / 100 as refund_proceeds_milli,
         strftime('%Y-%m', purchased_at_ms / 1000.0, 'unixepoch')
