@@ -4,7 +4,8 @@
 #      calls the verifier makes (iaplens-bench floor), and `openssl speed ecdsap256` for reference;
 #   2. for each archive size: verified ingest, --no-verify ingest, peak memory (/usr/bin/time -v), and
 #      analyze + report time, on simulated V2 archives (generated once under the data folder);
-#      reading alone (`iaplens-bench read-archive`: decompress and split, all cores, the bound on --no-verify);
+#      reading alone (`iaplens-bench read-archive`: decompress and split, all cores) and decoding alone
+#      (`iaplens-bench decode-archive`: one thread, no signature checks), which together bound --no-verify;
 #   3. the ratio of verified ingest to the crypto floor (3 verifies per notification, all cores), the
 #      no-verify/verified ratio, memory growth and linearity between the smallest and largest size.
 #
@@ -105,6 +106,8 @@ for size in $sizes; do
     done
     note "reading alone $size (decompress + split, all cores: the bound on --no-verify)"
     "$bench" read-archive --input "$archive" | sed "s/^/${size}_/" | tee -a "$results" >&2
+    note "decoding alone $size (ingest's document processing without signature checks, one thread, 20,000 documents)"
+    "$bench" decode-archive --input "$archive" --bundle-id "$bundle" | sed "s/^/${size}_/" | tee -a "$results" >&2
     db="$data/store-$size-verified.sqlite"
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
     note "analyze $size"
@@ -112,7 +115,7 @@ for size in $sizes; do
         > "$data/analyze-$size.out" 2> "$data/analyze-$size.time"
     record "analyze_${size}_seconds" "$(elapsed "$data/analyze-$size.time")"
     record "analyze_${size}_peak_kb" "$(peak_kb "$data/analyze-$size.time")"
-    note "report $size (the report command analyzes again, then writes)"
+    note "report $size (the models are current, so it reads the marts and writes)"
     rm -rf "$data/reports-$size"
     /usr/bin/time -v "$iaplens" report --database "$db" "${common[@]}" "${refs[@]}" --reports "$data/reports-$size" \
         > "$data/report-$size.out" 2> "$data/report-$size.time"
@@ -166,7 +169,7 @@ for size in sizes:
     peak_nv = num(f"ingest_{size}_noverify_peak_kb") / 1024
     ta, tr = num(f"analyze_{size}_seconds"), num(f"report_{size}_seconds")
     rows[size] = dict(docs=docs, tv=tv, rv=rv, rn=rn, peak=peak, ta=ta, tr=tr,
-                      read=num(f"{size}_read_seconds"))
+                      read=num(f"{size}_read_seconds"), decode_us=num(f"{size}_decode_us_per_document"))
     print(f"{size:>6} {docs:>10,.0f} {tv:>10.1f} {rv:>9,.0f} {rv / floor_docs:>6.0%} {tn:>11.1f} {rn:>9,.0f} {rn / rv:>9.1f}x "
           f"{peak:>8.0f} {peak_nv:>10.0f} {ta:>9.1f} {tr:>8.1f} {(ta + tr) / tv:>9.1%}")
 print()
@@ -174,14 +177,23 @@ for size in sizes:
     row = rows[size]
     print(f"{size}: reading alone (decompress + split lines, all cores) takes {row['read']:.1f} s, so --no-verify "
           f"ingest can be at most {row['tv'] / row['read']:.1f}x verified ingest on this archive")
+    # Reading and decoding are CPU work every --no-verify ingest does before storing anything: their CPU time
+    # per document, spread over every core, bounds its rate.
+    read_cpu_us = row["read"] * cores * 1e6 / row["docs"]
+    bound = cores * 1e6 / (read_cpu_us + row["decode_us"])
+    row["bound"] = bound / row["rv"]
+    print(f"{size}: reading costs {read_cpu_us:.1f} us and decoding {row['decode_us']:.1f} us of CPU per document, "
+          f"so with nothing stored at all --no-verify ingest can be at most {bound:,.0f} docs/s on {cores} cores, "
+          f"{bound / row['rv']:.1f}x verified ingest")
 print()
 largest, smallest = sizes[-1], sizes[0]
 big = rows[largest]
 checks = [
     (f"verified ingest >= 70% of the crypto floor ({largest})", big["rv"] / floor_docs >= 0.70, f"{big['rv'] / floor_docs:.0%}"),
-    (f"--no-verify ingest >= 10x verified ({largest})", big["rn"] / big["rv"] >= 10, f"{big['rn'] / big['rv']:.1f}x"),
+    (f"--no-verify ingest >= 10x verified ({largest})", big["rn"] / big["rv"] >= 10,
+     f"{big['rn'] / big['rv']:.1f}x (reading and decoding alone, nothing stored, allow at most {big['bound']:.1f}x)"),
     (f"analyze + report <= 10% of ingest time ({largest})", (big["ta"] + big["tr"]) / big["tv"] <= 0.10,
-     f"{(big['ta'] + big['tr']) / big['tv']:.1%} (analyze {big['ta']:.1f} s + report {big['tr']:.1f} s, report re-analyzes)"),
+     f"{(big['ta'] + big['tr']) / big['tv']:.1%} (analyze {big['ta']:.1f} s + report {big['tr']:.1f} s)"),
 ]
 if largest in ("1m", "1000k"):
     checks.append(("peak memory <= 200 MB at 1M notifications", big["peak"] <= 200, f"{big['peak']:.0f} MB"))
