@@ -29,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
 
         // MARK: - Libraries, in layer order
         .target(name: "IAPFormats", dependencies: ["CZlib", "COpenSSL", "CLibCSV"], swiftSettings: swiftSettings),
@@ -37,13 +38,14 @@ let package = Package(
         .target(
             name: "IAPStore",
             dependencies: [
-                "CSQLite", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLite", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "IAPAnalytics",
-            dependencies: ["IAPStore", "IAPFormats", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["IAPStore", "IAPFormats"],
             resources: [.copy("SQL")],
             swiftSettings: swiftSettings
         ),

@@ -3,7 +3,7 @@
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
-packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev)
+packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libpq-dev)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -22,7 +22,7 @@ public struct Pipeline: Sendable {
     /// `ingest`: reads new inputs into the store.
     public func ingest(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> IngestSummary {
         try configuration.validate(requireInputs: true)
-        let lock = try RunLock(databasePath: configuration.databasePath, command: "ingest")
+        let lock = try storeLocation().lockForRun(command: "ingest")
         defer { withExtendedLifetime(lock) {} }
         return try ingest(store: try openStore(), progress: progress)
     }
@@ -32,7 +32,7 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
         try configuration.validate(requireInputs: false)
-        let lock = try RunLock(databasePath: configuration.databasePath, command: "analyze")
+        let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
         return try analyze(store: try openStore())
     }
@@ -42,7 +42,7 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
-        let lock = try RunLock(databasePath: configuration.databasePath, command: "report")
+        let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
         return try report(store: try openStore())
     }
@@ -50,7 +50,7 @@ public struct Pipeline: Sendable {
     /// `run`: ingest, analyze and report in order, holding the store throughout.
     public func run(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> RunSummary {
         try configuration.validate(requireInputs: true)
-        let lock = try RunLock(databasePath: configuration.databasePath, command: "run")
+        let lock = try storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         let store = try openStore()
         let ingestSummary = try ingest(store: store, progress: progress)
@@ -61,11 +61,12 @@ public struct Pipeline: Sendable {
 
     /// `status`: what the store holds. Reads only, so it works while a run holds the store.
     public func status(quarantineLimit: Int = 0) throws -> StoreStatus {
-        guard FileManager.default.fileExists(atPath: configuration.databasePath) else {
+        let location = try storeLocation()
+        guard try location.storeExists() else {
             throw PipelineError.invalidConfiguration(
-                "No store at \(configuration.databasePath): run `iaplens ingest` or `iaplens run` first, or pass --database.")
+                "No store at \(location): run `iaplens ingest` or `iaplens run` first, or pass --database.")
         }
-        return try StoreStatus.read(from: try Store(path: configuration.databasePath), quarantineLimit: quarantineLimit)
+        return try StoreStatus.read(from: try location.open(), quarantineLimit: quarantineLimit)
     }
 
     // MARK: - Stage bodies (the caller holds the lock)
@@ -73,23 +74,28 @@ public struct Pipeline: Sendable {
     /// `analyze` and `report` without `--bundle-id` use the app the store was created for: a store holds
     /// one app's data, so asking again would only invite a mismatch.
     private func resolvingAppFromStore() throws -> Pipeline {
-        guard configuration.bundleId.isEmpty, FileManager.default.fileExists(atPath: configuration.databasePath),
-            let bundleId = try StoreSettings(store: try Store(path: configuration.databasePath)).bundleId()
+        let location = try storeLocation()
+        guard configuration.bundleId.isEmpty, try location.storeExists(),
+            let bundleId = try StoreSettings(store: try location.open()).bundleId()
         else { return self }
         var resolved = configuration
         resolved.bundleId = bundleId
         return Pipeline(configuration: resolved)
     }
 
-    private func openStore() throws -> Store {
-        let store = try Store(path: configuration.databasePath)
+    /// The store `--database` names: a SQLite file, or a PostgreSQL URL.
+    private func storeLocation() throws -> StoreLocation {
+        try StoreLocation(configuration.databasePath)
+    }
+
+    private func openStore() throws -> any StoreEngine {
+        let store = try storeLocation().open()
         try StoreSettings(store: store).claim(bundleId: configuration.bundleId)
-        // A bulk ingest killed before its end leaves the secondary indexes dropped.
-        try StoreWriter(store: store).ensureSecondaryIndexes()
+        try store.finishInterruptedWork()
         return store
     }
 
-    private func ingest(store: Store, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
+    private func ingest(store: any StoreEngine, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
         let policy = IngestPolicy(
             bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
             environment: configuration.environment, verifySignatures: !configuration.noVerify,
@@ -111,7 +117,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func analyze(store: Store) throws -> AnalysisSummary {
+    private func analyze(store: any StoreEngine) throws -> AnalysisSummary {
         try loadReferenceFiles(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
@@ -125,7 +131,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func report(store: Store) throws -> ReportWriteSummary {
+    private func report(store: any StoreEngine) throws -> ReportWriteSummary {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
@@ -164,7 +170,7 @@ public struct Pipeline: Sendable {
         return roots
     }
 
-    private func loadReferenceFiles(into store: Store) throws {
+    private func loadReferenceFiles(into store: any StoreEngine) throws {
         let writer = ReferenceWriter(store: store)
         if let path = configuration.productsPath {
             let rows: [ProductCatalogRow]

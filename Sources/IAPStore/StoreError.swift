@@ -1,26 +1,60 @@
 /// Failures of the store as a whole (not of one document: those are quarantined).
 public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The database file could not be opened or created.
+    /// The database file could not be opened or created, or the server could not be reached.
     case cannotOpen(path: String, reason: String)
-    /// The file was migrated by a newer iaplens.
+    /// The store was migrated by a newer iaplens.
     case newerSchema(path: String)
     /// The store was created for another app.
     case otherApp(path: String, storeBundleId: String, requestedBundleId: String)
     /// A write failed; the batch was rolled back.
     case writeFailed(reason: String)
+    /// A `--database` value iaplens cannot use.
+    case invalidLocation(String, reason: String)
+    /// A statement failed on the server or in SQLite (a bug, a full disk, a lost connection).
+    case queryFailed(reason: String)
+    /// Another run holds the store's run lock.
+    case busy(holder: String)
+    /// The run lock could not be taken for another reason than a holder.
+    case cannotLock(path: String, reason: String)
 
     /// A sentence the user can act on.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "Cannot open the store \(path): \(reason). Check the --database path and its folder's permissions."
+            return "Cannot open the store \(path): \(reason). Check the --database value (path and folder permissions, "
+                + "or the server, user, password and database of the URL)."
         case .newerSchema(let path):
             return "The store \(path) was written by a newer iaplens. Upgrade iaplens, or use another --database."
         case .otherApp(let path, let storeBundleId, let requestedBundleId):
             return "The store \(path) holds data of \(storeBundleId), not \(requestedBundleId). "
-                + "Use one --database per app (or pass --bundle-id \(storeBundleId))."
+                + "Use one --database per app (a file, or a ?schema= per app on PostgreSQL), or pass --bundle-id \(storeBundleId)."
         case .writeFailed(let reason):
             return "Writing to the store failed and the batch was rolled back: \(reason). Rerun to continue where it stopped."
+        case .invalidLocation(let location, let reason):
+            return "--database \(location) cannot be used: \(reason)."
+        case .queryFailed(let reason):
+            return "The store refused a statement: \(reason). Rerun; if it fails again, report it with this message."
+        case .busy(let holder):
+            return "The store is in use by \(holder); wait for that run to finish (runs of one store must not overlap)."
+        case .cannotLock(let path, let reason):
+            return "Cannot take the run lock of \(path): \(reason). Check that the database folder is writable, or that the server is up."
+        }
+    }
+
+    /// True when the user's command line or configuration is at fault (exit code 64).
+    public var isUsage: Bool {
+        switch self {
+        case .otherApp, .newerSchema, .invalidLocation: return true
+        default: return false
+        }
+    }
+
+    /// The exit code the command line ends with: 75 (EX_TEMPFAIL) when busy, so schedulers retry later.
+    public var exitCode: Int32 {
+        switch self {
+        case .busy: return 75
+        case .cannotLock: return 73
+        default: return isUsage ? 64 : 1
         }
     }
 }

@@ -23,7 +23,7 @@ struct SQLModelCatalogTests {
 
     @Test func noModelReplacesAStoreTable() throws {
         // Given a migrated store's own tables
-        let store = try Store.inMemory()
+        let store = try SQLiteStore.inMemory()
         let tables = try store.database.read { db in
             try String.fetchAll(db, sql: "select name from sqlite_master where type = 'table'")
         }
@@ -41,7 +41,7 @@ struct SQLModelCatalogTests {
     }
 
     @Test func buildsOnAnEmptyStore() throws {
-        let summary = try Analyzer(store: Store.inMemory()).analyze(AnalysisOptions(bundleId: "com.example.app"))
+        let summary = try Analyzer(store: SQLiteStore.inMemory()).analyze(AnalysisOptions(bundleId: "com.example.app"))
         #expect(summary.asOf == nil)
         #expect(summary.months.isEmpty)
         #expect(summary.martRowCounts.map(\.mart) == SQLModelCatalog.marts.map(\.name))

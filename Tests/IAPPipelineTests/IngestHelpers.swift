@@ -8,11 +8,11 @@ import IAPVerification
 /// Runs the real ingest stage on a test archive and answers questions about the store.
 struct IngestRun {
     let archive: TestArchive
-    let store: Store
+    let store: SQLiteStore
     let summary: IngestSummary
 
     static func ingest(_ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true, v1SharedSecret: String? = nil) throws -> IngestRun {
-        let store = try Store(path: archive.database)
+        let store = try SQLiteStore(path: archive.database)
         let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify, v1SharedSecret: v1SharedSecret)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: verify)

@@ -17,7 +17,7 @@ import Testing
         var all: [IngestProgress] { lock.withLock { items } }
     }
 
-    private func ingest(_ archive: TestArchive, into store: Store) throws -> (IngestSummary, [IngestProgress]) {
+    private func ingest(_ archive: TestArchive, into store: SQLiteStore) throws -> (IngestSummary, [IngestProgress]) {
         let policy = IngestPolicy(bundleId: app.bundleId, appAppleId: app.appAppleId, environment: "Production", verifySignatures: true)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: true)
@@ -39,7 +39,7 @@ import Testing
         let archive = try TestArchive()
         // More bytes than the empty store: a bulk load.
         try archive.write("first.jsonl", lines: try subscriptions(0..<80))
-        let store = try Store(path: archive.database)
+        let store = try SQLiteStore(path: archive.database)
         let (summary, reports) = try ingest(archive, into: store)
         let phases = reports.map(\.phase)
         #expect(phases.filter { $0 == .buildingIndexes }.count == 1)

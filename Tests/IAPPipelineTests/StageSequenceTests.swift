@@ -31,7 +31,7 @@ import Testing
         try SmallWorld.write(into: archive)
         let pipeline = Pipeline(configuration: try archive.configuration())
         _ = try pipeline.run()
-        let store = try Store(path: archive.database)
+        let store = try SQLiteStore(path: archive.database)
         let analyses = { try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM runs WHERE command = 'analyze'") ?? 0 } }
         let before = try analyses()
         _ = try pipeline.report()

@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    private func contents(_ store: Store) throws -> [String] {
+    private func contents(_ store: SQLiteStore) throws -> [String] {
         try store.database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT notification_id || ' ' || notification_type || ' ' || raw_sha256 || ' ' || coalesce(received_at, '-')
@@ -71,11 +71,11 @@ import Testing
 
     @Test(arguments: Rebuild.allCases)
     func theKeysBuiltAfterABulkLoadKeepTheRowsRowByRowWritesKeep(_ rebuild: Rebuild) throws {
-        let rowByRow = try Store.inMemory()
-        for batch in batches { try StoreWriter(store: rowByRow).write(batch) }
+        let rowByRow = try SQLiteStore.inMemory()
+        for batch in batches { try SQLiteDocumentWriter(store: rowByRow).write(batch) }
 
-        let bulk = try Store.inMemory()
-        let writer = StoreWriter(store: bulk)
+        let bulk = try SQLiteStore.inMemory()
+        let writer = SQLiteDocumentWriter(store: bulk)
         let earlier = rebuild == .overEarlierRows ? 1 : 0
         for batch in batches.prefix(earlier) { try writer.write(batch) }
         try writer.dropSecondaryIndexes()
@@ -89,7 +89,7 @@ import Testing
         case .withSuspectList, .overEarlierRows:
             #expect(try writer.ensureSecondaryIndexes())
         case .afterAKilledLoad:
-            #expect(try StoreWriter(store: bulk).ensureSecondaryIndexes())
+            #expect(try SQLiteDocumentWriter(store: bulk).ensureSecondaryIndexes())
         case .withAnIncompleteList:
             let partial = BulkLoadKeys.Suspects(keys: ["notifications_by_id": [["n2"]], "renewal_infos_by_key": [["n9", "o9"]]])
             #expect(try bulk.database.write { db in try SecondaryIndexes.ensure(db, suspects: partial) })
@@ -141,7 +141,7 @@ import Testing
                     """)
             }
         }
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try store.database.read { db in
             #expect(try String.fetchAll(db, sql: "SELECT notification_id FROM analysis_view") == ["n1"])
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM renewal_infos") == 1)

@@ -6,13 +6,13 @@ import Testing
 
 /// Bulk loads drop the secondary indexes and build them again; nothing else may notice.
 @Suite struct SecondaryIndexesTests {
-    private func temporaryStore() throws -> (Store, String) {
+    private func temporaryStore() throws -> (SQLiteStore, String) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-store-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return (try Store(path: folder + "/store.sqlite"), folder)
+        return (try SQLiteStore(path: folder + "/store.sqlite"), folder)
     }
 
-    private func indexSQL(_ store: Store) throws -> [String] {
+    private func indexSQL(_ store: SQLiteStore) throws -> [String] {
         try store.database.read { db in
             try String.fetchAll(db, sql: """
                 SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name
@@ -23,7 +23,7 @@ import Testing
     @Test func droppedIndexesComeBackExactlyAsTheMigrationMadeThem() throws {
         let (store, folder) = try temporaryStore()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let writer = StoreWriter(store: store)
+        let writer = SQLiteDocumentWriter(store: store)
         let asMigrated = try indexSQL(store)
         try writer.dropSecondaryIndexes()
         #expect(try indexSQL(store).count == asMigrated.count - SecondaryIndexes.definitions.count)
@@ -35,7 +35,7 @@ import Testing
     @Test func aLoadIsBulkWhenItsNewFilesOutweighTheStore() throws {
         let (store, folder) = try temporaryStore()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let writer = StoreWriter(store: store)
+        let writer = SQLiteDocumentWriter(store: store)
         let storeBytes = try store.database.read { db in
             try Int64.fetchOne(db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
         }

@@ -27,7 +27,7 @@ import Testing
     }
 
     /// Rows of `transactions` as the merge of each transaction's stored versions would make them.
-    private func expectedRows(_ store: Store) throws -> [MergedTransaction] {
+    private func expectedRows(_ store: SQLiteStore) throws -> [MergedTransaction] {
         try store.database.read { db in
             let ids = try String.fetchAll(db, sql: "SELECT DISTINCT transaction_id FROM transaction_versions ORDER BY 1")
             return try ids.map { id in
@@ -43,7 +43,7 @@ import Testing
         }
     }
 
-    private func storedRows(_ store: Store) throws -> [(String, Int64, Int, Int64?, Int64?)] {
+    private func storedRows(_ store: SQLiteStore) throws -> [(String, Int64, Int, Int64?, Int64?)] {
         try store.database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT transaction_id, document_time, version_count, price, revocation_date FROM transactions ORDER BY 1
@@ -52,8 +52,8 @@ import Testing
     }
 
     @Test func everyTransactionRowIsTheMergeOfAllItsVersions() throws {
-        let store = try Store.inMemory()
-        let writer = StoreWriter(store: store)
+        let store = try SQLiteStore.inMemory()
+        let writer = SQLiteDocumentWriter(store: store)
         // t1: one version per batch, the second one older than the first (files read out of order).
         // t2: two versions in one batch. t3: one version, written twice (a re-read file).
         let first = batch([
@@ -84,7 +84,7 @@ import Testing
     }
 
     /// Every column of every `transactions` row, read back with the writer's own column order.
-    private func fullRows(_ store: Store) throws -> [MergedTransaction] {
+    private func fullRows(_ store: SQLiteStore) throws -> [MergedTransaction] {
         try store.database.read { db in
             var select = try BoundStatement(db, sql: """
                 SELECT transaction_id, document_time, version_count, format, environment,
@@ -115,8 +115,8 @@ import Testing
 
     @Test("A version newer than its transaction's row is laid over it; ties and older ones are merged from storage")
     func newerVersionsLaidOverTheRow() throws {
-        let store = try Store.inMemory()
-        let writer = StoreWriter(store: store)
+        let store = try SQLiteStore.inMemory()
+        let writer = SQLiteDocumentWriter(store: store)
         let versions: [TransactionVersionRow] = [
             // a: purchase, refund, then a later snapshot without revocation (REFUND_REVERSED), in time order.
             snapshot("a", time: 100, hash: "a1") {
@@ -157,8 +157,8 @@ import Testing
 
     @Test("The newest-version update applies only to a strictly newer version")
     func newestVersionUpdateNeedsAStrictlyNewerVersion() throws {
-        let store = try Store.inMemory()
-        try StoreWriter(store: store).write(batch([version("t", time: 200, hash: "m", price: 100)]))
+        let store = try SQLiteStore.inMemory()
+        try SQLiteDocumentWriter(store: store).write(batch([version("t", time: 200, hash: "m", price: 100)]))
         let outcomes = try store.database.write { db in
             var statement = try TransactionRebuilder.newestVersionStatement(db)
             return try [

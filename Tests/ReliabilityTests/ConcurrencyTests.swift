@@ -55,7 +55,7 @@ import Testing
         #expect(result.status == 0, "the first run was harmed: \(result.stderr)")
         let difference = Tree.difference(Tree.files(reference.reports), Tree.files(outputs.reports))
         #expect(difference.isEmpty, "\(difference)")
-        #expect(try Store(path: outputs.database).integrityProblems() == [])
+        #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [])
         #expect(try CrashSafetyTests.rowCounts(outputs.database) == (try CrashSafetyTests.rowCounts(reference.database)))
     }
 

@@ -52,13 +52,13 @@ import Testing
                     trialWindow = max(0.05, result.seconds * 0.9)
                 }
                 if FileManager.default.fileExists(atPath: outputs.database) {
-                    #expect(try Store(path: outputs.database).integrityProblems() == [], "trial \(trial) attempt \(attempt) at \(delay) s")
+                    #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [], "trial \(trial) attempt \(attempt) at \(delay) s")
                 }
             }
             killedMidway += interrupted
             let rerun = try CLI.run(archive.runArguments(database: outputs.database, reports: outputs.reports))
             #expect(rerun.status == 0, "trial \(trial): the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")
-            #expect(try Store(path: outputs.database).integrityProblems() == [])
+            #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [])
             let actual = Tree.files(outputs.reports)
             let difference = Tree.difference(expected, actual)
             #expect(difference.isEmpty, "trial \(trial):\n\(difference)")
@@ -90,14 +90,14 @@ import Testing
 
     /// The store's index definitions (the analysis models' temporary ones excluded).
     static func indexes(_ database: String) throws -> [String] {
-        try Store(path: database).database.read { db in
+        try SQLiteStore(path: database).database.read { db in
             try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         }
     }
 
     /// Row counts of the fact tables: a rerun after kills must hold exactly what an uninterrupted run holds.
     static func rowCounts(_ database: String) throws -> [String: Int] {
-        let store = try Store(path: database)
+        let store = try SQLiteStore(path: database)
         var counts: [String: Int] = [:]
         for table in ["source_files", "documents", "quarantine", "notifications", "renewal_infos",
                       "order_lookups", "order_lookup_transactions", "transaction_versions", "transactions"] {

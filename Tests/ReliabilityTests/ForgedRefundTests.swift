@@ -21,7 +21,7 @@ import Testing
     static func target(database: String, reports: String) throws -> Target {
         let flagged = Tree.files(reports).filter { $0.key.hasSuffix("flagged_accounts.csv") }
             .flatMap { CSVReader.records(String(decoding: $0.value, as: UTF8.self)).compactMap { $0["account_id"] } }
-        let store = try Store(path: database)
+        let store = try SQLiteStore(path: database)
         let rows = try store.database.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT a.account_id, t.transaction_id, t.original_transaction_id, t.product_id, t.type, t.purchase_date,
@@ -123,7 +123,7 @@ import Testing
             let difference = Tree.difference(expected, Tree.csvFiles(outputs.reports))
             #expect(difference.isEmpty, "\(name): forged refunds moved a figure:\n\(difference)")
             #expect(!Self.flaggedAccounts(outputs.reports).contains(target.account), "\(name)")
-            let store = try Store(path: outputs.database)
+            let store = try SQLiteStore(path: outputs.database)
             let reasons = try store.database.read { db in
                 try String.fetchAll(db, sql: "SELECT reason FROM quarantine WHERE path LIKE ?", arguments: [forgedFolder + "/%"])
             }
@@ -137,6 +137,6 @@ import Testing
     }
 
     static func quarantined(_ database: String) throws -> Int {
-        try Store(path: database).database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine") ?? 0 }
+        try SQLiteStore(path: database).database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine") ?? 0 }
     }
 }

@@ -192,7 +192,7 @@ import Testing
 
     /// "<case>: expected […] got […]" for every case whose quarantine reasons differ.
     static func reasonMismatches(_ corpus: [Case], database: String, folder: String) throws -> [String] {
-        let store = try Store(path: database)
+        let store = try SQLiteStore(path: database)
         let rows = try store.database.read { db in
             try Row.fetchAll(db, sql: "SELECT path, reason, message FROM quarantine WHERE path LIKE ? ORDER BY path, line, entry", arguments: [folder + "/%"])
         }

@@ -1,5 +1,6 @@
 /// The build order of the SQL models: staging → intermediate → marts, and within a layer in the order
-/// listed (a model reads only models above it). There is no `ref()` parser: this list is the DAG.
+/// listed. A model reads other models only through `{{ ref('name') }}` and store tables only through
+/// `{{ source('name') }}`; `SQLModelCatalogTests` checks that every `ref` names a model listed above it.
 public enum SQLModelCatalog {
     /// Every model, in build order.
     public static let models: [SQLModel] = [
@@ -14,12 +15,27 @@ public enum SQLModelCatalog {
         SQLModel("stg_reference__accounts", .staging, .view),
 
         // MARK: intermediate (TEMP: reused by several marts, never exported)
-        SQLModel("int_transactions_priced", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_account_tokens", .intermediate, .temporaryTable,
+            indexes: [.on("int_account_tokens_by_token", ["app_account_token"])]),
+        SQLModel(
+            "int_transactions_priced", .intermediate, .temporaryTable,
+            indexes: [
+                .unique("int_transactions_priced_by_id", ["transaction_id"]),
+                .on("int_transactions_priced_by_subscription", ["original_transaction_id", "purchased_at_ms"]),
+                // By account, then purchase date: flagged_accounts counts an account's paid purchases before each
+                // window's end from this index alone.
+                .on("int_transactions_priced_by_account", ["account_id", "purchased_at_ms", "is_paid"]),
+            ]),
         SQLModel("int_transaction_accounts", .intermediate, .temporaryView),
         SQLModel("int_refunds", .intermediate, .temporaryTable),
-        SQLModel("int_subscription_periods", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_subscription_periods", .intermediate, .temporaryTable,
+            indexes: [.unique("int_subscription_periods_by_id", ["transaction_id"])]),
         SQLModel("int_expirations_notified", .intermediate, .temporaryView),
-        SQLModel("int_churn_events", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_churn_events", .intermediate, .temporaryTable,
+            indexes: [.unique("int_churn_events_by_id", ["transaction_id"])]),
         SQLModel("int_billing_episodes", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)
@@ -39,5 +55,10 @@ public enum SQLModelCatalog {
     /// The marts, in build order.
     public static var marts: [SQLModel] {
         models.filter { $0.layer == .marts }
+    }
+
+    /// The model named `name`, if the catalog lists one.
+    public static func model(named name: String) -> SQLModel? {
+        models.first { $0.name == name }
     }
 }

@@ -1,9 +1,13 @@
 import Foundation
-import GRDB
+import IAPStore
 
 /// Builds the models in catalog order inside the caller's transaction, after (re)creating the run-scoped
 /// parameter tables the models read (`analysis_parameters`, `analysis_requested_months`). User values
 /// reach SQL only as bound arguments.
+///
+/// Each model file holds one `select`; the runner wraps it in the DDL of its materialisation for the connection's
+/// dialect (drop, create, the catalog's indexes, and fresh planner statistics where the engine keeps them), so the
+/// model files are the same for both engines.
 struct SQLModelRunner {
     let models: [(model: SQLModel, sql: String)]
 
@@ -11,16 +15,21 @@ struct SQLModelRunner {
     /// standard error: the way to find the slow model on a large store without reproducing the runner.
     static let timingsEnvironmentVariable = "IAPLENS_MODEL_TIMINGS"
 
-    func run(_ options: AnalysisOptions, key: String, in db: Database) throws {
+    func run(_ options: AnalysisOptions, key: String, in connection: any StoreConnection, schema: String) throws {
         let printsTimings = !(ProcessInfo.processInfo.environment[Self.timingsEnvironmentVariable] ?? "").isEmpty
-        try writeParameters(options, key: key, in: db)
+        let template = SQLTemplate(dialect: connection.dialect, schema: schema)
+        try writeParameters(options, key: key, in: connection)
         for (model, sql) in models {
             let start = ContinuousClock.now
             let readBefore = printsTimings ? Self.bytesRead() : 0
             do {
-                try db.execute(sql: sql)
-            } catch let error as DatabaseError {
-                throw AnalysisError.modelFailed(name: model.name, reason: error.message ?? "\(error)")
+                try connection.executeScript(try Self.statements(model, select: try template.render(sql), dialect: connection.dialect))
+            } catch let error as SQLTemplate.Failure {
+                throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+            } catch let error as StoreError {
+                throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+            } catch {
+                throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")
             }
             if printsTimings {
                 let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
@@ -29,6 +38,25 @@ struct SQLModelRunner {
                     "model \(model.name): \(String(format: "%.3f", seconds)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
             }
         }
+    }
+
+    /// The DDL that materialises `model` from its rendered `select`.
+    static func statements(_ model: SQLModel, select: String, dialect: SQLDialect) throws -> String {
+        let kind = model.materialization.isView ? "view" : "table"
+        let qualified = model.materialization.isTemporary ? dialect.temporaryTable(model.name) : model.name
+        let temporary = model.materialization.isTemporary ? "temp " : ""
+        var statements = [
+            "drop \(kind) if exists \(qualified)\(dialect.dropCascade)",
+            "create \(temporary)\(kind) \(model.name) as\n" + select.trimmingCharacters(in: .whitespacesAndNewlines)
+                .trimmingCharacters(in: CharacterSet(charactersIn: ";")),
+        ]
+        for index in model.indexes {
+            statements.append(dialect.createIndex(
+                index.name, on: model.name, temporary: model.materialization.isTemporary, columns: index.columns,
+                unique: index.isUnique))
+        }
+        if !model.materialization.isView, let analyze = dialect.analyzeTable(qualified) { statements.append(analyze) }
+        return statements.joined(separator: ";\n") + ";"
     }
 
     /// Bytes this process has read through `read`/`pread` so far (Linux `/proc/self/io` `rchar`), 0 elsewhere:
@@ -41,48 +69,52 @@ struct SQLModelRunner {
         return 0
     }
 
-    private func writeParameters(_ options: AnalysisOptions, key: String, in db: Database) throws {
-        try db.execute(sql: """
-            drop table if exists analysis_parameters;
+    private func writeParameters(_ options: AnalysisOptions, key: String, in connection: any StoreConnection) throws {
+        let dialect = connection.dialect
+        let integer = dialect.integerType
+        let text = dialect.textType
+        // Flags are integers (0 / 1) on both engines: the models compare them with `= 1`.
+        try connection.executeScript("""
+            drop table if exists analysis_parameters\(dialect.dropCascade);
             create table analysis_parameters (
-                environment text not null,
-                bundle_id text not null,
-                as_of_ms integer,
-                is_as_of_given integer not null,
-                is_small_business integer not null,
-                repeat_refunds_min integer not null,
-                burst_refunds_min integer not null,
-                burst_window_ms integer not null,
-                high_rate_min_refunds integer not null,
-                high_rate_min_percent integer not null,
-                window_ms integer not null,
-                model_key text not null
-            ) strict;
-            drop table if exists analysis_requested_months;
-            create table analysis_requested_months (month text primary key) strict;
+                environment \(text) not null,
+                bundle_id \(text) not null,
+                as_of_ms \(integer),
+                is_as_of_given \(integer) not null,
+                is_small_business \(integer) not null,
+                repeat_refunds_min \(integer) not null,
+                burst_refunds_min \(integer) not null,
+                burst_window_ms \(integer) not null,
+                high_rate_min_refunds \(integer) not null,
+                high_rate_min_percent \(integer) not null,
+                window_ms \(integer) not null,
+                model_key \(text) not null
+            )\(dialect.tableSuffix);
+            drop table if exists analysis_requested_months\(dialect.dropCascade);
+            create table analysis_requested_months (month \(text) primary key)\(dialect.tableSuffix);
             """)
         // T: the greatest document time of the documents that count: verified, right app, not TEST, not
         // quarantined (outcomes accepted / other_environment) and of the configured environment.
-        try db.execute(
-            sql: """
-                insert into analysis_parameters
-                select
-                    ?, ?,
-                    coalesce(?, (
-                        select max(document_time) from documents
-                        where outcome in ('accepted', 'other_environment') and environment = ?
-                    )),
-                    ?, ?, ?, ?, ?, ?, ?, ?, ?
-                """,
-            arguments: [
-                options.environment, options.bundleId, options.asOf, options.environment, options.asOf != nil,
-                options.smallBusiness, options.repeatRefundsMin, options.burstRefundsMin,
-                Int64(options.burstWindowHours) * 3_600_000, options.highRateMinRefunds, options.highRateMinPercent,
-                Int64(options.windowDays) * 86_400_000, key,
+        try connection.execute(
+            """
+            insert into analysis_parameters
+            select
+                ?, ?,
+                coalesce(?, (
+                    select max(document_time) from documents
+                    where outcome in ('accepted', 'other_environment') and environment = ?
+                )),
+                ?, ?, ?, ?, ?, ?, ?, ?, ?
+            """,
+            [
+                .text(options.environment), .text(options.bundleId), SQLValue(options.asOf), .text(options.environment),
+                SQLValue(options.asOf != nil), SQLValue(options.smallBusiness), SQLValue(options.repeatRefundsMin),
+                SQLValue(options.burstRefundsMin), .integer(Int64(options.burstWindowHours) * 3_600_000),
+                SQLValue(options.highRateMinRefunds), SQLValue(options.highRateMinPercent),
+                .integer(Int64(options.windowDays) * 86_400_000), .text(key),
             ])
-        let insertMonth = try db.cachedStatement(sql: "insert into analysis_requested_months (month) values (?)")
         for month in options.requestedMonths {
-            try insertMonth.execute(arguments: [month])
+            try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])
         }
     }
 }

@@ -1,7 +1,7 @@
-import GRDB
+import IAPStore
 
 /// Reads the marts of each written month into ``MonthReport``s. Rows come sorted by SQL (`order by` the
-/// contract's key columns, SQLite's BINARY collation: byte order), never by Swift.
+/// contract's key columns in byte order: ``SQLDialect/binaryCollation`` on text keys), never by Swift.
 enum MonthReportReader {
     /// One CSV of the contract and the mart that holds it.
     struct Export {
@@ -38,49 +38,54 @@ enum MonthReportReader {
             keyColumns: ["month", "lookup_id"]),
     ]
 
-    static func read(in db: Database) throws -> [MonthReport] {
-        let months = try Row.fetchAll(
-            db, sql: "select month, has_activity from report_months where is_written order by month")
+    /// The key columns that hold integers: ordered as numbers, so no collation applies (PostgreSQL refuses one).
+    static let integerKeyColumns: Set<String> = ["expiration_intent"]
+
+    static func read(in connection: any StoreConnection) throws -> [MonthReport] {
+        let collation = connection.dialect.binaryCollation
+        let months = try connection.rows("select month, has_activity from report_months where is_written order by month")
         var reports: [MonthReport] = []
         for monthRow in months {
-            let month: String = monthRow["month"]
-            let hasActivity: Bool = monthRow["has_activity"]
+            let month = monthRow["month"].text ?? ""
+            let hasActivity = monthRow["has_activity"].bool ?? false
             var tables: [ReportTable] = []
             for export in exports {
                 let columnList = export.columns.map { "\"\($0)\"" }.joined(separator: ", ")
-                let order = export.keyColumns.map { "\"\($0)\" collate binary" }.joined(separator: ", ")
-                let rows = try Row.fetchAll(
-                    db, sql: "select \(columnList) from \(export.mart) where month = ? order by \(order)",
-                    arguments: [month])
+                let order = export.keyColumns.map {
+                    integerKeyColumns.contains($0) ? "\"\($0)\"" : "\"\($0)\" collate \(collation)"
+                }.joined(separator: ", ")
+                let rows = try connection.rows(
+                    "select \(columnList) from \(export.mart) where month = ? order by \(order)", [.text(month)])
                 tables.append(
-                    ReportTable(
-                        name: export.file, columns: export.columns,
-                        rows: rows.map { row in row.databaseValues.map(reportValue) }))
+                    ReportTable(name: export.file, columns: export.columns, rows: rows.map { $0.values.map(reportValue) }))
             }
-            let timelines = try readTimelines(month: month, flagged: tables[5], in: db)
+            let flagged = tables.first { $0.name == "flagged_accounts.csv" } ?? ReportTable(name: "", columns: [], rows: [])
+            let timelines = try readTimelines(month: month, flagged: flagged, in: connection)
             reports.append(MonthReport(month: month, tables: tables, flaggedTimelines: timelines, isEmpty: !hasActivity))
         }
         return reports
     }
 
-    private static func readTimelines(month: String, flagged: ReportTable, in db: Database) throws
+    private static func readTimelines(month: String, flagged: ReportTable, in connection: any StoreConnection) throws
         -> [FlaggedAccountTimeline]
     {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                select account_id, event_at_ms, kind, transaction_id, product_id, amount_milli, currency
-                from flagged_account_events
-                where month = ?
-                order by account_id, event_at_ms, transaction_id, kind
-                """,
-            arguments: [month])
+        let collation = connection.dialect.binaryCollation
+        let rows = try connection.rows(
+            """
+            select account_id, event_at_ms, kind, transaction_id, product_id, amount_milli, currency
+            from flagged_account_events
+            where month = ?
+            order by account_id collate \(collation), event_at_ms, transaction_id collate \(collation),
+                kind collate \(collation)
+            """,
+            [.text(month)])
         var eventsByAccount: [String: [TimelineEvent]] = [:]
         for row in rows {
             let event = TimelineEvent(
-                time: row["event_at_ms"], kind: row["kind"], transactionId: row["transaction_id"],
-                productId: row["product_id"] ?? "", amountMilli: row["amount_milli"], currency: row["currency"] ?? "XXX")
-            eventsByAccount[row["account_id"], default: []].append(event)
+                time: row["event_at_ms"].integer ?? 0, kind: row["kind"].text ?? "", transactionId: row["transaction_id"].text ?? "",
+                productId: row["product_id"].text ?? "", amountMilli: row["amount_milli"].integer,
+                currency: row["currency"].text ?? "XXX")
+            eventsByAccount[row["account_id"].text ?? "", default: []].append(event)
         }
         return flagged.column("account_id").compactMap { value in
             guard case .text(let account) = value else { return nil }
@@ -88,15 +93,11 @@ enum MonthReportReader {
         }
     }
 
-    static func reportValue(_ value: DatabaseValue) -> ReportValue {
-        switch value.storage {
+    static func reportValue(_ value: SQLValue) -> ReportValue {
+        switch value {
         case .null: return .empty
-        case .int64(let number): return .integer(number)
-        case .string(let text): return .text(text)
-        case .double(let number):
-            // The models compute integers only; a double here would be a model bug, kept visible.
-            return number.rounded() == number && abs(number) < 9e15 ? .integer(Int64(number)) : .text(String(number))
-        case .blob: return .empty
+        case .integer(let number): return .integer(number)
+        case .text(let text), .other(let text): return .text(text)
         }
     }
 }

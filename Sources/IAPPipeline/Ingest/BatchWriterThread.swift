@@ -8,18 +8,18 @@ import IAPStore
 /// second queued batch only held 8 MB more (100k --no-verify: 4.6 s either way, peak 123 -> 114 MB).
 final class BatchWriterThread: @unchecked Sendable {
     // @unchecked: `failure` is guarded by `lock`; everything else is immutable or a GCD object.
-    private let writer: StoreWriter
+    private let writer: any DocumentWriter
     private let queue = DispatchQueue(label: "iaplens.store-writer")
     private let slots: DispatchSemaphore
     private let lock = NSLock()
     private var failure: (any Error)?
 
-    init(writer: StoreWriter, capacity: Int = 1) {
+    init(writer: any DocumentWriter, capacity: Int = 1) {
         self.writer = writer
         self.slots = DispatchSemaphore(value: capacity)
     }
 
-    /// Queues batches to be written together in one transaction (``StoreWriter/write(_:)-([DocumentBatch])``); blocks
+    /// Queues batches to be written together in one transaction (``DocumentWriter/write(_:)``); blocks
     /// while `capacity` writes are already queued or being written. Throws the first write error.
     func submit(_ batches: [DocumentBatch]) throws {
         try rethrowFailure()

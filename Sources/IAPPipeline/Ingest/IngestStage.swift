@@ -4,7 +4,7 @@ import IAPStore
 import IAPVerification
 
 /// The `ingest` stage: reads new input files, verifies and decodes their documents on all cores, and
-/// loads them in order, one SQLite transaction per batch. A file already read (same content) is
+/// loads them in order, one store transaction per batch. A file already read (same content) is
 /// skipped; a file half-read by a killed run is read again, and its keyed rows make that harmless.
 public struct IngestStage: Sendable {
     /// Tuning and inputs.
@@ -33,12 +33,12 @@ public struct IngestStage: Sendable {
         }
     }
 
-    private let store: Store
+    private let store: any StoreEngine
     private let options: Options
     private let progress: (@Sendable (IngestProgress) -> Void)?
 
     /// Creates the stage.
-    public init(store: Store, options: Options, progress: (@Sendable (IngestProgress) -> Void)? = nil) {
+    public init(store: any StoreEngine, options: Options, progress: (@Sendable (IngestProgress) -> Void)? = nil) {
         self.store = store
         self.options = options
         self.progress = progress
@@ -48,17 +48,15 @@ public struct IngestStage: Sendable {
     ///
     /// Four threads, each bounded so memory stays flat: the reader (hash, decompress, split), the processing
     /// stage (verify and decode on all cores), this loader (assemble batches in input order) and the writer
-    /// (one SQLite transaction per batch). A file is registered in the batch that carries its first rows and
+    /// (one store transaction per batch). A file is registered in the batch that carries its first rows and
     /// marked complete in the batch that carries its last, so a batch may span files and nothing drains at
     /// file boundaries.
     public func run(runId: Int64) throws -> IngestSummary {
         let discovery = try InputDiscovery.discover(options.inputs)
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
-        let storeWriter = StoreWriter(store: store)
-        try storeWriter.prepareForBulkLoad()
-        let isBulkLoad = try storeWriter.isBulkLoad(files: discovery.files.map { ($0.path, $0.byteCount) })
-        if isBulkLoad { try storeWriter.dropSecondaryIndexes() }
+        let storeWriter = store.makeDocumentWriter()
+        let isBulkLoad = try storeWriter.beginIngest(files: discovery.files.map { ($0.path, $0.byteCount) })
         let writer = BatchWriterThread(writer: storeWriter)
         var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
@@ -118,7 +116,7 @@ public struct IngestStage: Sendable {
             // peak stays that of the pipeline alone.
             MemoryRelease.returnFreedMemory()
             tracker.buildingIndexes()
-            try storeWriter.ensureSecondaryIndexes()
+            try storeWriter.finishIngest()
         }
         tracker.finish()
         return summary

@@ -1,4 +1,3 @@
-import GRDB
 import IAPStore
 
 /// What is in the store (`iaplens status`): files, documents by kind/outcome/environment, notification
@@ -41,51 +40,57 @@ public struct StoreStatus: Sendable, Equatable {
     public var quarantineSamples: [QuarantineSample] = []
 
     /// Reads the status of a store. `quarantineLimit` rows of quarantine detail are included.
-    public static func read(from store: Store, quarantineLimit: Int = 0) throws -> StoreStatus {
-        try store.database.read { db in
+    public static func read(from store: any StoreEngine, quarantineLimit: Int = 0) throws -> StoreStatus {
+        try store.read { db in
+            let binary = db.dialect.binaryCollation
             var status = StoreStatus()
-            status.bundleId = try String.fetchOne(db, sql: "SELECT value FROM store_settings WHERE key = 'bundle_id'")
-            status.filesComplete = try Int.fetchOne(db, sql: "SELECT count(*) FROM source_files WHERE state = 'complete'") ?? 0
-            status.filesIncomplete = try Int.fetchOne(db, sql: "SELECT count(*) FROM source_files WHERE state <> 'complete'") ?? 0
-            status.documentsByKind = try counts(db, "SELECT kind, count(*) FROM documents GROUP BY 1 ORDER BY 1")
-            status.documentsByOutcome = try counts(db, "SELECT outcome, count(*) FROM documents GROUP BY 1 ORDER BY 1")
+            status.bundleId = try db.text("SELECT value FROM store_settings WHERE key = 'bundle_id'")
+            status.filesComplete = Int(try db.integer("SELECT count(*) FROM source_files WHERE state = 'complete'") ?? 0)
+            status.filesIncomplete = Int(try db.integer("SELECT count(*) FROM source_files WHERE state <> 'complete'") ?? 0)
+            status.documentsByKind = try counts(db, "SELECT kind, count(*) FROM documents GROUP BY 1 ORDER BY kind COLLATE \(binary)")
+            status.documentsByOutcome = try counts(db, "SELECT outcome, count(*) FROM documents GROUP BY 1 ORDER BY outcome COLLATE \(binary)")
             status.documentsByEnvironment = try counts(db, """
-                SELECT coalesce(environment, '(unknown)'), count(*) FROM documents GROUP BY 1 ORDER BY 1
+                SELECT coalesce(environment, '(unknown)'), count(*) FROM documents GROUP BY 1
+                ORDER BY coalesce(environment, '(unknown)') COLLATE \(binary)
                 """)
             status.notificationsByType = try counts(db, """
-                SELECT format || ' ' || notification_type, count(*) FROM notifications GROUP BY 1 ORDER BY 1
+                SELECT format || ' ' || notification_type, count(*) FROM notifications GROUP BY 1
+                ORDER BY (format || ' ' || notification_type) COLLATE \(binary)
                 """)
-            status.quarantineByReason = try counts(db, "SELECT reason, count(*) FROM quarantine GROUP BY 1 ORDER BY 1")
-            status.duplicates = try Int.fetchOne(db, sql: """
+            status.quarantineByReason = try counts(db, "SELECT reason, count(*) FROM quarantine GROUP BY 1 ORDER BY reason COLLATE \(binary)")
+            status.duplicates = Int(try db.integer("""
                 SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'
-                """) ?? 0
-            status.unverifiedDocuments = try Int.fetchOne(db, sql: """
+                """) ?? 0)
+            status.unverifiedDocuments = Int(try db.integer("""
                 SELECT count(*) FROM documents WHERE outcome <> 'quarantined' AND is_verified = 0
-                """) ?? 0
-            status.transactions = try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions") ?? 0
-            status.months = try String.fetchAll(db, sql: """
-                SELECT DISTINCT strftime('%Y-%m', document_time / 1000, 'unixepoch') FROM documents
+                """) ?? 0)
+            status.transactions = Int(try db.integer("SELECT count(*) FROM transactions") ?? 0)
+            status.months = try db.rows("""
+                SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM documents
                 WHERE outcome = 'accepted' AND document_time IS NOT NULL ORDER BY 1
-                """)
-            status.lastRuns = try Row.fetchAll(db, sql: """
+                """).compactMap { $0[0].text }
+            status.lastRuns = try db.rows("""
                 SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined
-                FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command
+                FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command COLLATE \(binary)
                 """).map { row in
-                LastRun(command: row[0], startedAt: row[1], finishedAt: row[2], outcome: row[3], isVerified: row[4],
-                        documentsRead: row[5], documentsQuarantined: row[6])
+                LastRun(command: row[0].text ?? "", startedAt: row[1].text ?? "", finishedAt: row[2].text,
+                        outcome: row[3].text ?? "", isVerified: row[4].bool ?? false,
+                        documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0))
             }
             if quarantineLimit > 0 {
-                status.quarantineSamples = try Row.fetchAll(db, sql: """
-                    SELECT path, line, entry, reason, message FROM quarantine ORDER BY reason, path, line, entry LIMIT ?
-                    """, arguments: [quarantineLimit]).map { row in
-                    QuarantineSample(path: row[0], line: row[1], entry: row[2], reason: row[3], message: row[4])
+                status.quarantineSamples = try db.rows("""
+                    SELECT path, line, entry, reason, message FROM quarantine
+                    ORDER BY reason COLLATE \(binary), path COLLATE \(binary), line, entry LIMIT ?
+                    """, [SQLValue(quarantineLimit)]).map { row in
+                    QuarantineSample(path: row[0].text ?? "", line: Int(row[1].integer ?? 0), entry: Int(row[2].integer ?? 0),
+                                     reason: row[3].text ?? "", message: row[4].text ?? "")
                 }
             }
             return status
         }
     }
 
-    private static func counts(_ db: Database, _ sql: String) throws -> [Count] {
-        try Row.fetchAll(db, sql: sql).map { Count(label: $0[0], count: $0[1]) }
+    private static func counts(_ db: any StoreConnection, _ sql: String) throws -> [Count] {
+        try db.rows(sql).map { Count(label: $0[0].text ?? "", count: Int($0[1].integer ?? 0)) }
     }
 }

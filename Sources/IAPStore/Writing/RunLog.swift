@@ -1,23 +1,24 @@
 import Foundation
-import GRDB
 
 /// The `runs` table: one row per stage invocation, so `status` can say what ran last and how it ended,
 /// and so `--no-verify` is on record wherever it was used.
 public struct RunLog: Sendable {
-    private let store: Store
+    private let store: any StoreEngine
 
     /// Creates a run log.
-    public init(store: Store) {
+    public init(store: any StoreEngine) {
         self.store = store
     }
 
     /// Records the start of a stage and returns its run ID.
     public func begin(command: String, isVerified: Bool, at date: Date = Date()) throws -> Int64 {
-        try store.database.write { db in
-            try db.execute(
-                sql: "INSERT INTO runs (command, started_at, outcome, is_verified) VALUES (?, ?, 'running', ?)",
-                arguments: [command, Self.timestamp(date), isVerified])
-            return db.lastInsertedRowID
+        try store.write { connection in
+            // `returning` (SQLite 3.35, PostgreSQL): the ID the engine assigned, however it assigns them.
+            let id = try connection.integer(
+                "INSERT INTO runs (command, started_at, outcome, is_verified) VALUES (?, ?, 'running', ?) RETURNING run_id",
+                [.text(command), .text(Self.timestamp(date)), SQLValue(isVerified)])
+            guard let id else { throw StoreError.queryFailed(reason: "INSERT INTO runs returned no run_id") }
+            return id
         }
     }
 
@@ -26,16 +27,16 @@ public struct RunLog: Sendable {
         runId: Int64, outcome: String, filesRead: Int = 0, filesSkipped: Int = 0, documentsRead: Int = 0,
         documentsQuarantined: Int = 0, message: String? = nil, at date: Date = Date()
     ) throws {
-        try store.database.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE runs SET finished_at = ?, outcome = ?, files_read = ?, files_skipped = ?, documents_read = ?,
-                        documents_quarantined = ?, message = ?
-                    WHERE run_id = ?
-                    """,
-                arguments: [
-                    Self.timestamp(date), outcome, filesRead, filesSkipped, documentsRead, documentsQuarantined, message,
-                    runId,
+        _ = try store.write { connection in
+            try connection.execute(
+                """
+                UPDATE runs SET finished_at = ?, outcome = ?, files_read = ?, files_skipped = ?, documents_read = ?,
+                    documents_quarantined = ?, message = ?
+                WHERE run_id = ?
+                """,
+                [
+                    .text(Self.timestamp(date)), .text(outcome), SQLValue(filesRead), SQLValue(filesSkipped),
+                    SQLValue(documentsRead), SQLValue(documentsQuarantined), SQLValue(message), .integer(runId),
                 ])
         }
     }

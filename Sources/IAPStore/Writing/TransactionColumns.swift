@@ -1,5 +1,6 @@
 /// The transaction field columns in one order, shared by `transaction_versions` and `transactions`
-/// so the two tables can never drift apart in the writer; the binding and reading below follow it.
+/// so the two tables can never drift apart in either engine's writer; ``values(of:)``, SQLite's binding
+/// (`BoundStatement+TransactionFields.swift`) and PostgreSQL's reading follow it.
 enum TransactionColumns {
     static let names: [String] = [
         "original_transaction_id", "web_order_line_item_id", "bundle_id", "product_id",
@@ -10,66 +11,51 @@ enum TransactionColumns {
     ]
 }
 
-extension BoundStatement {
-    /// Binds a transaction's fields in `TransactionColumns.names` order.
-    mutating func bind(_ fields: TransactionFields) {
-        bind(fields.originalTransactionId)
-        bind(fields.webOrderLineItemId)
-        bind(fields.bundleId)
-        bind(fields.productId)
-        bind(fields.subscriptionGroupIdentifier)
-        bind(fields.purchaseDate)
-        bind(fields.originalPurchaseDate)
-        bind(fields.expiresDate)
-        bind(fields.quantity)
-        bind(fields.type)
-        bind(fields.appAccountToken)
-        bind(fields.inAppOwnershipType)
-        bind(fields.signedDate)
-        bind(fields.revocationDate)
-        bind(fields.revocationReason)
-        bind(fields.revocationType)
-        bind(fields.revocationPercentage)
-        bind(fields.isUpgraded)
-        bind(fields.isTrialPeriod)
-        bind(fields.offerType)
-        bind(fields.offerDiscountType)
-        bind(fields.storefront)
-        bind(fields.transactionReason)
-        bind(fields.currency)
-        bind(fields.price)
+extension TransactionColumns {
+    /// A transaction's fields in `names` order.
+    static func values(of fields: TransactionFields) -> [SQLValue] {
+        [
+            SQLValue(fields.originalTransactionId), SQLValue(fields.webOrderLineItemId), SQLValue(fields.bundleId),
+            SQLValue(fields.productId), SQLValue(fields.subscriptionGroupIdentifier), SQLValue(fields.purchaseDate),
+            SQLValue(fields.originalPurchaseDate), SQLValue(fields.expiresDate), SQLValue(fields.quantity),
+            SQLValue(fields.type), SQLValue(fields.appAccountToken), SQLValue(fields.inAppOwnershipType),
+            SQLValue(fields.signedDate), SQLValue(fields.revocationDate), SQLValue(fields.revocationReason),
+            SQLValue(fields.revocationType), SQLValue(fields.revocationPercentage), SQLValue(fields.isUpgraded),
+            SQLValue(fields.isTrialPeriod), SQLValue(fields.offerType), SQLValue(fields.offerDiscountType),
+            SQLValue(fields.storefront), SQLValue(fields.transactionReason), SQLValue(fields.currency),
+            SQLValue(fields.price),
+        ]
     }
-}
 
-extension BoundStatement.RowReader {
-    /// A transaction's fields stored in `TransactionColumns.names` order from column `offset` on.
-    func transactionFields(from offset: Int32) -> TransactionFields {
+    /// A transaction's fields from `values` in `names` order (a row read back from either engine).
+    static func fields(from values: ArraySlice<SQLValue>) -> TransactionFields {
+        let v = Array(values)
         var fields = TransactionFields()
-        fields.originalTransactionId = string(offset)
-        fields.webOrderLineItemId = string(offset + 1)
-        fields.bundleId = string(offset + 2)
-        fields.productId = string(offset + 3)
-        fields.subscriptionGroupIdentifier = string(offset + 4)
-        fields.purchaseDate = int64(offset + 5)
-        fields.originalPurchaseDate = int64(offset + 6)
-        fields.expiresDate = int64(offset + 7)
-        fields.quantity = int64(offset + 8)
-        fields.type = string(offset + 9)
-        fields.appAccountToken = string(offset + 10)
-        fields.inAppOwnershipType = string(offset + 11)
-        fields.signedDate = int64(offset + 12)
-        fields.revocationDate = int64(offset + 13)
-        fields.revocationReason = int64(offset + 14)
-        fields.revocationType = string(offset + 15)
-        fields.revocationPercentage = int64(offset + 16)
-        fields.isUpgraded = bool(offset + 17)
-        fields.isTrialPeriod = bool(offset + 18)
-        fields.offerType = int64(offset + 19)
-        fields.offerDiscountType = string(offset + 20)
-        fields.storefront = string(offset + 21)
-        fields.transactionReason = string(offset + 22)
-        fields.currency = string(offset + 23)
-        fields.price = int64(offset + 24)
+        fields.originalTransactionId = v[0].text
+        fields.webOrderLineItemId = v[1].text
+        fields.bundleId = v[2].text
+        fields.productId = v[3].text
+        fields.subscriptionGroupIdentifier = v[4].text
+        fields.purchaseDate = v[5].integer
+        fields.originalPurchaseDate = v[6].integer
+        fields.expiresDate = v[7].integer
+        fields.quantity = v[8].integer
+        fields.type = v[9].text
+        fields.appAccountToken = v[10].text
+        fields.inAppOwnershipType = v[11].text
+        fields.signedDate = v[12].integer
+        fields.revocationDate = v[13].integer
+        fields.revocationReason = v[14].integer
+        fields.revocationType = v[15].text
+        fields.revocationPercentage = v[16].integer
+        fields.isUpgraded = v[17].bool
+        fields.isTrialPeriod = v[18].bool
+        fields.offerType = v[19].integer
+        fields.offerDiscountType = v[20].text
+        fields.storefront = v[21].text
+        fields.transactionReason = v[22].text
+        fields.currency = v[23].text
+        fields.price = v[24].integer
         return fields
     }
 }

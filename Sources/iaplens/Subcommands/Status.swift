@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPPipeline
+import IAPStore
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,9 @@ struct Status: ParsableCommand {
         try Console.run {
             let configuration = try ConfigurationBuilder.build(store: store)
             let status = try Pipeline(configuration: configuration).status(quarantineLimit: max(0, quarantine))
-            print(StatusPrinter.render(status, databasePath: configuration.databasePath))
+            // Never the password of a PostgreSQL URL.
+            let shown = (try? StoreLocation(configuration.databasePath).description) ?? configuration.databasePath
+            print(StatusPrinter.render(status, databasePath: shown))
         }
     }
 }

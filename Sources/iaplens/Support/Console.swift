@@ -38,7 +38,7 @@ enum Console {
             throw ExitCode(error.exitCode)
         } catch let error as StoreError {
             Self.error(error.description)
-            throw ExitCode(error.isUsage ? 64 : 1)
+            throw ExitCode(error.exitCode)
         } catch let error as InputDiscoveryError {
             // A wrong --input path is a usage error: say which path, exit 64.
             Self.error(error.description)
@@ -83,10 +83,3 @@ extension Console {
     }
 }
 
-extension StoreError {
-    var isUsage: Bool {
-        if case .otherApp = self { return true }
-        if case .newerSchema = self { return true }
-        return false
-    }
-}

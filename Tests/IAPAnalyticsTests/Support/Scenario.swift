@@ -113,12 +113,12 @@ struct Renewal {
 
 /// An in-memory store filled by hand with the facts ingest would write, then analyzed.
 final class Scenario {
-    let store: Store
+    let store: SQLiteStore
     private var batch = DocumentBatch()
     private var line = 0
 
     init() throws {
-        store = try Store.inMemory()
+        store = try SQLiteStore.inMemory()
         try store.database.write { db in
             try db.execute(sql: """
                 insert into runs (run_id, command, started_at, outcome, is_verified)
@@ -127,7 +127,7 @@ final class Scenario {
         }
         var registration = DocumentBatch()
         registration.startedFiles.append(StartedFile(fileSHA256: "file", path: "test.jsonl", byteCount: 0, runId: 1))
-        try StoreWriter(store: store).write(registration)
+        try SQLiteDocumentWriter(store: store).write(registration)
     }
 
     private func document(
@@ -253,7 +253,7 @@ final class Scenario {
 
     /// Writes the facts, builds the models and reads the report set.
     func report(_ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app")) throws -> ReportSet {
-        try StoreWriter(store: store).write(batch)
+        try SQLiteDocumentWriter(store: store).write(batch)
         batch = DocumentBatch()
         let analyzer = Analyzer(store: store)
         _ = try analyzer.analyze(options)

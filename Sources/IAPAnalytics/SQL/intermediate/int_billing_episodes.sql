@@ -14,30 +14,26 @@
 -- copies the whole source into an unindexed ephemeral table and builds an
 -- automatic index on the copy every run, instead of using the source's
 -- own indexes.
-drop table if exists temp.int_billing_episodes;
-
-create temp table int_billing_episodes as
-
 with
 
 notifications as not materialized (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 renewal_infos as not materialized (
-    select * from stg_store__renewal_infos
+    select * from {{ ref('stg_store__renewal_infos') }}
 ),
 
 transaction_versions as not materialized (
-    select * from stg_store__transaction_versions
+    select * from {{ ref('stg_store__transaction_versions') }}
 ),
 
 subscription_periods as (
-    select * from temp.int_subscription_periods
+    select * from {{ ref('int_subscription_periods') }}
 ),
 
 churn_events as (
-    select * from temp.int_churn_events
+    select * from {{ ref('int_churn_events') }}
 ),
 
 failures_v2 as (
@@ -72,9 +68,9 @@ failures_v1_candidates as (
     -- inner join): start from the few V1 failure notifications. Left to
     -- itself the planner scans every transaction version of the store.
     from notifications
-    cross join renewal_infos
+    {{ fixed_order_join }} renewal_infos
         on notifications.notification_id = renewal_infos.document_id
-    cross join transaction_versions
+    {{ fixed_order_join }} transaction_versions
         on notifications.notification_id = transaction_versions.document_id
         and renewal_infos.original_transaction_id
         = transaction_versions.original_transaction_id
@@ -118,8 +114,8 @@ episodes as (
         first_failures.grace_period_expires_at_ms,
         coalesce(
             subscription_periods.next_purchased_at_ms
-            <= subscription_periods.expires_at_ms + 60 * 86400000,
-            0
+            <= subscription_periods.expires_at_ms + 5184000000,
+            false
         ) as is_recovered,
         churn_events.transaction_id is not null as is_churned
     from first_failures
@@ -137,7 +133,7 @@ final as (
         transaction_id,
         original_transaction_id,
         product_id,
-        strftime('%Y-%m', expires_at_ms / 1000.0, 'unixepoch')
+        {{ month_of_ms(expires_at_ms) }}
             as episode_month,
         started_by_notification_id,
         started_at_ms,
@@ -145,7 +141,7 @@ final as (
         next_purchased_at_ms,
         is_recovered,
         is_recovered and coalesce(
-            next_purchased_at_ms < grace_period_expires_at_ms, 0
+            next_purchased_at_ms < grace_period_expires_at_ms, false
         ) as is_recovered_in_grace,
         not is_recovered and is_churned as is_expired,
         not is_recovered and not is_churned as is_pending

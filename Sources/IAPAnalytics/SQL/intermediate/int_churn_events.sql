@@ -14,22 +14,18 @@
 -- copies the whole source into an unindexed ephemeral table and builds an
 -- automatic index on the copy every run, instead of using the source's
 -- own indexes.
-drop table if exists temp.int_churn_events;
-
-create temp table int_churn_events as
-
 with
 
 subscription_periods as (
-    select * from temp.int_subscription_periods
+    select * from {{ ref('int_subscription_periods') }}
 ),
 
 expirations_notified as (
-    select * from temp.int_expirations_notified
+    select * from {{ ref('int_expirations_notified') }}
 ),
 
 renewal_infos as not materialized (
-    select * from stg_store__renewal_infos
+    select * from {{ ref('stg_store__renewal_infos') }}
 ),
 
 paid_periods as (
@@ -46,7 +42,7 @@ periods_joined_to_expirations as (
         paid_periods.is_refunded
         and not coalesce(
             paid_periods.next_purchased_at_ms <= paid_periods.revoked_at_ms,
-            0
+            false
         ) as is_ended_by_refund
     from paid_periods
     left join expirations_notified
@@ -78,10 +74,11 @@ periods_joined_to_renewal_state as (
     select
         periods_with_renewal_state.*,
         renewal_infos.expiration_intent as renewal_intent,
-        coalesce(renewal_infos.is_in_billing_retry, 0) as is_in_billing_retry,
-        coalesce(renewal_infos.is_auto_renew_off, 0) as is_auto_renew_off,
+        coalesce(renewal_infos.is_in_billing_retry, false)
+            as is_in_billing_retry,
+        coalesce(renewal_infos.is_auto_renew_off, false) as is_auto_renew_off,
         periods_with_renewal_state.ended_at_ms
-        >= periods_with_renewal_state.expires_at_ms + 60 * 86400000
+        >= periods_with_renewal_state.expires_at_ms + 5184000000
             as is_past_recovery_window
     from periods_with_renewal_state
     left join renewal_infos
@@ -159,8 +156,8 @@ final as (
         end as expiration_intent,
         case
             when reason = 'refunded'
-                then strftime('%Y-%m', revoked_at_ms / 1000.0, 'unixepoch')
-            else strftime('%Y-%m', expires_at_ms / 1000.0, 'unixepoch')
+                then {{ month_of_ms(revoked_at_ms) }}
+            else {{ month_of_ms(expires_at_ms) }}
         end as churn_month
     from reasoned
     where reason is not null
@@ -168,6 +165,3 @@ final as (
 
 select * from final
 where churn_month is not null;
-
-create unique index temp.int_churn_events_by_id
-    on int_churn_events (transaction_id);

@@ -4,18 +4,14 @@
 -- Decision: if several distinct EXPIRED notifications name one transaction,
 -- the newest (document time, then notification ID) decides, as the newest
 -- snapshot does everywhere else.
-drop view if exists temp.int_expirations_notified;
-
-create temp view int_expirations_notified as
-
 with
 
 notifications as (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 renewal_infos as (
-    select * from stg_store__renewal_infos
+    select * from {{ ref('stg_store__renewal_infos') }}
 ),
 
 expired_notifications as (

@@ -6,22 +6,18 @@
 -- after_consumption_request: a V2 CONSUMPTION_REQUEST for the transaction
 -- signed before the refund date.
 -- Built as a TEMP table.
-drop table if exists temp.int_refunds;
-
-create temp table int_refunds as
-
 with
 
 transactions as (
-    select * from temp.int_transactions_priced
+    select * from {{ ref('int_transactions_priced') }}
 ),
 
 transaction_versions as (
-    select * from stg_store__transaction_versions
+    select * from {{ ref('stg_store__transaction_versions') }}
 ),
 
 notifications as (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 refunded_transactions as (

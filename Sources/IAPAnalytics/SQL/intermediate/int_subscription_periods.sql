@@ -6,18 +6,14 @@
 -- transactions (paid or not) can be N; transactions without a purchase date
 -- take no part.
 -- Built as a TEMP table.
-drop table if exists temp.int_subscription_periods;
-
-create temp table int_subscription_periods as
-
 with
 
 transactions as not materialized (
-    select * from temp.int_transactions_priced
+    select * from {{ ref('int_transactions_priced') }}
 ),
 
 analysis_parameters as (
-    select * from main.analysis_parameters
+    select * from {{ source('analysis_parameters') }}
 ),
 
 -- N is looked up per period in int_transactions_priced_by_subscription
@@ -73,6 +69,3 @@ final as (
 )
 
 select * from final;
-
-create unique index temp.int_subscription_periods_by_id
-    on int_subscription_periods (transaction_id);

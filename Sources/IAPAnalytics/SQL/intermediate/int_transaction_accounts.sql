@@ -5,14 +5,10 @@
 -- A TEMP view: int_transactions_priced computes account_id (the rule is
 -- spelled out there) and holds the index by account the flag rules read
 -- (int_transactions_priced_by_account); this model names the columns they use.
-drop view if exists temp.int_transaction_accounts;
-
-create temp view int_transaction_accounts as
-
 with
 
 transactions as (
-    select * from temp.int_transactions_priced
+    select * from {{ ref('int_transactions_priced') }}
 ),
 
 final as (

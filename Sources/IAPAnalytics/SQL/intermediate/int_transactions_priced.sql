@@ -14,38 +14,24 @@
 -- The account of each transaction (int_transaction_accounts, a view of this
 -- table) is computed here too: a second 1M-row table holding the same
 -- transactions cost 1.6 s of analyze at 1M documents.
-drop table if exists temp.int_transactions_priced;
-
--- The account mapping, lower-cased as stg_reference__accounts gives it, in a
--- TEMP table indexed by token: joining the view directly compares every
--- transaction with every mapping row (lower() defeats the primary key), which
--- took 74 s for 80k transactions x 11k accounts and grows quadratically.
-drop table if exists temp.int_transactions_priced__account_tokens;
-
-create temp table int_transactions_priced__account_tokens as
-select * from stg_reference__accounts;
-
-create index temp.int_transactions_priced__account_tokens_by_token
-    on int_transactions_priced__account_tokens (app_account_token);
-
-create temp table int_transactions_priced as
+-- The account mapping comes from int_account_tokens (indexed by token).
 
 with
 
 transactions as (
-    select * from stg_store__transactions
+    select * from {{ ref('stg_store__transactions') }}
 ),
 
 products as (
-    select * from stg_reference__products
+    select * from {{ ref('stg_reference__products') }}
 ),
 
 accounts as (
-    select * from temp.int_transactions_priced__account_tokens
+    select * from {{ ref('int_account_tokens') }}
 ),
 
 analysis_parameters as (
-    select * from main.analysis_parameters
+    select * from {{ source('analysis_parameters') }}
 ),
 
 first_listed_products as (
@@ -123,10 +109,10 @@ classified as (
             else gross_milli
         end as refund_milli,
         case
-            when analysis_parameters.is_small_business then 85
+            when analysis_parameters.is_small_business = 1 then 85
             when product_type = 'auto_renewable'
                 and purchased_at_ms
-                >= original_purchased_at_ms + 365 * 86400000 then 85
+                >= original_purchased_at_ms + 31536000000 then 85
             else 70
         end as proceeds_percent
     from priced
@@ -177,23 +163,12 @@ final as (
         revoked_at_ms,
         (gross_milli * proceeds_percent + 50) / 100 as sale_proceeds_milli,
         (refund_milli * proceeds_percent + 50) / 100 as refund_proceeds_milli,
-        strftime('%Y-%m', purchased_at_ms / 1000.0, 'unixepoch')
+        {{ month_of_ms(purchased_at_ms) }}
             as purchase_month,
         case when is_refunded then
-            strftime('%Y-%m', revoked_at_ms / 1000.0, 'unixepoch')
+            {{ month_of_ms(revoked_at_ms) }}
         end as refund_month
     from with_accounts
 )
 
-select * from final;
-
-create unique index temp.int_transactions_priced_by_id
-    on int_transactions_priced (transaction_id);
-
-create index temp.int_transactions_priced_by_subscription
-    on int_transactions_priced (original_transaction_id, purchased_at_ms);
-
--- By account, then purchase date: flagged_accounts counts an account's paid
--- purchases before each window's end from this index alone.
-create index temp.int_transactions_priced_by_account
-    on int_transactions_priced (account_id, purchased_at_ms, is_paid);
+select * from final

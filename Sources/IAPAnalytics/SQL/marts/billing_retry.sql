@@ -1,13 +1,9 @@
 -- Grain: one row per (month, product_id) with at least one billing episode.
 -- REPORTS.md billing_retry.csv (episodes = recovered + expired + pending).
-drop table if exists billing_retry;
-
-create table billing_retry as
-
 with
 
 billing_episodes as (
-    select * from temp.int_billing_episodes
+    select * from {{ ref('int_billing_episodes') }}
 ),
 
 final as (
@@ -15,10 +11,10 @@ final as (
         episode_month as month,
         product_id,
         count(*) as episodes,
-        sum(is_recovered) as recovered,
-        sum(is_recovered_in_grace) as recovered_in_grace,
-        sum(is_expired) as expired,
-        sum(is_pending) as pending
+        count(*) filter (where is_recovered) as recovered,
+        count(*) filter (where is_recovered_in_grace) as recovered_in_grace,
+        count(*) filter (where is_expired) as expired,
+        count(*) filter (where is_pending) as pending
     from billing_episodes
     group by 1, 2
 )

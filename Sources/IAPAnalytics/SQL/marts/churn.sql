@@ -1,13 +1,9 @@
 -- Grain: one row per (month, product_id, churn_type, reason) with at least
 -- one churn event. REPORTS.md churn.csv.
-drop table if exists churn;
-
-create table churn as
-
 with
 
 churn_events as (
-    select * from temp.int_churn_events
+    select * from {{ ref('int_churn_events') }}
 ),
 
 final as (

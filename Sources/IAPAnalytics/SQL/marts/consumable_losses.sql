@@ -3,22 +3,18 @@
 -- a consumable (by month of its signedDate). REPORTS.md consumable_losses.csv.
 -- Decision: a declined/reversed notification whose transaction is not in
 -- the store (or not a consumable) is not counted.
-drop table if exists consumable_losses;
-
-create table consumable_losses as
-
 with
 
 refunded_transactions as (
-    select * from temp.int_refunds
+    select * from {{ ref('int_refunds') }}
 ),
 
 notifications as (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 transactions as (
-    select * from temp.int_transactions_priced
+    select * from {{ ref('int_transactions_priced') }}
 ),
 
 consumable_refunds as (
@@ -29,7 +25,9 @@ consumable_refunds as (
         1 as refunds,
         refund_milli as refunded_gross_milli,
         refund_proceeds_milli as lost_proceeds_milli,
-        has_consumption_request_before as after_consumption_request,
+        case
+            when has_consumption_request_before then 1 else 0
+        end as after_consumption_request,
         0 as declined,
         0 as reversed
     from refunded_transactions
@@ -38,7 +36,7 @@ consumable_refunds as (
 
 consumable_refund_decisions as (
     select
-        strftime('%Y-%m', notifications.notified_at_ms / 1000.0, 'unixepoch')
+        {{ month_of_ms(notifications.notified_at_ms) }}
             as month,
         transactions.product_id,
         transactions.currency,
@@ -46,8 +44,14 @@ consumable_refund_decisions as (
         0 as refunded_gross_milli,
         0 as lost_proceeds_milli,
         0 as after_consumption_request,
-        notifications.notification_type = 'REFUND_DECLINED' as declined,
-        notifications.notification_type = 'REFUND_REVERSED' as reversed
+        case
+            when notifications.notification_type = 'REFUND_DECLINED' then 1
+            else 0
+        end as declined,
+        case
+            when notifications.notification_type = 'REFUND_REVERSED' then 1
+            else 0
+        end as reversed
     from notifications
     inner join transactions
         on notifications.transaction_id = transactions.transaction_id

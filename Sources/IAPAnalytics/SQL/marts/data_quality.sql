@@ -2,14 +2,10 @@
 -- of report.md that come from the models (REPORTS.md "Amount": unpriced;
 -- "Account": unlinked): transactions counted as a sale or a refund without a
 -- price, and without an account.
-drop table if exists data_quality;
-
-create table data_quality as
-
 with
 
 transaction_accounts as (
-    select * from temp.int_transaction_accounts
+    select * from {{ ref('int_transaction_accounts') }}
 ),
 
 counted_transactions as (
@@ -19,8 +15,8 @@ counted_transactions as (
 
 final as (
     select
-        coalesce(sum(is_unpriced), 0) as unpriced_transactions,
-        coalesce(sum(account_id is null), 0) as unlinked_transactions
+        count(*) filter (where is_unpriced) as unpriced_transactions,
+        count(*) filter (where account_id is null) as unlinked_transactions
     from counted_transactions
 )
 

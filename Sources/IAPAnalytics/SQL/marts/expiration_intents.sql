@@ -1,13 +1,9 @@
 -- Grain: one row per (month, product_id, expiration_intent) with at least one
 -- churn event other than refunded. REPORTS.md expiration_intents.csv.
-drop table if exists expiration_intents;
-
-create table expiration_intents as
-
 with
 
 churn_events as (
-    select * from temp.int_churn_events
+    select * from {{ ref('int_churn_events') }}
 ),
 
 final as (

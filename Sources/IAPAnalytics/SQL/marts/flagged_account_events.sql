@@ -10,26 +10,22 @@
 -- of int_transaction_accounts): building every account's timeline first
 -- materialised one row per transaction of the store and indexed it by
 -- account on every run.
-drop table if exists flagged_account_events;
-
-create table flagged_account_events as
-
 with
 
 flagged_accounts as (
-    select * from main.flagged_accounts
+    select * from {{ ref('flagged_accounts') }}
 ),
 
 report_months as (
-    select * from main.report_months
+    select * from {{ ref('report_months') }}
 ),
 
 transaction_accounts as not materialized (
-    select * from temp.int_transaction_accounts
+    select * from {{ ref('int_transaction_accounts') }}
 ),
 
 notifications as (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 flagged_account_ids as (

@@ -17,30 +17,26 @@
 -- refunds by transaction, lifetime purchases by account), and SQLite would
 -- otherwise copy the whole TEMP table into an unindexed ephemeral table
 -- instead of using its indexes by transaction and account.
-drop table if exists flagged_accounts;
-
-create table flagged_accounts as
-
 with
 
 analysis_parameters as (
-    select * from main.analysis_parameters
+    select * from {{ source('analysis_parameters') }}
 ),
 
 report_months as (
-    select * from main.report_months
+    select * from {{ ref('report_months') }}
 ),
 
 transaction_accounts as not materialized (
-    select * from temp.int_transaction_accounts
+    select * from {{ ref('int_transaction_accounts') }}
 ),
 
 refunds as (
-    select * from temp.int_refunds
+    select * from {{ ref('int_refunds') }}
 ),
 
 notifications as (
-    select * from stg_store__notifications
+    select * from {{ ref('stg_store__notifications') }}
 ),
 
 windows as (
@@ -104,10 +100,11 @@ window_refund_summaries as (
         month,
         account_id,
         count(*) over account_window as refunds_90d,
-        sum(is_consumable) over account_window as consumable_refunds_90d,
+        count(*) filter (where is_consumable) over account_window
+            as consumable_refunds_90d,
         min(revoked_at_ms) over account_window as first_refund_ms,
         max(revoked_at_ms) over account_window as last_refund_ms,
-        group_concat(transaction_id, ';') over account_window as evidence
+        {{ string_agg(transaction_id, ';') }} over account_window as evidence
     from refunds_in_windows
     window account_window as (
         partition by month, account_id
@@ -234,12 +231,8 @@ final as (
         declined_90d,
         lifetime_purchases,
         lifetime_refunds,
-        strftime(
-            '%Y-%m-%dT%H:%M:%SZ', first_refund_ms / 1000.0, 'unixepoch'
-        ) as first_refund,
-        strftime(
-            '%Y-%m-%dT%H:%M:%SZ', last_refund_ms / 1000.0, 'unixepoch'
-        ) as last_refund,
+        {{ utc_timestamp_of_ms(first_refund_ms) }} as first_refund,
+        {{ utc_timestamp_of_ms(last_refund_ms) }} as last_refund,
         evidence,
         first_refund_ms,
         last_refund_ms

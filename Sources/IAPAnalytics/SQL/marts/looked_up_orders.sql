@@ -6,33 +6,29 @@
 -- order) and joined by ';'; unlinked transactions add no account ID.
 -- Decision: a lookup with neither time is in no month and not written;
 -- order lookups are not "counted activity" (not one of the six CSVs).
-drop table if exists looked_up_orders;
-
-create table looked_up_orders as
-
 with
 
 lookups as (
-    select * from stg_store__order_lookups
+    select * from {{ ref('stg_store__order_lookups') }}
 ),
 
 lookup_transactions as (
-    select * from stg_store__order_lookup_transactions
+    select * from {{ ref('stg_store__order_lookup_transactions') }}
 ),
 
 refunded_transactions as (
-    select * from temp.int_refunds
+    select * from {{ ref('int_refunds') }}
 ),
 
 transaction_accounts as (
-    select * from temp.int_transaction_accounts
+    select * from {{ ref('int_transaction_accounts') }}
 ),
 
 listed_transaction_ids as (
     select distinct
         lookup_id,
         count(*) over lookup_window as transactions,
-        group_concat(transaction_id, ';') over lookup_window
+        {{ string_agg(transaction_id, ';') }} over lookup_window
             as transaction_ids
     from lookup_transactions
     window lookup_window as (
@@ -44,7 +40,7 @@ listed_transaction_ids as (
 listed_refunds as (
     select distinct
         lookup_transactions.lookup_id,
-        group_concat(lookup_transactions.transaction_id, ';') over (
+        {{ string_agg(lookup_transactions.transaction_id, ';') }} over (
             partition by lookup_transactions.lookup_id
             order by lookup_transactions.transaction_id
             rows between unbounded preceding and unbounded following
@@ -69,7 +65,7 @@ listed_account_ids as (
 listed_accounts as (
     select distinct
         lookup_id,
-        group_concat(account_id, ';') over (
+        {{ string_agg(account_id, ';') }} over (
             partition by lookup_id order by account_id
             rows between unbounded preceding and unbounded following
         ) as account_ids
@@ -78,7 +74,7 @@ listed_accounts as (
 
 final as (
     select
-        strftime('%Y-%m', lookups.looked_up_at_ms / 1000.0, 'unixepoch')
+        {{ month_of_ms(lookups.looked_up_at_ms) }}
             as month,
         lookups.lookup_id,
         lookups.order_id,

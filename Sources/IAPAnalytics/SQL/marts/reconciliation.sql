@@ -6,18 +6,14 @@
 -- Decisions: unpriced counts the unpriced sales plus the unpriced refunds of
 -- the row (so for currency XXX, unpriced = sales + refunds); a refund whose
 -- purchase date is unknown is not a prior-period refund.
-drop table if exists reconciliation;
-
-create table reconciliation as
-
 with
 
 transactions as (
-    select * from temp.int_transactions_priced
+    select * from {{ ref('int_transactions_priced') }}
 ),
 
 refunded_transactions as (
-    select * from temp.int_refunds
+    select * from {{ ref('int_refunds') }}
 ),
 
 -- Sales are summed per (month, currency, product type) before the union:
@@ -35,7 +31,7 @@ sales as (
         sum(sale_proceeds_milli) as proceeds_milli,
         0 as prior_period_refunds,
         0 as prior_period_refunded_milli,
-        sum(is_unpriced) as unpriced
+        count(*) filter (where is_unpriced) as unpriced
     from transactions
     where is_paid
         and purchase_month is not null
@@ -52,11 +48,13 @@ refunds as (
         1 as refunds,
         refund_milli as refunded_milli,
         -refund_proceeds_milli as proceeds_milli,
-        coalesce(purchase_month < refund_month, 0) as prior_period_refunds,
+        case
+            when purchase_month < refund_month then 1 else 0
+        end as prior_period_refunds,
         case
             when purchase_month < refund_month then refund_milli else 0
         end as prior_period_refunded_milli,
-        is_unpriced as unpriced
+        case when is_unpriced then 1 else 0 end as unpriced
     from refunded_transactions
 ),
 

@@ -2,14 +2,10 @@
 -- currency) with at least one refund. REPORTS.md refunds.csv.
 -- refunded_gross_milli sums refund amounts (prorated where the transaction
 -- carries revocationPercentage), as consumable_losses.csv defines it.
-drop table if exists refunds;
-
-create table refunds as
-
 with
 
 refunded_transactions as (
-    select * from temp.int_refunds
+    select * from {{ ref('int_refunds') }}
 ),
 
 final as (
@@ -20,9 +16,10 @@ final as (
         currency,
         count(*) as refunds,
         sum(refund_milli) as refunded_gross_milli,
-        sum(is_from_notifications) as from_notifications,
-        sum(not is_from_notifications) as from_lookups_only,
-        sum(is_unpriced) as unpriced
+        count(*) filter (where is_from_notifications) as from_notifications,
+        count(*) filter (where not is_from_notifications)
+            as from_lookups_only,
+        count(*) filter (where is_unpriced) as unpriced
     from refunded_transactions
     group by 1, 2, 3, 4
 )

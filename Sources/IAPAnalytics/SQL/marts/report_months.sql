@@ -6,36 +6,32 @@
 -- asked for (analysis_requested_months).
 -- Decision: without T (no accepted document and no --as-of) the default
 -- range is empty.
-drop table if exists report_months;
-
-create table report_months as
-
 with recursive
 
 analysis_parameters as (
-    select * from main.analysis_parameters
+    select * from {{ source('analysis_parameters') }}
 ),
 
 requested_months as (
-    select * from main.analysis_requested_months
+    select * from {{ source('analysis_requested_months') }}
 ),
 
 activity_months as (
-    select month from churn
+    select month from {{ ref('churn') }}
     union
-    select month from expiration_intents
+    select month from {{ ref('expiration_intents') }}
     union
-    select month from billing_retry
+    select month from {{ ref('billing_retry') }}
     union
-    select month from refunds
+    select month from {{ ref('refunds') }}
     union
-    select month from consumable_losses
+    select month from {{ ref('consumable_losses') }}
     union
-    select month from reconciliation
+    select month from {{ ref('reconciliation') }}
 ),
 
 as_of_month as (
-    select strftime('%Y-%m', as_of_ms / 1000.0, 'unixepoch') as month
+    select {{ month_of_ms(as_of_ms) }} as month
     from analysis_parameters
     where as_of_ms is not null
 ),
@@ -46,7 +42,7 @@ default_range (month) as (
     inner join as_of_month
         on activity_months.month <= as_of_month.month
     union all
-    select strftime('%Y-%m', default_range.month || '-01', '+1 month')
+    select {{ month_after(default_range.month) }}
     from default_range
     where default_range.month
         < (select as_of_month.month from as_of_month)
@@ -72,10 +68,7 @@ final as (
                 )
             else candidate_months.month in (select month from default_range)
         end as is_written,
-        cast(
-            strftime('%s', candidate_months.month || '-01', '+1 month')
-            as integer
-        ) * 1000 as month_end_ms
+        {{ month_end_ms(candidate_months.month) }} as month_end_ms
     from candidate_months
 )
 

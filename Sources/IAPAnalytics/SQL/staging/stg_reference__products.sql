@@ -1,13 +1,9 @@
 -- Grain: one row per line of products.csv. REPORTS.md "Amount" (V1 prices),
 -- "Product type" (V1 fallback).
-drop view if exists stg_reference__products;
-
-create view stg_reference__products as
-
 with
 
 source as (
-    select * from ref_products
+    select * from {{ source('ref_products') }}
 ),
 
 renamed as (

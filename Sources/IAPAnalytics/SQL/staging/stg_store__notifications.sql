@@ -1,15 +1,11 @@
 -- Grain: one row per notification (notification_id) that counts: the
 -- configured environment, never TEST. REPORTS.md "Accepted document",
 -- "Notification identity".
-drop view if exists stg_store__notifications;
-
-create view stg_store__notifications as
-
 with
 
 source as (
-    select * from notifications
-    where environment = (select environment from analysis_parameters)
+    select * from {{ source('notifications') }}
+    where environment = (select environment from {{ source('analysis_parameters') }})
         and notification_type <> 'TEST'
 ),
 

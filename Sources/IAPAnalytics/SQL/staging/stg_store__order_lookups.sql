@@ -2,16 +2,12 @@
 -- iaplens's own order_lookups.csv.
 -- Decision: a lookup without an environment (an invalid order lists no
 -- transactions to take it from) is kept.
-drop view if exists stg_store__order_lookups;
-
-create view stg_store__order_lookups as
-
 with
 
 source as (
-    select * from order_lookups
+    select * from {{ source('order_lookups') }}
     where environment is null
-        or environment = (select environment from analysis_parameters)
+        or environment = (select environment from {{ source('analysis_parameters') }})
 ),
 
 renamed as (

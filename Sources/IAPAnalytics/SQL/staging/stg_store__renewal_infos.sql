@@ -2,15 +2,11 @@
 -- original_transaction_id) of the configured environment: V2
 -- signedRenewalInfo or one V1 pending_renewal_info entry. REPORTS.md churn
 -- rules 2-3, billing_retry (grace period).
-drop view if exists stg_store__renewal_infos;
-
-create view stg_store__renewal_infos as
-
 with
 
 source as (
-    select * from renewal_infos
-    where environment = (select environment from analysis_parameters)
+    select * from {{ source('renewal_infos') }}
+    where environment = (select environment from {{ source('analysis_parameters') }})
 ),
 
 renamed as (

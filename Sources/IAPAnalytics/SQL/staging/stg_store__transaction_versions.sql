@@ -1,15 +1,11 @@
 -- Grain: one row per (transaction_id, document_id): each snapshot of a
 -- transaction, of the configured environment. REPORTS.md "Refund"
 -- (which sources reported a refund).
-drop view if exists stg_store__transaction_versions;
-
-create view stg_store__transaction_versions as
-
 with
 
 source as (
-    select * from transaction_versions
-    where environment = (select environment from analysis_parameters)
+    select * from {{ source('transaction_versions') }}
+    where environment = (select environment from {{ source('analysis_parameters') }})
 ),
 
 renamed as (

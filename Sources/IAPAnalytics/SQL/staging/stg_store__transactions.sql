@@ -4,15 +4,11 @@
 -- is arithmetic on them.
 -- Decision: a transaction belongs to the environment of its newest version
 -- (ingest's merge); Apple never reuses an ID across environments.
-drop view if exists stg_store__transactions;
-
-create view stg_store__transactions as
-
 with
 
 source as (
-    select * from transactions
-    where environment = (select environment from analysis_parameters)
+    select * from {{ source('transactions') }}
+    where environment = (select environment from {{ source('analysis_parameters') }})
 ),
 
 renamed as (

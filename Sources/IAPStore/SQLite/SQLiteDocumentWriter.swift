@@ -1,16 +1,29 @@
 import GRDB
 
-/// The only writer of the raw-fact tables. Each batch is one transaction with cached prepared
-/// statements; every insert is keyed, so writing the same facts twice changes nothing.
-public struct StoreWriter: Sendable {
-    private let store: Store
+/// Ingest's writer on SQLite: the only writer of the raw-fact tables. Each batch is one transaction with cached
+/// prepared statements; every insert is keyed, so writing the same facts twice changes nothing.
+public struct SQLiteDocumentWriter: DocumentWriter {
+    private let store: SQLiteStore
     /// The keys written while a bulk load has dropped the unique indexes; shared by the copies of this writer
     /// (the ingest thread's and the writer thread's).
     let bulkKeys = BulkLoadKeys()
 
     /// Creates a writer for a store.
-    public init(store: Store) {
+    public init(store: SQLiteStore) {
         self.store = store
+    }
+
+    /// Sets the bulk-load connection settings, and drops the secondary indexes when the files outweigh the store.
+    public func beginIngest(files: [(path: String, byteCount: Int64)]) throws -> Bool {
+        try prepareForBulkLoad()
+        let isBulk = try isBulkLoad(files: files)
+        if isBulk { try dropSecondaryIndexes() }
+        return isBulk
+    }
+
+    /// Builds the indexes a bulk load dropped.
+    public func finishIngest() throws {
+        try ensureSecondaryIndexes()
     }
 
     /// Content hashes of every file already read completely: ingest skips these.
@@ -68,11 +81,6 @@ public struct StoreWriter: Sendable {
             try db.execute(sql: "PRAGMA cache_size = -\(cacheMegabytes * 1024)")
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(checkpointPages)")
         }
-    }
-
-    /// Writes one batch in one transaction.
-    public func write(_ batch: DocumentBatch) throws {
-        try write([batch])
     }
 
     /// Writes several batches in one transaction, exactly as if they had been appended into one: each table's
@@ -141,7 +149,7 @@ public struct StoreWriter: Sendable {
             statement.bind(file.runId)
             statement.bind(file.fileSHA256)
         }
-        try StoreSettings.bumpDataVersion(db)
+        try StoreSettings.bumpDataVersion(SQLiteStoreConnection(db))
     }
 
     /// Runs `sql` once for every row at `rows` of every batch, in order, binding each row with `bind`: the batches

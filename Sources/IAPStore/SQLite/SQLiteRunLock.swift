@@ -6,23 +6,23 @@ import Foundation
 
 /// Only one run may hold a store at a time (PIPELINE.md). An advisory `flock` on `<database>.lock`:
 /// the kernel releases it when the holder exits or is killed, so a crashed run never leaves a stale lock.
-public final class RunLock: @unchecked Sendable {
+final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
     // @unchecked: the descriptor is only used in init and deinit.
     private let descriptor: Int32
 
-    /// Takes the lock or throws ``PipelineError/storeBusy(holder:)`` naming the process that holds it.
-    public init(databasePath: String, command: String) throws {
+    /// Takes the lock or throws ``StoreError/busy(holder:)`` naming the process that holds it.
+    init(databasePath: String, command: String) throws {
         let path = databasePath + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw PipelineError.cannotLock(path: path, reason: String(cString: strerror(errno)))
+            throw StoreError.cannotLock(path: path, reason: String(cString: strerror(errno)))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             close(fd)
-            throw PipelineError.storeBusy(holder: holder.isEmpty ? "another iaplens process" : holder)
+            throw StoreError.busy(holder: holder.isEmpty ? "another iaplens process" : holder)
         }
-        let note = "pid \(getpid()) (iaplens \(command), started \(RunLock.now()))\n"
+        let note = "pid \(getpid()) (iaplens \(command), started \(SQLiteRunLock.now()))\n"
         _ = ftruncate(fd, 0)
         _ = note.withCString { pointer in pwrite(fd, pointer, strlen(pointer), 0) }
         descriptor = fd

@@ -1,0 +1,141 @@
+import Foundation
+public import IAPStore
+
+/// The few template functions the model files use, in the spirit of dbt's `ref()`, `source()` and cross-database
+/// macros: `{{ name(arguments) }}`, rendered for one ``SQLDialect``. Arguments are SQL text (quoted names for
+/// `ref` and `source`), split at top-level commas.
+///
+/// | function | renders |
+/// | --- | --- |
+/// | `ref('model')` | the model's table or view, temporary or in the store's schema as the catalog says |
+/// | `source('table')` | a store table (raw facts, `analysis_parameters`, `analysis_requested_months`) |
+/// | `month_of_ms(ms)` | the UTC month `'YYYY-MM'` of a millisecond time |
+/// | `utc_timestamp_of_ms(ms)` | `'YYYY-MM-DDTHH:MM:SSZ'` of a millisecond time |
+/// | `month_after(month)` | the month after a `'YYYY-MM'` month |
+/// | `month_end_ms(month)` | the first millisecond after a `'YYYY-MM'` month |
+/// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
+/// | `fixed_order_join` | an inner join the planner must take in the written order |
+///
+/// The SQL each renders to is in ``SQLDialect``, the one place the engines differ.
+public struct SQLTemplate: Sendable {
+    public let dialect: SQLDialect
+    /// The schema of the store's tables.
+    public let schema: String
+
+    /// Creates a renderer.
+    public init(dialect: SQLDialect, schema: String) {
+        self.dialect = dialect
+        self.schema = schema
+    }
+
+    /// A template that cannot be rendered: an unknown function, a `ref` to no model, a wrong argument count.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// `sql` with every `{{ … }}` replaced.
+    public func render(_ sql: String) throws(Failure) -> String {
+        var output = ""
+        var rest = Substring(sql)
+        while let open = rest.range(of: "{{") {
+            output += rest[..<open.lowerBound]
+            guard let close = rest[open.upperBound...].range(of: "}}") else {
+                throw Failure(description: "a '{{' without its '}}'")
+            }
+            output += try call(String(rest[open.upperBound..<close.lowerBound]))
+            rest = rest[close.upperBound...]
+        }
+        output += rest
+        return output
+    }
+
+    /// The model names a template reads through `ref()`, in order of appearance.
+    public static func references(in sql: String) -> [String] {
+        calls(in: sql).compactMap { call in
+            call.name == "ref" ? call.arguments.first.map(unquoted) : nil
+        }
+    }
+
+    private func call(_ text: String) throws(Failure) -> String {
+        let call = Self.parse(text)
+        func one() throws(Failure) -> String {
+            guard call.arguments.count == 1 else { throw Failure(description: "\(call.name) takes one argument: {{\(text)}}") }
+            return call.arguments[0]
+        }
+        switch call.name {
+        case "ref":
+            let name = Self.unquoted(try one())
+            guard let model = SQLModelCatalog.model(named: name) else {
+                throw Failure(description: "ref('\(name)') names no model of the catalog")
+            }
+            return model.materialization.isTemporary ? dialect.temporaryTable(name) : dialect.storeTable(name, schema: schema)
+        case "source":
+            return dialect.storeTable(Self.unquoted(try one()), schema: schema)
+        case "month_of_ms":
+            return dialect.monthOfMilliseconds(try one())
+        case "utc_timestamp_of_ms":
+            return dialect.utcTimestampOfMilliseconds(try one())
+        case "month_after":
+            return dialect.monthAfter(try one())
+        case "month_end_ms":
+            return dialect.monthEndMilliseconds(try one())
+        case "string_agg":
+            guard call.arguments.count == 2 else { throw Failure(description: "string_agg takes two arguments: {{\(text)}}") }
+            return dialect.stringAggregate(call.arguments[0], call.arguments[1])
+        case "fixed_order_join":
+            return dialect.fixedOrderJoin
+        default:
+            throw Failure(description: "unknown template function {{\(text)}}")
+        }
+    }
+
+    private struct Call {
+        let name: String
+        let arguments: [String]
+    }
+
+    private static func calls(in sql: String) -> [Call] {
+        var calls: [Call] = []
+        var rest = Substring(sql)
+        while let open = rest.range(of: "{{"), let close = rest[open.upperBound...].range(of: "}}") {
+            calls.append(parse(String(rest[open.upperBound..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+        return calls
+    }
+
+    /// `name(a, b)` → name and the arguments split at top-level commas (not inside parentheses or quotes).
+    private static func parse(_ text: String) -> Call {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return Call(name: trimmed, arguments: []) }
+        let name = String(trimmed[..<open]).trimmingCharacters(in: .whitespaces)
+        let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
+        var arguments: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character?
+        for character in inner {
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "'" || character == "\"" {
+                quote = character
+            } else if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth -= 1
+            } else if character == "," && depth == 0 {
+                arguments.append(current.trimmingCharacters(in: .whitespacesAndNewlines))
+                current = ""
+                continue
+            }
+            current.append(character)
+        }
+        let last = current.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !last.isEmpty { arguments.append(last) }
+        return Call(name: name, arguments: arguments)
+    }
+
+    private static func unquoted(_ text: String) -> String {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+    }
+}

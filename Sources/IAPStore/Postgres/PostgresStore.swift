@@ -1,0 +1,110 @@
+import Foundation
+
+/// The store on a PostgreSQL server: the same tables as ``SQLiteStore`` in one schema of one database
+/// (`?schema=` of the URL), so several apps can share a database without mixing. Opening creates the schema and
+/// runs the migrations (``PostgresSchema``); the one connection is handed to one caller at a time.
+public final class PostgresStore: StoreEngine, @unchecked Sendable {
+    // @unchecked: `connection` is only touched under `lock`.
+    public let url: PostgresURL
+    private let connection: PostgresConnection
+    private let lock = NSLock()
+
+    /// Connects, creates the schema if needed and migrates it.
+    /// - Throws: ``StoreError`` when the server cannot be reached or the schema was migrated by a newer iaplens.
+    public init(url: PostgresURL) throws {
+        self.url = url
+        connection = try Self.connect(url)
+        try connection.executeScript("CREATE SCHEMA IF NOT EXISTS \(connection.dialect.quoted(url.schema))")
+        try connection.use(schema: url.schema)
+        try migrate()
+    }
+
+    /// True when the URL's schema holds an iaplens store; creates nothing.
+    public static func exists(url: PostgresURL) throws -> Bool {
+        let connection = try connect(url)
+        return try connection.value(
+            "SELECT to_regclass(?) IS NOT NULL", [.text(connection.dialect.quoted(url.schema) + ".store_settings")]
+        ).bool ?? false
+    }
+
+    static func connect(_ url: PostgresURL) throws -> PostgresConnection {
+        let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted)
+        // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
+        try connection.executeScript("SET client_min_messages TO warning; SET TIME ZONE 'UTC'")
+        return connection
+    }
+
+    private func migrate() throws {
+        let dialect = connection.dialect
+        try write { connection in
+            // Two processes opening a new store at once: the second waits here, then finds the migrations applied.
+            try connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended('iaplens migrate ' || ?, 0))", [.text(url.schema)])
+            try connection.executeScript("""
+                CREATE TABLE IF NOT EXISTS iaplens_migrations (
+                    name text collate "C" PRIMARY KEY,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
+            let applied = Set(try connection.rows("SELECT name FROM iaplens_migrations").compactMap { $0[0].text })
+            let known = Set(PostgresSchema.migrations.map(\.name))
+            if !applied.isSubset(of: known) { throw StoreError.newerSchema(path: url.redacted) }
+            for migration in PostgresSchema.migrations where !applied.contains(migration.name) {
+                for statement in migration.statements { try connection.executeScript(statement) }
+                try connection.execute("INSERT INTO iaplens_migrations (name) VALUES (?)", [.text(migration.name)])
+            }
+            _ = dialect
+        }
+    }
+
+    // MARK: - StoreEngine
+
+    public var dialect: SQLDialect { .postgres }
+    public var schema: String { url.schema }
+    public var displayName: String { url.redacted }
+
+    public func read<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try lock.withLock { try body(connection) }
+    }
+
+    public func write<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try lock.withLock { try inTransaction(body) }
+    }
+
+    /// The models sort and hash a million-row tables: 64 MB of work memory per sort for this transaction only
+    /// (the server's default, 4 MB, spills them to disk).
+    public func buildModels<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try lock.withLock {
+            try inTransaction { connection in
+                try connection.executeScript("SET LOCAL work_mem = '64MB'")
+                return try body(connection)
+            }
+        }
+    }
+
+    /// Runs `body` with the connection itself (the document writer's COPY), in one transaction.
+    func writeWithConnection<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try lock.withLock {
+            try inTransaction { _ in try body(connection) }
+        }
+    }
+
+    private func inTransaction<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
+        try connection.executeScript("BEGIN")
+        do {
+            let result = try body(connection)
+            try connection.executeScript("COMMIT")
+            return result
+        } catch {
+            try? connection.executeScript("ROLLBACK")
+            throw error
+        }
+    }
+
+    public func makeDocumentWriter() -> any DocumentWriter {
+        PostgresDocumentWriter(store: self)
+    }
+
+    /// Every PostgreSQL write is one transaction with its keys in place: a killed run leaves nothing half done.
+    public func finishInterruptedWork() throws {}
+}
