@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "IAPSigningTests", dependencies: ["IAPSigning", "IAPVerification"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPModelTests", dependencies: ["IAPModel"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "IAPStoreTests", dependencies: ["IAPStore", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
         .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),

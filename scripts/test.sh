@@ -3,6 +3,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit 1
+# A throwaway PostgreSQL cluster for the PostgreSQL store's tests (its own folder and port on loopback, run as the
+# postgres user); stopped and removed when this script ends, however it ends.
+postgres_env=$(bash scripts/postgres.sh start) || { echo "tests: could not start PostgreSQL" >&2; exit 1; }
+eval "$postgres_env"
+trap 'bash scripts/postgres.sh stop "$IAPLENS_TEST_POSTGRES_DIR"' EXIT
 swift build --build-tests > .build-log.txt 2>&1
 status=$?
 if [ $status -ne 0 ]; then

@@ -46,4 +46,35 @@ struct SQLModelCatalogTests {
         #expect(summary.months.isEmpty)
         #expect(summary.martRowCounts.map(\.mart) == SQLModelCatalog.marts.map(\.name))
     }
+
+    @Test func everyModelReadsOnlyModelsBuiltBeforeIt() throws {
+        // A model that reads a later one would read last run's copy (or fail on a new store): the catalog is the DAG.
+        let directory = try SQLModelDirectory.locate()
+        var built: Set<String> = []
+        for model in SQLModelCatalog.models {
+            let text = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
+            for reference in SQLTemplate.references(in: text) {
+                #expect(built.contains(reference), "\(model.name) reads \(reference), which is not built before it")
+            }
+            built.insert(model.name)
+        }
+    }
+
+    @Test func everyModelRendersForBothEnginesWithoutTheOtherEnginesSyntax() throws {
+        let directory = try SQLModelDirectory.locate()
+        for model in SQLModelCatalog.models {
+            let text = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
+            // Engine-specific spellings belong in SQLDialect, reached through template functions.
+            for spelling in ["strftime", "group_concat", "string_agg(", "temp.", "main.", "pg_temp", "collate"] {
+                let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("--") }
+                #expect(!code.contains { $0.contains(spelling) }, "\(model.name) spells \(spelling) itself")
+            }
+            for dialect in SQLDialect.allCases {
+                let rendered = try SQLTemplate(dialect: dialect, schema: "app").render(text)
+                #expect(!rendered.contains("{{"), "\(model.name) on \(dialect)")
+            }
+        }
+        #expect(throws: SQLTemplate.Failure.self) { try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ ref('nope') }}") }
+        #expect(throws: SQLTemplate.Failure.self) { try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ nope(x) }}") }
+    }
 }

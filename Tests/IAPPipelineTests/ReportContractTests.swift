@@ -4,10 +4,29 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// End to end through `Pipeline.run`: the files and headers of REPORTS.md, determinism, split invariance.
+/// End to end through `Pipeline.run`, on each store engine: the files and headers of REPORTS.md, determinism,
+/// split invariance.
 @Suite struct ReportContractTests {
-    func run(_ archive: TestArchive) throws -> RunSummary {
-        try Pipeline(configuration: try archive.configuration { $0.accountsPath = archive.inputs + "/accounts.csv.txt" }).run()
+    /// Runs the pipeline on `archive` with a store of `kind` (the same store on every call for that archive).
+    func run(_ archive: TestArchive, _ kind: StoreKind) throws -> RunSummary {
+        let database = try database(of: archive, kind)
+        return try Pipeline(configuration: try archive.configuration {
+            $0.accountsPath = archive.inputs + "/accounts.csv.txt"
+            $0.databasePath = database
+        }).run()
+    }
+
+    /// The SQLite file of the archive, or a PostgreSQL schema named after it (created on first use).
+    func database(of archive: TestArchive, _ kind: StoreKind) throws -> String {
+        switch kind {
+        case .sqlite: return archive.database
+        case .postgres:
+            let marker = archive.root + "/postgres-url"
+            if let url = try? String(contentsOfFile: marker, encoding: .utf8) { return url }
+            let url = try TestPostgres.freshStore()
+            try url.write(toFile: marker, atomically: true, encoding: .utf8)
+            return url
+        }
     }
 
     func snapshot(_ directory: String) throws -> [String: String] {
@@ -21,10 +40,11 @@ import Testing
         return files
     }
 
-    @Test func everyMonthFolderHoldsEveryContractFileWithItsHeader() throws {
+    @Test(arguments: StoreKind.allCases)
+    func everyMonthFolderHoldsEveryContractFileWithItsHeader(_ kind: StoreKind) throws {
         let archive = try TestArchive()
         try SmallWorld.write(into: archive)
-        _ = try run(archive)
+        _ = try run(archive, kind)
         let files = try snapshot(archive.reports)
         #expect(files["index.md"] != nil)
         let months = Set(files.keys.compactMap { $0.split(separator: "/").count == 2 ? String($0.split(separator: "/")[0]) : nil })
@@ -38,10 +58,11 @@ import Testing
         }
     }
 
-    @Test func theRingAccountIsFlaggedAndTheLookupOnlyRefundsAreCounted() throws {
+    @Test(arguments: StoreKind.allCases)
+    func theRingAccountIsFlaggedAndTheLookupOnlyRefundsAreCounted(_ kind: StoreKind) throws {
         let archive = try TestArchive()
         try SmallWorld.write(into: archive)
-        _ = try run(archive)
+        _ = try run(archive, kind)
         let flagged = CSVReader.records(try archive.report("2023-11/flagged_accounts.csv"))
         let ring = try #require(flagged.first { $0["account_id"] == "acct-ring-1" })
         #expect(ring["rules"]?.contains("repeat_refunds") == true)
@@ -53,28 +74,30 @@ import Testing
         #expect(refunds.first?["from_lookups_only"] == "2")
     }
 
-    @Test func rerunningTheSameDataGivesByteIdenticalReports() throws {
+    @Test(arguments: StoreKind.allCases)
+    func rerunningTheSameDataGivesByteIdenticalReports(_ kind: StoreKind) throws {
         let archive = try TestArchive()
         try SmallWorld.write(into: archive)
-        _ = try run(archive)
+        _ = try run(archive, kind)
         let first = try snapshot(archive.reports)
         try FileManager.default.removeItem(atPath: archive.reports)
-        _ = try run(archive)
+        _ = try run(archive, kind)
         #expect(try snapshot(archive.reports) == first)
     }
 
-    @Test func dataArrivingInSeveralRunsGivesTheSameReportsAsOneRun() throws {
+    @Test(arguments: StoreKind.allCases)
+    func dataArrivingInSeveralRunsGivesTheSameReportsAsOneRun(_ kind: StoreKind) throws {
         let whole = try TestArchive()
         try SmallWorld.write(into: whole)
-        _ = try run(whole)
+        _ = try run(whole, kind)
 
         let split = try TestArchive()
         let names = try SmallWorld.files().map(\.0)
         for name in names.reversed() {
             try SmallWorld.write(into: split, only: [name])
-            if name != "accounts.csv.txt" { _ = try run(split) }
+            if name != "accounts.csv.txt" { _ = try run(split, kind) }
         }
-        _ = try run(split)
+        _ = try run(split, kind)
         #expect(try snapshot(split.reports) == (try snapshot(whole.reports)))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import IAPPipeline
 import IAPStore
+import IAPTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -59,22 +60,23 @@ import Testing
         #expect(try CrashSafetyTests.rowCounts(outputs.database) == (try CrashSafetyTests.rowCounts(reference.database)))
     }
 
-    @Test func inProcessTheLockNamesItsHolderAndIsFreeAgainWhenReleased() throws {
+    @Test(arguments: StoreKind.allCases)
+    func inProcessTheLockNamesItsHolderAndIsFreeAgainWhenReleased(_ kind: StoreKind) throws {
         let folder = NSTemporaryDirectory() + "iaplens-lock-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let database = folder + "/store.sqlite"
-        var holder: RunLock? = try RunLock(databasePath: database, command: "run")
-        #expect(throws: PipelineError.self) { _ = try RunLock(databasePath: database, command: "ingest") }
+        let location = try StoreLocation(try kind.freshDatabase(in: folder))
+        var holder: (any StoreRunLock)? = try location.lockForRun(command: "run")
+        #expect(throws: StoreError.self) { _ = try location.lockForRun(command: "ingest") }
         do {
-            _ = try RunLock(databasePath: database, command: "ingest")
-        } catch let error as PipelineError {
+            _ = try location.lockForRun(command: "ingest")
+        } catch let error as StoreError {
             #expect(error.exitCode == 75)
             #expect(error.description.contains("pid \(getpid()) (iaplens run"))
             #expect(!error.description.contains("\n"))
         }
         withExtendedLifetime(holder) {}
         holder = nil
-        #expect(throws: Never.self) { _ = try RunLock(databasePath: database, command: "ingest") }
+        #expect(throws: Never.self) { _ = try location.lockForRun(command: "ingest") }
     }
 }

@@ -96,12 +96,13 @@ import Testing
     }
 
     /// Row counts of the fact tables: a rerun after kills must hold exactly what an uninterrupted run holds.
+    /// `database` is a SQLite path or a PostgreSQL URL.
     static func rowCounts(_ database: String) throws -> [String: Int] {
-        let store = try SQLiteStore(path: database)
+        let store = try StoreLocation(database).open()
         var counts: [String: Int] = [:]
         for table in ["source_files", "documents", "quarantine", "notifications", "renewal_infos",
                       "order_lookups", "order_lookup_transactions", "transaction_versions", "transactions"] {
-            counts[table] = try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? -1 }
+            counts[table] = try store.read { connection in Int(try connection.integer("SELECT count(*) FROM \(table)") ?? -1) }
         }
         return counts
     }

@@ -1,0 +1,51 @@
+@testable import IAPStore
+import Testing
+
+/// The pieces of the PostgreSQL engine that need no server: the URL, placeholders, COPY text, array literals.
+@Suite struct PostgresPartsTests {
+    @Test func aURLKeepsLibpqParametersTakesTheSchemaOutAndNeverShowsThePassword() throws {
+        let url = try PostgresURL("postgresql://app:s3cr%40t@db.internal:6432/iap?sslmode=require&schema=com_example_app")
+        #expect(url.schema == "com_example_app")
+        #expect(url.connectionString.hasPrefix("postgresql://app:s3cr%40t@db.internal:6432/iap?sslmode=require&"))
+        #expect(!url.connectionString.contains("schema="))
+        #expect(url.connectionString.contains("connect_timeout=10"))
+        #expect(url.redacted == "postgresql://app:***@db.internal:6432/iap?sslmode=require&schema=com_example_app")
+        #expect(try PostgresURL("postgres://u@h/d").schema == "public")
+        #expect(try PostgresURL("postgres://u@h/d?password=x").redacted == "postgres://u@h/d?password=***")
+        #expect(throws: StoreError.self) { try PostgresURL("postgres://u@h") }
+        #expect(throws: StoreError.self) { try PostgresURL("postgres://u@h/d?schema=") }
+    }
+
+    @Test func aDatabaseValueIsAFileUnlessItIsAPostgresURL() throws {
+        #expect(try StoreLocation("reports/app.sqlite") == .sqlite(path: "reports/app.sqlite"))
+        #expect(try StoreLocation("/var/lib/postgres.sqlite") == .sqlite(path: "/var/lib/postgres.sqlite"))
+        guard case .postgres(let url) = try StoreLocation("POSTGRES://u:p@h:5432/d?schema=x") else {
+            Issue.record("a postgres URL must select PostgreSQL")
+            return
+        }
+        #expect(url.schema == "x")
+        #expect(try StoreLocation("postgresql://u:p@h/d").description == "postgresql://u:***@h/d")
+    }
+
+    @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
+        let sql = "select ?, '?', \"a?\" -- why?\n, ? from t where x = ?"
+        #expect(PostgresConnection.numberingPlaceholders(sql) == "select $1, '?', \"a?\" -- why?\n, $2 from t where x = $3")
+    }
+
+    @Test func copyTextEscapesWhatTheFormatReservesAndMarksNull() {
+        var rows = CopyTextEncoder()
+        rows.add("a\tb\\c\nd\re")
+        rows.add(nil as String?)
+        rows.add(Int64(-5))
+        rows.add(true)
+        rows.endRow()
+        rows.add("nul\u{0}here")
+        rows.endRow()
+        #expect(String(decoding: rows.bytes, as: UTF8.self) == "a\\tb\\\\c\\nd\\re\t\\N\t-5\t1\nnul\u{FFFD}here\n")
+        #expect(rows.rowCount == 2)
+    }
+
+    @Test func arrayLiteralsQuoteEveryElement() {
+        #expect(PostgresTransactionWriter.arrayLiteral(["1", "a\"b", "c\\d", "x,y"]) == #"{"1","a\"b","c\\d","x,y"}"#)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The PostgreSQL server the tests run against: the throwaway cluster `scripts/test.sh` starts (with
+/// `scripts/postgres.sh`) and names in `IAPLENS_TEST_POSTGRES_URL`. Each test gets a schema of its own, so tests
+/// run in parallel on one server without seeing each other's stores. Without the variable a test fails and says
+/// how to run it: no test is skipped because the server is missing.
+public enum TestPostgres {
+    public static let environmentVariable = "IAPLENS_TEST_POSTGRES_URL"
+
+    /// No server was started for this test run.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String {
+            "\(TestPostgres.environmentVariable) is not set: run the tests with `bash scripts/test.sh`, which starts a "
+                + "throwaway PostgreSQL cluster, or start one with `eval \"$(bash scripts/postgres.sh start)\"`."
+        }
+    }
+
+    /// The server's URL (no schema).
+    public static func serverURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment[environmentVariable], !url.isEmpty else { throw Missing() }
+        return url
+    }
+
+    /// A `--database` URL naming a new, empty schema of the test server.
+    public static func freshStore(_ name: String = #function) throws -> String {
+        let safe = name.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(30)
+        let suffix = UUID().uuidString.lowercased().prefix(8)
+        return try serverURL() + "?schema=t_\(safe)_\(suffix)"
+    }
+}
+
+/// The two store engines, for tests that run on each.
+public enum StoreKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    public var description: String { rawValue }
+
+    /// A `--database` value for a new store of this kind: a file in `folder`, or a fresh PostgreSQL schema.
+    public func freshDatabase(in folder: String, _ name: String = #function) throws -> String {
+        switch self {
+        case .sqlite: return folder + "/store.sqlite"
+        case .postgres: return try TestPostgres.freshStore(name)
+        }
+    }
+}
