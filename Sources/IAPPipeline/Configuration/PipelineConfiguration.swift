@@ -4,7 +4,7 @@ import IAPFormats
 public struct PipelineConfiguration: Sendable, Equatable {
     /// Input files and folders (`--input`, repeatable).
     public var inputs: [String] = []
-    /// The SQLite store (`--database`).
+    /// The store (`--database`): a SQLite file path, or a `postgres://` / `postgresql://` URL.
     public var databasePath: String = "iaplens.sqlite"
     /// Where reports go (`--reports`).
     public var reportsDirectory: String = "reports"

@@ -2,7 +2,11 @@ import ArgumentParser
 
 /// Where the store is, and an optional configuration file.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The SQLite store (created if missing).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The store: a SQLite file (created if missing), or a PostgreSQL URL postgres://user[:password]@host[:port]/database"
+            + "[?schema=name&sslmode=require…] (the schema is created if missing; default public; the password may also "
+            + "come from PGPASSWORD or ~/.pgpass). Config key: \"database\".",
+        valueName: "file-or-url"))
     var database: String?
 
     @Option(name: .long, help: ArgumentHelp(

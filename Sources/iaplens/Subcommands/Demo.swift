@@ -10,6 +10,11 @@ struct Demo: ParsableCommand {
     @Option(help: ArgumentHelp("Working folder for the simulated archive, store and reports.", valueName: "dir"))
     var directory: String = "iaplens-demo"
 
+    @Option(help: ArgumentHelp(
+        "The store: a SQLite file (default <dir>/iaplens.sqlite) or a postgres:// URL (see `iaplens run --help`).",
+        valueName: "file-or-url"))
+    var database: String?
+
     @OptionGroup var flags: SimulationFlags
 
     func run() throws {
@@ -25,7 +30,7 @@ struct Demo: ParsableCommand {
             var configuration = PipelineConfiguration()
             // The data folders only: expectations.json beside them is the simulator's answer key, not input.
             configuration.inputs = ["notifications", "history", "refunds", "orders"].map { archive + "/" + $0 }
-            configuration.databasePath = directory + "/iaplens.sqlite"
+            configuration.databasePath = database ?? directory + "/iaplens.sqlite"
             SQLiteTemporaryFiles.placeBeside(databasePath: configuration.databasePath)
             configuration.reportsDirectory = directory + "/reports"
             configuration.bundleId = options.bundleId

@@ -1,4 +1,5 @@
 import Foundation
+import IAPStore
 
 /// Where SQLite puts the files it spills to (large sorts, temporary tables, statement journals).
 ///
@@ -8,7 +9,7 @@ import Foundation
 /// (SQLite reads the variable once); only the command line does this, because it changes the whole process.
 enum SQLiteTemporaryFiles {
     static func placeBeside(databasePath: String) {
-        guard ProcessInfo.processInfo.environment["SQLITE_TMPDIR"] == nil else { return }
+        guard ProcessInfo.processInfo.environment["SQLITE_TMPDIR"] == nil, !StoreLocation.isPostgres(databasePath) else { return }
         let folder = (databasePath as NSString).deletingLastPathComponent
         setenv("SQLITE_TMPDIR", folder.isEmpty ? "." : folder, 1)
     }
