@@ -5,6 +5,7 @@
 #   eval "$(bash scripts/postgres.sh start)"   # installs Debian's postgresql if missing, starts a cluster,
 #                                              # prints `export IAPLENS_TEST_POSTGRES_URL=… IAPLENS_TEST_POSTGRES_DIR=…`
 #   bash scripts/postgres.sh stop "$IAPLENS_TEST_POSTGRES_DIR"
+#   bash scripts/postgres.sh start --durable   # the server's own durability settings (fsync on): for benchmarks
 #
 # The cluster uses password authentication (SCRAM) for its one role, so the URL carries the password the
 # way a real deployment's would; nothing listens beyond 127.0.0.1.
@@ -34,9 +35,16 @@ start)
     if [ "$(id -u)" -eq 0 ]; then chown -R postgres:postgres "$dir"; fi
     as_postgres "$bin/initdb" -D "$dir/data" -U iaplens --pwfile="$dir/pwfile" --auth=scram-sha-256 \
         --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
-    # Small and fast: a test cluster holds nothing worth an fsync.
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=60" \
+    settings="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c max_connections=60"
+    if [ "${2:-}" = "--durable" ]; then
+        # A benchmark server: PostgreSQL's durability as shipped (fsync, synchronous commit), with the WAL allowed
+        # to grow between checkpoints as any server taking bulk loads is configured.
+        settings="$settings -c max_wal_size=8GB -c shared_buffers=256MB"
+    else
+        # Small and fast: a test cluster holds nothing worth an fsync.
+        settings="$settings -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    fi
+    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$settings" \
         start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     PGPASSWORD="$password" "$bin/psql" -h 127.0.0.1 -p "$port" -U iaplens -d postgres -qAt \
         -c "CREATE DATABASE iaplens_test" >/dev/null
