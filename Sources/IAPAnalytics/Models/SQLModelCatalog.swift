@@ -28,7 +28,10 @@ public enum SQLModelCatalog {
                 .on("int_transactions_priced_by_account", ["account_id", "purchased_at_ms", "is_paid"]),
             ]),
         SQLModel("int_transaction_accounts", .intermediate, .temporaryView),
-        SQLModel("int_refunds", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_refunds", .intermediate, .temporaryTable,
+            // flagged_accounts counts each account's refunds before every window's end from this index alone.
+            indexes: [.on("int_refunds_by_account", ["account_id", "revoked_at_ms"])]),
         SQLModel(
             "int_subscription_periods", .intermediate, .temporaryTable,
             indexes: [.unique("int_subscription_periods_by_id", ["transaction_id"])]),

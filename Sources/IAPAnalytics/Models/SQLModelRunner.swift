@@ -116,5 +116,8 @@ struct SQLModelRunner {
         for month in options.requestedMonths {
             try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])
         }
+        for table in ["analysis_parameters", "analysis_requested_months"] {
+            if let analyze = dialect.analyzeTable(table) { try connection.executeScript(analyze) }
+        }
     }
 }

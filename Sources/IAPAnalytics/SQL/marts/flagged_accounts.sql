@@ -31,7 +31,7 @@ transaction_accounts as not materialized (
     select * from {{ ref('int_transaction_accounts') }}
 ),
 
-refunds as (
+refunds as not materialized (
     select * from {{ ref('int_refunds') }}
 ),
 
@@ -138,8 +138,9 @@ refunding_accounts as (
 ),
 
 -- One row per (month, account) with a refund before the window's end, with
--- its lifetime counts counted per row: refunds through an automatic index
--- on account_refunds, paid purchases as a range of
+-- its lifetime counts counted per row: refunds as a range of
+-- int_refunds_by_account (account_id, revoked_at_ms) (`refunds` is not
+-- materialized, so the lookup reaches that index), paid purchases as a range of
 -- int_transactions_priced_by_account (account_id, purchased_at_ms, is_paid),
 -- which covers the count. Joining every refund and purchase to every later
 -- window and grouping sorted one row per (window, transaction) instead: the
@@ -151,9 +152,9 @@ lifetime_counts as materialized (
         refunding_accounts.account_id,
         (
             select count(*)
-            from account_refunds
-            where account_refunds.account_id = refunding_accounts.account_id
-                and account_refunds.revoked_at_ms < windows.window_end_ms
+            from refunds
+            where refunds.account_id = refunding_accounts.account_id
+                and refunds.revoked_at_ms < windows.window_end_ms
         ) as lifetime_refunds,
         (
             select count(*)
