@@ -62,7 +62,6 @@ enum PostgresSchema {
             CHECK ((outcome = 'quarantined') = (document_id IS NULL))
         )
         """,
-        "CREATE INDEX documents_by_document_id ON documents (document_id)",
         """
         CREATE TABLE quarantine (
             file_sha256 \(text) NOT NULL,
@@ -76,7 +75,6 @@ enum PostgresSchema {
             FOREIGN KEY (file_sha256, line, entry) REFERENCES documents (file_sha256, line, entry)
         )
         """,
-        "CREATE INDEX quarantine_by_reason ON quarantine (reason)",
         """
         CREATE TABLE notifications (
             notification_id \(text) NOT NULL,
@@ -99,8 +97,6 @@ enum PostgresSchema {
         )
         """,
         "CREATE UNIQUE INDEX notifications_by_id ON notifications (notification_id)",
-        "CREATE INDEX notifications_by_transaction ON notifications (transaction_id, notification_type)",
-        "CREATE INDEX notifications_by_type ON notifications (notification_type, document_time)",
         """
         CREATE TABLE transaction_versions (
             transaction_id \(text) NOT NULL,
@@ -125,7 +121,6 @@ enum PostgresSchema {
             \(transactionFieldColumns)
         )
         """,
-        "CREATE INDEX transactions_by_original ON transactions (original_transaction_id, purchase_date)",
         """
         CREATE TABLE renewal_infos (
             document_id \(text) NOT NULL,
@@ -146,7 +141,6 @@ enum PostgresSchema {
         )
         """,
         "CREATE UNIQUE INDEX renewal_infos_by_key ON renewal_infos (document_id, original_transaction_id)",
-        "CREATE INDEX renewal_infos_by_subscription ON renewal_infos (original_transaction_id, document_time)",
         """
         CREATE TABLE order_lookups (
             lookup_id \(text) PRIMARY KEY,
@@ -182,6 +176,20 @@ enum PostgresSchema {
             line bigint NOT NULL
         )
         """,
+    ] + secondaryIndexes.map(\.definition)
+
+    /// The indexes that serve analysis and `status`, not ingest's own keyed writes: a bulk load drops them and builds
+    /// them again, sorted, at its end (``PostgresDocumentWriter``). The unique keys stay: `on conflict` needs them.
+    static let secondaryIndexes: [(name: String, definition: String)] = [
+        ("documents_by_document_id", "CREATE INDEX documents_by_document_id ON documents (document_id)"),
+        ("quarantine_by_reason", "CREATE INDEX quarantine_by_reason ON quarantine (reason)"),
+        ("notifications_by_transaction",
+         "CREATE INDEX notifications_by_transaction ON notifications (transaction_id, notification_type)"),
+        ("notifications_by_type", "CREATE INDEX notifications_by_type ON notifications (notification_type, document_time)"),
+        ("transactions_by_original",
+         "CREATE INDEX transactions_by_original ON transactions (original_transaction_id, purchase_date)"),
+        ("renewal_infos_by_subscription",
+         "CREATE INDEX renewal_infos_by_subscription ON renewal_infos (original_transaction_id, document_time)"),
     ]
 
     /// The columns of ``TransactionColumns/names`` with their PostgreSQL types.

@@ -30,7 +30,10 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {
         let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted)
         // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
-        try connection.executeScript("SET client_min_messages TO warning; SET TIME ZONE 'UTC'")
+        // No JIT: the server compiles a query when its estimated cost is high, and iaplens's estimates are high for
+        // cheap statements (a batch's lookups plan with sequential scans priced out; the models' CTEs). Compiling
+        // cost 80 ms per statement, for statements that run in well under 1 ms: 17 of the 20 s of a 100k load.
+        try connection.executeScript("SET client_min_messages TO warning; SET TIME ZONE 'UTC'; SET jit = off")
         return connection
     }
 
@@ -75,13 +78,14 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// - fresh planner statistics of the fact tables: the models join them by key, and with the statistics
     ///   autovacuum had not yet gathered after a load, one correlated lookup planned as a scan took 59 s at 100k
     ///   documents instead of 0.8 s (`analyze` samples a fixed number of rows, so this costs well under a second);
-    /// - no JIT compilation: the models' row estimates through CTEs are large enough to trigger it, and compiling
-    ///   took about a second per model for queries that run in milliseconds;
+    /// - no JIT compilation (off for the whole session, see ``connect(_:)``): the models' row estimates through
+    ///   CTEs are large enough to trigger it, and compiling took about a second per model for queries that run in
+    ///   milliseconds;
     /// - 64 MB of work memory per sort or hash, instead of the server's 4 MB, which spills them to disk.
     public func buildModels<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try lock.withLock {
             try inTransaction { connection in
-                try connection.executeScript("SET LOCAL jit = off; SET LOCAL work_mem = '64MB'")
+                try connection.executeScript("SET LOCAL work_mem = '64MB'")
                 try connection.executeScript(Self.factTables.map { "ANALYZE \($0)" }.joined(separator: "; "))
                 return try body(connection)
             }
@@ -117,6 +121,12 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         PostgresDocumentWriter(store: self)
     }
 
-    /// Every PostgreSQL write is one transaction with its keys in place: a killed run leaves nothing half done.
-    public func finishInterruptedWork() throws {}
+    /// Builds any secondary index a bulk load dropped (after the load, or after a run killed during one).
+    public func finishInterruptedWork() throws {
+        try write { connection in
+            for index in PostgresSchema.secondaryIndexes {
+                try connection.executeScript(index.definition.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+            }
+        }
+    }
 }
