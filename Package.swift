@@ -1,10 +1,11 @@
 // swift-tools-version: 6.1
 // iaplens — App Store purchase records into finance, trust-and-safety and product reports.
 //
-// Layers, one direction of dependency (see Documentation/Architecture.md):
-//   IAPFormats → IAPVerification → IAPModel → IAPStore → IAPAnalytics → IAPReports → IAPPipeline → iaplens
-// IAPSigning (test PKI + JWS signer) and IAPSimulator sit beside the chain and are used by tests,
-// the simulator and benchmarks, never by the ingest path.
+// Layers, one direction of dependency, drawn in Documentation/Architecture.md: two branches that meet only in
+// IAPPipeline. Reading: IAPFormats → IAPVerification, IAPModel. Storing and reporting: IAPStore (the engine
+// boundary: SQLite or PostgreSQL) → IAPAnalytics → IAPReports. Then IAPPipeline → iaplens (the CLI).
+// IAPSigning (test PKI + JWS signer) and IAPSimulator sit beside them and are used by tests, the simulator and
+// benchmarks, never by the ingest path.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -49,7 +50,8 @@ let package = Package(
             resources: [.copy("SQL")],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPReports", dependencies: ["IAPAnalytics", "IAPFormats", "CLibCSV"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "CLibCSV"], swiftSettings: swiftSettings),
         .target(
             name: "IAPPipeline",
             dependencies: [
