@@ -189,7 +189,8 @@ public struct Pipeline: Sendable {
         }
     }
 
-    var analysisOptions: AnalysisOptions {
+    /// The analysis options this configuration gives (thresholds, months, environment).
+    public var analysisOptions: AnalysisOptions {
         var options = AnalysisOptions(bundleId: configuration.bundleId)
         options.environment = configuration.environment
         options.asOf = configuration.asOf

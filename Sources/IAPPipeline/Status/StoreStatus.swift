@@ -45,8 +45,13 @@ public struct StoreStatus: Sendable, Equatable {
             let binary = db.dialect.binaryCollation
             var status = StoreStatus()
             status.bundleId = try db.text("SELECT value FROM store_settings WHERE key = 'bundle_id'")
-            status.filesComplete = Int(try db.integer("SELECT count(*) FROM source_files WHERE state = 'complete'") ?? 0)
-            status.filesIncomplete = Int(try db.integer("SELECT count(*) FROM source_files WHERE state <> 'complete'") ?? 0)
+            // Files, duplicates, unverified and quarantine counts: the data-quality section's own definitions.
+            let figures = try DocumentFigures.read(db)
+            status.filesComplete = figures.filesRead
+            status.filesIncomplete = figures.filesIncomplete
+            status.duplicates = figures.duplicates
+            status.unverifiedDocuments = figures.unverified
+            status.quarantineByReason = figures.quarantinedByReason.map { Count(label: $0.label, count: $0.count) }
             status.documentsByKind = try counts(db, "SELECT kind, count(*) FROM documents GROUP BY 1 ORDER BY kind COLLATE \(binary)")
             status.documentsByOutcome = try counts(db, "SELECT outcome, count(*) FROM documents GROUP BY 1 ORDER BY outcome COLLATE \(binary)")
             status.documentsByEnvironment = try counts(db, """
@@ -57,13 +62,6 @@ public struct StoreStatus: Sendable, Equatable {
                 SELECT format || ' ' || notification_type, count(*) FROM notifications GROUP BY 1
                 ORDER BY (format || ' ' || notification_type) COLLATE \(binary)
                 """)
-            status.quarantineByReason = try counts(db, "SELECT reason, count(*) FROM quarantine GROUP BY 1 ORDER BY reason COLLATE \(binary)")
-            status.duplicates = Int(try db.integer("""
-                SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'
-                """) ?? 0)
-            status.unverifiedDocuments = Int(try db.integer("""
-                SELECT count(*) FROM documents WHERE outcome <> 'quarantined' AND is_verified = 0
-                """) ?? 0)
             status.transactions = Int(try db.integer("SELECT count(*) FROM transactions") ?? 0)
             status.months = try db.rows("""
                 SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM documents

@@ -30,7 +30,7 @@ enum StatusPrinter {
         lines.append("files: \(s.filesComplete) read" + (s.filesIncomplete > 0 ? ", \(s.filesIncomplete) incomplete (the next run finishes them)" : ""))
         lines.append("transactions: \(s.transactions)")
         lines.append("duplicates (copies of accepted documents): \(s.duplicates)")
-        if s.unverifiedDocuments > 0 { lines.append("WARNING: \(s.unverifiedDocuments) document(s) stored with --no-verify (signatures not checked)") }
+        if s.unverifiedDocuments > 0 { lines.append("WARNING: \(s.unverifiedDocuments) accepted document(s) ingested with --no-verify (signatures not checked)") }
         section("documents by outcome", s.documentsByOutcome, into: &lines)
         section("documents by kind", s.documentsByKind, into: &lines)
         section("documents by environment", s.documentsByEnvironment, into: &lines)
