@@ -50,9 +50,9 @@ import Testing
         let months = Set(files.keys.compactMap { $0.split(separator: "/").count == 2 ? String($0.split(separator: "/")[0]) : nil })
         #expect(months.contains("2023-10"))
         for month in months {
-            for (name, columns) in ReportColumns.files {
-                let text = try #require(files["\(month)/\(name)"], "\(month)/\(name) missing")
-                #expect(CSVReader.parse(text).first == columns, "\(month)/\(name) header")
+            for file in ReportColumns.files {
+                let text = try #require(files["\(month)/\(file.name)"], "\(month)/\(file.name) missing")
+                #expect(CSVReader.parse(text).first == file.columns, "\(month)/\(file.name) header")
             }
             #expect(files["\(month)/report.md"] != nil)
         }

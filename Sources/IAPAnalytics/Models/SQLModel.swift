@@ -46,13 +46,19 @@ public struct SQLModel: Sendable, Equatable {
     public let layer: Layer
     public let materialization: Materialization
     public let indexes: [Index]
+    /// The columns that identify one row (the "Grain:" its file names): unique and never null, checked on every
+    /// mart by `MartGrainTests` as dbt's `unique` and `not_null` tests do. Empty for a one-row model.
+    public let grain: [String]
 
     /// Creates a model entry.
-    public init(_ name: String, _ layer: Layer, _ materialization: Materialization, indexes: [Index] = []) {
+    public init(
+        _ name: String, _ layer: Layer, _ materialization: Materialization, indexes: [Index] = [], grain: [String] = []
+    ) {
         self.name = name
         self.layer = layer
         self.materialization = materialization
         self.indexes = indexes
+        self.grain = grain
     }
 
     /// The path of its file relative to the SQL folder.

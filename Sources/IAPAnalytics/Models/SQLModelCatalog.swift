@@ -42,16 +42,18 @@ public enum SQLModelCatalog {
         SQLModel("int_billing_episodes", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)
-        SQLModel("churn", .marts, .table),
-        SQLModel("expiration_intents", .marts, .table),
-        SQLModel("billing_retry", .marts, .table),
-        SQLModel("refunds", .marts, .table),
-        SQLModel("consumable_losses", .marts, .table),
-        SQLModel("reconciliation", .marts, .table),
-        SQLModel("looked_up_orders", .marts, .table),
-        SQLModel("report_months", .marts, .table),
-        SQLModel("flagged_accounts", .marts, .table),
-        SQLModel("flagged_account_events", .marts, .table),
+        SQLModel("churn", .marts, .table, grain: ["month", "product_id", "churn_type", "reason"]),
+        SQLModel("expiration_intents", .marts, .table, grain: ["month", "product_id", "expiration_intent"]),
+        SQLModel("billing_retry", .marts, .table, grain: ["month", "product_id"]),
+        SQLModel("refunds", .marts, .table, grain: ["month", "product_type", "product_id", "currency"]),
+        SQLModel("consumable_losses", .marts, .table, grain: ["month", "product_id", "currency"]),
+        SQLModel("reconciliation", .marts, .table, grain: ["month", "currency", "product_type"]),
+        SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
+        SQLModel("report_months", .marts, .table, grain: ["month"]),
+        SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
+        SQLModel(
+            "flagged_account_events", .marts, .table,
+            grain: ["month", "account_id", "kind", "transaction_id", "event_at_ms"]),
         SQLModel("data_quality", .marts, .table),
     ]
 

@@ -33,15 +33,36 @@ public enum ReportColumns {
         "account_ids", "note",
     ]
 
-    /// File name → header, in the order the files are written.
-    public static let files: [(name: String, columns: [String])] = [
-        ("churn.csv", churn),
-        ("expiration_intents.csv", expirationIntents),
-        ("billing_retry.csv", billingRetry),
-        ("refunds.csv", refunds),
-        ("consumable_losses.csv", consumableLosses),
-        ("flagged_accounts.csv", flaggedAccounts),
-        ("reconciliation.csv", reconciliation),
-        ("order_lookups.csv", orderLookups),
+    /// One CSV file of a month: its name and header, the mart that holds its rows and the key its rows are sorted
+    /// by (byte order for text keys).
+    public struct File: Sendable {
+        public let name: String
+        public let columns: [String]
+        public let mart: String
+        public let keyColumns: [String]
+    }
+
+    /// Every CSV file of a month, in the order the files are written: the one list the readers, the writers and the
+    /// tests use.
+    public static let files: [File] = [
+        File(name: "churn.csv", columns: churn, mart: "churn", keyColumns: ["month", "product_id", "churn_type", "reason"]),
+        File(
+            name: "expiration_intents.csv", columns: expirationIntents, mart: "expiration_intents",
+            keyColumns: ["month", "product_id", "expiration_intent"]),
+        File(name: "billing_retry.csv", columns: billingRetry, mart: "billing_retry", keyColumns: ["month", "product_id"]),
+        File(
+            name: "refunds.csv", columns: refunds, mart: "refunds",
+            keyColumns: ["month", "product_type", "product_id", "currency"]),
+        File(
+            name: "consumable_losses.csv", columns: consumableLosses, mart: "consumable_losses",
+            keyColumns: ["month", "product_id", "currency"]),
+        File(name: "flagged_accounts.csv", columns: flaggedAccounts, mart: "flagged_accounts", keyColumns: ["account_id"]),
+        File(
+            name: "reconciliation.csv", columns: reconciliation, mart: "reconciliation",
+            keyColumns: ["month", "currency", "product_type"]),
+        File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
     ]
+
+    /// The key columns that hold integers: ordered as numbers, so no collation applies (PostgreSQL refuses one).
+    public static let integerKeyColumns: Set<String> = ["expiration_intent"]
 }
