@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// The simulated app's storefronts and products, with prices per currency in milliunits.
 struct Catalog: Sendable {
     /// A storefront: ISO 3166-1 alpha-3 code, Apple storefront ID, currency.
@@ -7,13 +9,6 @@ struct Catalog: Sendable {
         let currency: String
         /// Relative share of customers.
         let weight: Double
-    }
-
-    /// The kinds of products the simulated app sells, in Apple's `type` spelling.
-    enum ProductType: String, Sendable {
-        case autoRenewable = "Auto-Renewable Subscription"
-        case consumable = "Consumable"
-        case nonConsumable = "Non-Consumable"
     }
 
     /// A product with its price in every storefront currency.

@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPSigning
 
 /// Generates, signs and renders one chunk of customers into file lines, lookups and expectations.

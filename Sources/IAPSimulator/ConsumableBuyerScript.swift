@@ -1,3 +1,4 @@
+import IAPFormats
 /// An ordinary coin buyer: a few purchases over the window, an occasional refund request.
 struct ConsumableBuyerScript {
     let world: SimWorld

@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPSigning
 
 /// Turns events into Apple-shaped documents: signed V2 notifications and V1 bodies.

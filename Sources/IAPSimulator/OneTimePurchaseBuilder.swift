@@ -1,3 +1,4 @@
+import IAPFormats
 /// Builds one-time purchases (consumables, the non-consumable) and their refund stories:
 /// `ONE_TIME_CHARGE`, `CONSUMPTION_REQUEST`, `REFUND`, `REFUND_DECLINED`, `REFUND_REVERSED`.
 struct OneTimePurchaseBuilder {

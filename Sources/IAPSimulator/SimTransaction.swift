@@ -1,3 +1,4 @@
+import IAPFormats
 /// One App Store transaction as the simulator tracks it: a snapshot that events copy and change.
 struct SimTransaction: Sendable {
     var transactionId: String

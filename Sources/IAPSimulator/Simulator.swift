@@ -1,3 +1,4 @@
+import IAPFormats
 public import Foundation
 import IAPSigning
 

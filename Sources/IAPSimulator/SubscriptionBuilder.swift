@@ -1,3 +1,4 @@
+import IAPFormats
 /// Builds one subscription's transactions and events step by step, keeping Apple's renewal state.
 ///
 /// Every step returns whether the subscription goes on; a step that would happen after the

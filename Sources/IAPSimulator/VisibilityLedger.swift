@@ -1,3 +1,4 @@
+import IAPFormats
 /// What the pipeline will be able to know about one customer's transactions: for each transaction the
 /// newest snapshot among the documents actually written (lost notifications excluded), as REPORTS.md's
 /// "greatest document time wins" rule picks it. Expectations are computed from this, not from intent.

@@ -1,5 +1,6 @@
 import Foundation
 public import IAPStore
+import IAPFormats
 
 /// The few template functions the model files use, in the spirit of dbt's `ref()`, `source()` and cross-database
 /// macros: `{{ name(arguments) }}`, rendered for one ``SQLDialect``. Arguments are SQL text (quoted names for
@@ -15,8 +16,10 @@ public import IAPStore
 /// | `month_end_ms(month)` | the first millisecond after a `'YYYY-MM'` month |
 /// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
 /// | `fixed_order_join` | an inner join the planner must take in the written order |
+/// | `product_type_name(type)` | Apple's product `type` (or the reports' spelling) as the reports spell it, `unknown` for any other value, NULL for NULL: the CASE is written from ``ProductType`` |
 ///
-/// The SQL each renders to is in ``SQLDialect``, the one place the engines differ.
+/// The SQL each renders to is in ``SQLDialect``, the one place the engines differ (`product_type_name` is the same
+/// on both).
 public struct SQLTemplate: Sendable {
     public let dialect: SQLDialect
     /// The schema of the store's tables.
@@ -84,9 +87,18 @@ public struct SQLTemplate: Sendable {
             return dialect.stringAggregate(call.arguments[0], call.arguments[1])
         case "fixed_order_join":
             return dialect.fixedOrderJoin
+        case "product_type_name":
+            return Self.productTypeName(try one())
         default:
             throw Failure(description: "unknown template function {{\(text)}}")
         }
+    }
+
+    /// `case` from Apple's spelling and the reports' spelling (exact, as stored) to the reports' spelling.
+    static func productTypeName(_ expression: String) -> String {
+        let spellings = ProductType.allCases.map { ($0.rawValue, $0.reportName) } + ProductType.allCases.map { ($0.reportName, $0.reportName) }
+        let branches = spellings.map { "when '\($0.0)' then '\($0.1)'" }.joined(separator: " ")
+        return "case when (\(expression)) is null then null else case (\(expression)) \(branches) else 'unknown' end end"
     }
 
     private struct Call {

@@ -25,14 +25,8 @@ public struct ProductCatalogRow: Sendable, Equatable {
     /// (`nil` only for a type that validation would have rejected).
     public var csvType: String? { Self.csvType(for: type) }
 
-    /// Maps any accepted spelling of a product type (case-insensitive) to its CSV spelling.
+    /// Maps any accepted spelling of a product type (case-insensitive) to its CSV spelling (``ProductType``).
     public static func csvType(for written: String) -> String? {
-        switch written.lowercased() {
-        case "auto-renewable subscription", "auto_renewable": "auto_renewable"
-        case "non-renewing subscription", "non_renewing": "non_renewing"
-        case "consumable": "consumable"
-        case "non-consumable", "non_consumable": "non_consumable"
-        default: nil
-        }
+        ProductType(anySpelling: written)?.reportName
     }
 }

@@ -22,20 +22,7 @@ renamed as (
         ---------- strings
         format,
         type as apple_product_type,
-        case
-            when type is null then null
-            else case type
-            when 'Auto-Renewable Subscription' then 'auto_renewable'
-            when 'Non-Renewing Subscription' then 'non_renewing'
-            when 'Consumable' then 'consumable'
-            when 'Non-Consumable' then 'non_consumable'
-            when 'auto_renewable' then 'auto_renewable'
-            when 'non_renewing' then 'non_renewing'
-            when 'consumable' then 'consumable'
-            when 'non_consumable' then 'non_consumable'
-            else 'unknown'
-            end
-        end as product_type,
+        {{ product_type_name(type) }} as product_type,
         in_app_ownership_type,
         offer_discount_type,
         currency,

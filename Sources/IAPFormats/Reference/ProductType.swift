@@ -1,4 +1,6 @@
-/// The type of an in-app purchase, in Apple's spelling (`type` of a transaction).
+/// The type of an in-app purchase, in Apple's spelling (`type` of a transaction), and its spelling in the reports:
+/// the one mapping between the two. `products.csv` accepts either (``ProductCatalogRow``), the store keeps Apple's,
+/// and the staging model renders its CASE from ``allCases`` (`{{ product_type_name(type) }}`).
 /// https://developer.apple.com/documentation/appstoreserverapi/type
 public enum ProductType: String, Sendable, CaseIterable {
     case autoRenewable = "Auto-Renewable Subscription"
