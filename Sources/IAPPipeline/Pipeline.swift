@@ -196,12 +196,7 @@ public struct Pipeline: Sendable {
         options.asOf = configuration.asOf
         options.smallBusiness = configuration.smallBusiness
         options.months = configuration.months
-        options.repeatRefundsMin = configuration.thresholds.repeatRefunds
-        options.burstRefundsMin = configuration.thresholds.burstRefunds
-        options.burstWindowHours = configuration.thresholds.burstDays * 24
-        options.highRateMinRefunds = configuration.thresholds.highRateRefunds
-        options.highRateMinPercent = configuration.thresholds.highRatePercent
-        options.windowDays = configuration.thresholds.windowDays
+        options.thresholds = configuration.thresholds
         return options
     }
 }

@@ -6,7 +6,7 @@ enum TrustSafetySection {
     static let timelineLimit = 60
 
     /// The section's Markdown (sub-headings included, the `## Trust and safety` heading not).
-    static func render(month: MonthReport, rules: FlagRuleSettings) -> String {
+    static func render(month: MonthReport, rules: FlagThresholds) -> String {
         var blocks = ["### Flagged accounts"]
         let flagged = month.rows("flagged_accounts.csv")
         if flagged.isEmpty {
@@ -76,7 +76,7 @@ enum TrustSafetySection {
     }
 
     /// One account: its rules in words, the evidence, and the timeline as a table.
-    private static func accountDetail(_ row: ReportRow, timeline: FlaggedAccountTimeline?, rules settings: FlagRuleSettings) -> String {
+    private static func accountDetail(_ row: ReportRow, timeline: FlaggedAccountTimeline?, rules settings: FlagThresholds) -> String {
         let account = row.text("account_id")
         var blocks = ["#### Account " + Markdown(text: account).source]
         let rules = row.text("rules").split(separator: ";").map(String.init)

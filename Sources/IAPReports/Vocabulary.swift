@@ -40,7 +40,7 @@ enum Vocabulary {
     }
 
     /// A flagging rule of `flagged_accounts.csv`, in words, with the thresholds it ran with.
-    static func flagRule(_ code: String, _ rules: FlagRuleSettings) -> String {
+    static func flagRule(_ code: String, _ rules: FlagThresholds) -> String {
         let burstDays = rules.burstWindowHours % 24 == 0 ? "\(rules.burstWindowHours / 24) days" : "\(rules.burstWindowHours) hours"
         switch code {
         case "repeat_refunds":

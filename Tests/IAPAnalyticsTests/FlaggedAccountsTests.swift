@@ -26,7 +26,7 @@ struct FlaggedAccountsTests {
             scenario.notify("REFUND", at: refundTime, txn.revoked(at: refundTime))
         }
         // When
-        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", burstRefundsMin: 99, highRateMinRefunds: 99))
+        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .highRateRefunds: 99])))
         // Then acct-1 (mapped by accounts.csv) is flagged in March; tok-b only in April
         #expect(report.rows("2026-03", "flagged_accounts.csv") == [
             ["acct-1", "repeat_refunds", "3", "3", "0", "3", "3", "2026-03-02T00:00:00Z", "2026-03-31T23:59:59Z", "a1;a2;a3"],
@@ -65,7 +65,7 @@ struct FlaggedAccountsTests {
         scenario.notify("REFUND_DECLINED", at: at("2026-03-06"), coin("c9", "2026-03-01"))
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-07-01"), coin("z", "2026-07-01", token: "someone-else"))
         // When
-        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", burstRefundsMin: 99))
+        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99])))
         // Then (c9, declined, is a third purchase: 2 of 3 refunded) flagged from March on; in July the window columns are zero or empty
         #expect(report.rows("2026-01", "flagged_accounts.csv").isEmpty)
         #expect(report.rows("2026-03", "flagged_accounts.csv") == [
@@ -109,4 +109,11 @@ struct FlaggedAccountsTests {
         // Then sub:s1 is flagged by both lifetime and window rules
         #expect(report.rows("2026-01", "flagged_accounts.csv").map { $0[0...1] } == [["sub:s1", "high_refund_rate;repeat_refunds"]])
     }
+}
+
+/// Thresholds with `values` set and the rest at their defaults.
+private func thresholds(_ values: [FlagThreshold: Int]) -> FlagThresholds {
+    var thresholds = FlagThresholds()
+    for (threshold, value) in values { thresholds[threshold] = value }
+    return thresholds
 }

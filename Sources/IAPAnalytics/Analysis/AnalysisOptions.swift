@@ -11,36 +11,20 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var smallBusiness: Bool
     /// `--month YYYY-MM …`; empty means every month from the first with counted activity to the month of T.
     public var months: [String]
-    /// `repeat_refunds`: at least this many refunds in the window.
-    public var repeatRefundsMin: Int
-    /// `consumable_refund_burst`: at least this many consumable refunds in the window…
-    public var burstRefundsMin: Int
-    /// …whose refund dates lie within this many hours of each other.
-    public var burstWindowHours: Int
-    /// `high_refund_rate`: at least this many lifetime refunds…
-    public var highRateMinRefunds: Int
-    /// …and lifetime refunds at least this percentage of lifetime purchases.
-    public var highRateMinPercent: Int
-    /// The flag window: this many days ending at the end of the month.
-    public var windowDays: Int
+    /// The thresholds of the flag rules (``FlagThreshold``).
+    public var thresholds: FlagThresholds
 
     /// Creates options; the defaults are those of REPORTS.md.
     public init(
         environment: String = "Production", bundleId: String, asOf: Int64? = nil, smallBusiness: Bool = false,
-        months: [String] = [], repeatRefundsMin: Int = 3, burstRefundsMin: Int = 2, burstWindowHours: Int = 720,
-        highRateMinRefunds: Int = 2, highRateMinPercent: Int = 50, windowDays: Int = 90
+        months: [String] = [], thresholds: FlagThresholds = FlagThresholds()
     ) {
         self.environment = environment
         self.bundleId = bundleId
         self.asOf = asOf
         self.smallBusiness = smallBusiness
         self.months = months
-        self.repeatRefundsMin = repeatRefundsMin
-        self.burstRefundsMin = burstRefundsMin
-        self.burstWindowHours = burstWindowHours
-        self.highRateMinRefunds = highRateMinRefunds
-        self.highRateMinPercent = highRateMinPercent
-        self.windowDays = windowDays
+        self.thresholds = thresholds
     }
 
     /// The requested months, sorted and without repeats.
@@ -59,20 +43,7 @@ public struct AnalysisOptions: Sendable, Equatable {
         for month in months where !Self.isMonth(month) {
             throw .invalidOptions("--month \(month) is not a month: write it YYYY-MM, e.g. 2026-10.")
         }
-        let thresholds: [(String, Int, Int)] = [
-            ("repeat refunds minimum", repeatRefundsMin, 1),
-            ("burst refunds minimum", burstRefundsMin, 1),
-            ("burst window hours", burstWindowHours, 0),
-            ("high refund rate minimum refunds", highRateMinRefunds, 1),
-            ("high refund rate minimum percent", highRateMinPercent, 0),
-            ("window days", windowDays, 1),
-        ]
-        for (name, value, minimum) in thresholds where value < minimum {
-            throw .invalidOptions("The \(name) must be at least \(minimum), not \(value).")
-        }
-        if highRateMinPercent > 100_000 || burstWindowHours > 1_000_000 || windowDays > 100_000 {
-            throw .invalidOptions("A flag threshold is out of range: keep percentages, hours and days realistic.")
-        }
+        if let problem = thresholds.problem() { throw .invalidOptions(problem) }
     }
 
     /// A canonical text of every option that changes the built models: `reportSet` refuses marts built
@@ -80,8 +51,7 @@ public struct AnalysisOptions: Sendable, Equatable {
     var modelKey: String {
         [
             environment, asOf.map(String.init) ?? "-", smallBusiness ? "1" : "0", requestedMonths.joined(separator: ","),
-            String(repeatRefundsMin), String(burstRefundsMin), String(burstWindowHours), String(highRateMinRefunds),
-            String(highRateMinPercent), String(windowDays),
+            thresholds.canonicalText,
         ].joined(separator: "|")
     }
 

@@ -60,10 +60,7 @@ public struct Analyzer: Sendable {
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
-                flagRules: FlagRuleSettings(
-                    repeatRefunds: options.repeatRefundsMin, burstRefunds: options.burstRefundsMin,
-                    burstWindowHours: options.burstWindowHours, highRateRefunds: options.highRateMinRefunds,
-                    highRatePercent: options.highRateMinPercent, windowDays: options.windowDays))
+                flagRules: options.thresholds)
         }
     }
 

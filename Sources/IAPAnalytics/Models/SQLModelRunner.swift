@@ -108,10 +108,10 @@ struct SQLModelRunner {
             """,
             [
                 .text(options.environment), .text(options.bundleId), SQLValue(options.asOf), .text(options.environment),
-                SQLValue(options.asOf != nil), SQLValue(options.smallBusiness), SQLValue(options.repeatRefundsMin),
-                SQLValue(options.burstRefundsMin), .integer(Int64(options.burstWindowHours) * 3_600_000),
-                SQLValue(options.highRateMinRefunds), SQLValue(options.highRateMinPercent),
-                .integer(Int64(options.windowDays) * 86_400_000), .text(key),
+                SQLValue(options.asOf != nil), SQLValue(options.smallBusiness), SQLValue(options.thresholds.repeatRefunds),
+                SQLValue(options.thresholds.burstRefunds), .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000),
+                SQLValue(options.thresholds.highRateRefunds), SQLValue(options.thresholds.highRatePercent),
+                .integer(Int64(options.thresholds.windowDays) * 86_400_000), .text(key),
             ])
         for month in options.requestedMonths {
             try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])

@@ -13,14 +13,14 @@ public struct ReportSet: Sendable, Equatable {
     /// Store-wide data quality.
     public let dataQuality: DataQualitySummary
     /// The flag rules' thresholds as applied.
-    public let flagRules: FlagRuleSettings
+    public let flagRules: FlagThresholds
     /// Sentences about how the figures were made that every reader must see (e.g. "--no-verify was used").
     public let notes: [String]
 
     /// Creates a report set.
     public init(
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
-        dataQuality: DataQualitySummary, notes: [String], flagRules: FlagRuleSettings = FlagRuleSettings()
+        dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds()
     ) {
         self.flagRules = flagRules
         self.asOf = asOf

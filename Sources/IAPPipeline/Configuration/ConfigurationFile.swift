@@ -1,3 +1,4 @@
+import IAPAnalytics
 import Foundation
 import IAPFormats
 
@@ -68,13 +69,12 @@ public enum ConfigurationFile {
                 throw .invalidConfiguration("--config \(path): \"as-of\" must be ISO 8601, e.g. 2026-10-31T23:59:59Z (got \(text)).")
             }
             c.asOf = millis
-        case "repeat-refunds": c.thresholds.repeatRefunds = Int(try integer())
-        case "burst-refunds": c.thresholds.burstRefunds = Int(try integer())
-        case "burst-days": c.thresholds.burstDays = Int(try integer())
-        case "high-rate-refunds": c.thresholds.highRateRefunds = Int(try integer())
-        case "high-rate-percent": c.thresholds.highRatePercent = Int(try integer())
-        case "window-days": c.thresholds.windowDays = Int(try integer())
         default:
+            // The flag thresholds' keys are their flags' names (FlagThreshold).
+            if let threshold = FlagThreshold(rawValue: key) {
+                c.thresholds[threshold] = Int(clamping: try integer())
+                return
+            }
             throw .invalidConfiguration("--config \(path): unknown key \"\(key)\"; keys are the long flag names, e.g. \"bundle-id\".")
         }
     }

@@ -1,3 +1,4 @@
+public import IAPAnalytics
 import IAPFormats
 
 /// Everything a run needs, from flags and an optional configuration file (flags win).
@@ -30,7 +31,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var months: [String] = []
     /// `--as-of` as Unix ms; nil means the newest accepted document's time.
     public var asOf: Int64?
-    /// Flag rule thresholds (REPORTS.md defaults).
+    /// Flag rule thresholds (REPORTS.md defaults; ``FlagThreshold`` lists them).
     public var thresholds = FlagThresholds()
 
     /// Creates a configuration with defaults.
@@ -50,7 +51,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
         for month in months where !Self.isMonth(month) {
             throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
         }
-        try thresholds.validate()
+        if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
     }
 
     static func isMonth(_ text: String) -> Bool {
@@ -61,35 +62,5 @@ public struct PipelineConfiguration: Sendable, Equatable {
             let year = Int(parts[0]), let month = Int(parts[1])
         else { return false }
         return year >= 1970 && (1...12).contains(month)
-    }
-}
-
-/// Thresholds of the flag rules (REPORTS.md `flagged_accounts.csv`), each an option.
-public struct FlagThresholds: Sendable, Equatable {
-    /// `repeat_refunds`: refunds in the window.
-    public var repeatRefunds = 3
-    /// `consumable_refund_burst`: consumable refunds close together.
-    public var burstRefunds = 2
-    /// `consumable_refund_burst`: how close, in days (× 24 h).
-    public var burstDays = 30
-    /// `high_refund_rate`: minimum lifetime refunds.
-    public var highRateRefunds = 2
-    /// `high_refund_rate`: refunds as a percentage of purchases.
-    public var highRatePercent = 50
-    /// Window length in days, ending at the end of the month.
-    public var windowDays = 90
-
-    /// Defaults of REPORTS.md.
-    public init() {}
-
-    func validate() throws(PipelineError) {
-        let checks: [(String, Int, ClosedRange<Int>)] = [
-            ("--repeat-refunds", repeatRefunds, 1...1_000), ("--burst-refunds", burstRefunds, 2...1_000),
-            ("--burst-days", burstDays, 1...365), ("--high-rate-refunds", highRateRefunds, 1...1_000),
-            ("--high-rate-percent", highRatePercent, 1...100), ("--window-days", windowDays, 1...3_650),
-        ]
-        for (name, value, range) in checks where !range.contains(value) {
-            throw .invalidConfiguration("\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
-        }
     }
 }

@@ -25,7 +25,7 @@ public struct DocumentProcessor: Sendable {
         switch DocumentShape.recognise(bytes) {
         case .success(let document): recognised = document
         case .failure(let failure):
-            let reason = QuarantineReason(rawValue: failure.reason.rawValue) ?? .badJSON
+            let reason = QuarantineReason(failure.reason)
             return Self.quarantined(position, kind: "unknown", file: file, failure: DocumentFailure(reason, failure.message), excerpt: bytes)
         }
         let receivedAt = recognised.receivedAtMillis
@@ -60,7 +60,7 @@ public struct DocumentProcessor: Sendable {
 
     /// Rows for a failure found while reading the file itself (bad gzip, too-long line).
     public func readFailure(_ failure: FormatFailure, line: Int, file: SourceFile) -> DocumentBatch {
-        let reason = QuarantineReason(rawValue: failure.reason.rawValue) ?? .unreadableFile
+        let reason = QuarantineReason(failure.reason)
         return Self.quarantined(DocumentPosition(fileSHA256: file.sha256, line: line, entry: 0), kind: "unknown", file: file,
                                 failure: DocumentFailure(reason, failure.message), excerpt: [])
     }

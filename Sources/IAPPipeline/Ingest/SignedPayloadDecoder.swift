@@ -51,7 +51,7 @@ struct SignedPayloadDecoder: Sendable {
     }
 
     static func failure(_ failure: JWSVerificationFailure) -> DocumentFailure {
-        let reason = QuarantineReason(rawValue: failure.reason.rawValue) ?? .badSignature
+        let reason = QuarantineReason(failure.reason)
         return DocumentFailure(reason, failure.message)
     }
 }

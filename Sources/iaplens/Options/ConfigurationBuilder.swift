@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPAnalytics
 import IAPFormats
 import IAPPipeline
 
@@ -31,12 +32,7 @@ enum ConfigurationBuilder {
                 }
                 c.asOf = millis
             }
-            if let value = report.repeatRefunds { c.thresholds.repeatRefunds = value }
-            if let value = report.burstRefunds { c.thresholds.burstRefunds = value }
-            if let value = report.burstDays { c.thresholds.burstDays = value }
-            if let value = report.highRateRefunds { c.thresholds.highRateRefunds = value }
-            if let value = report.highRatePercent { c.thresholds.highRatePercent = value }
-            if let value = report.windowDays { c.thresholds.windowDays = value }
+            for case (let threshold, let value?) in report.thresholds { c.thresholds[threshold] = value }
         }
         SQLiteTemporaryFiles.placeBeside(databasePath: c.databasePath)
         return c

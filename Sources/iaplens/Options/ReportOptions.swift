@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPAnalytics
 
 /// How figures are computed and which months are written.
 struct ReportOptions: ParsableArguments {
@@ -22,21 +23,30 @@ struct ReportOptions: ParsableArguments {
         valueName: "time"))
     var asOf: String?
 
-    @Option(name: .customLong("repeat-refunds"), help: "repeat_refunds: refunds in the 90-day window (default 3).")
+    // The flag thresholds: names, defaults, ranges and help come from FlagThreshold.
+    @Option(name: .customLong(FlagThreshold.repeatRefunds.rawValue), help: ArgumentHelp(FlagThreshold.repeatRefunds.help))
     var repeatRefunds: Int?
 
-    @Option(name: .customLong("burst-refunds"), help: "consumable_refund_burst: consumable refunds close together (default 2).")
+    @Option(name: .customLong(FlagThreshold.burstRefunds.rawValue), help: ArgumentHelp(FlagThreshold.burstRefunds.help))
     var burstRefunds: Int?
 
-    @Option(name: .customLong("burst-days"), help: "consumable_refund_burst: at most this many days apart (default 30).")
+    @Option(name: .customLong(FlagThreshold.burstDays.rawValue), help: ArgumentHelp(FlagThreshold.burstDays.help))
     var burstDays: Int?
 
-    @Option(name: .customLong("high-rate-refunds"), help: "high_refund_rate: minimum lifetime refunds (default 2).")
+    @Option(name: .customLong(FlagThreshold.highRateRefunds.rawValue), help: ArgumentHelp(FlagThreshold.highRateRefunds.help))
     var highRateRefunds: Int?
 
-    @Option(name: .customLong("high-rate-percent"), help: "high_refund_rate: refunds as % of purchases (default 50).")
+    @Option(name: .customLong(FlagThreshold.highRatePercent.rawValue), help: ArgumentHelp(FlagThreshold.highRatePercent.help))
     var highRatePercent: Int?
 
-    @Option(name: .customLong("window-days"), help: "Flag window length in days, ending at the month's end (default 90).")
+    @Option(name: .customLong(FlagThreshold.windowDays.rawValue), help: ArgumentHelp(FlagThreshold.windowDays.help))
     var windowDays: Int?
+
+    /// The thresholds given on the command line, by ``FlagThreshold``.
+    var thresholds: [(FlagThreshold, Int?)] {
+        [
+            (.repeatRefunds, repeatRefunds), (.burstRefunds, burstRefunds), (.burstDays, burstDays),
+            (.highRateRefunds, highRateRefunds), (.highRatePercent, highRatePercent), (.windowDays, windowDays),
+        ]
+    }
 }
