@@ -38,22 +38,12 @@ fi
 bundle=com.example.iaplens.demo
 note() { echo "benchmark-engines: $*" >&2; }
 record() { echo "$1 $2" >> "$results"; }
-elapsed() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$1"; }
-peak_kb() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
-thousands() { case "$1" in *k) echo "${1%k}" ;; *m) echo $(( ${1%m} * 1000 )) ;; *) exit 2 ;; esac; }
+source scripts/bench-common.sh
 record machine_cores "$(nproc)"
 record postgres_version "$(psql --version | awk '{ print $3 }')"
 
 for size in $sizes; do
-    k=$(thousands "$size")
-    archive="$data/v2-$size"
-    if [ ! -f "$archive/.complete" ]; then
-        note "simulating $size notifications into $archive (once)"
-        rm -rf "$archive"
-        "$iaplens" simulate --output "$archive" --subscribers $(( 150 * k )) --consumable-buyers $(( 75 * k )) \
-            --months 12 --start-month 2024-01 --v2-start-month 2024-01 --no-noise > "$data/simulate-$size.log" 2>&1
-        touch "$archive/.complete"
-    fi
+    archive=$(simulated_archive "$iaplens" "$data" "$size")
     common=(--bundle-id "$bundle" --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
     for engine in sqlite postgres; do

@@ -53,17 +53,7 @@ apple_id=1234567890
 note() { echo "benchmark: $*" >&2; }
 record() { echo "$1 $2" >> "$results"; }
 
-# Seconds of wall clock from a `/usr/bin/time -v` log ("h:mm:ss" or "m:ss.cc").
-elapsed() { awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$1"; }
-peak_kb() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
-
-thousands() {
-    case "$1" in
-        *k) echo "${1%k}" ;;
-        *m) echo $(( ${1%m} * 1000 )) ;;
-        *) echo "benchmark: size $1 must end in k or m" >&2; exit 2 ;;
-    esac
-}
+source scripts/bench-common.sh
 
 record machine_cores "$(nproc)"
 record load_average_at_start "$(cut -d' ' -f1 /proc/loadavg)"
@@ -79,15 +69,7 @@ record openssl_speed_verify_per_s_all_cores "$speedN"
 
 # 2. Each archive size.
 for size in $sizes; do
-    k=$(thousands "$size")
-    archive="$data/v2-$size"
-    if [ ! -f "$archive/.complete" ]; then
-        note "simulating $size notifications into $archive (once)"
-        rm -rf "$archive"
-        "$iaplens" simulate --output "$archive" --subscribers $(( 150 * k )) --consumable-buyers $(( 75 * k )) \
-            --months 12 --start-month 2024-01 --v2-start-month 2024-01 --no-noise > "$data/simulate-$size.log" 2>&1
-        touch "$archive/.complete"
-    fi
+    archive=$(simulated_archive "$iaplens" "$data" "$size")
     common=(--bundle-id "$bundle" --app-apple-id "$apple_id" --root-certificate "$archive/certs/root.pem")
     for mode in verified noverify; do
         db="$data/store-$size-$mode.sqlite"

@@ -32,29 +32,15 @@ import Testing
         var killedMidway = 0
         for trial in 0..<Self.trials {
             let outputs = try archive.outputs("trial\(trial)")
-            // Later runs of a trial have less left to do (files read completely are skipped), so when a run ends
-            // before its kill the window shrinks to that run's length and another instant is drawn.
-            var trialWindow = window
-            var interrupted = 0
-            var attempt = 0
-            while interrupted < Self.killsPerTrial && attempt < Self.killsPerTrial * 3 {
-                attempt += 1
-                let delay = Double.random(in: 0.0...trialWindow, using: &random)
-                let running = try CLI.Running(archive.runArguments(database: outputs.database, reports: outputs.reports))
-                usleep(useconds_t(delay * 1_000_000))
-                let wasRunning = running.process.isRunning
-                Glibc.kill(running.pid, SIGKILL)
-                let result = try running.wait(timeout: 120)
-                if wasRunning && running.process.terminationReason == .uncaughtSignal {
-                    interrupted += 1
-                } else {
-                    #expect(result.status == 0, "trial \(trial) attempt \(attempt): \(result.stderr)")
-                    trialWindow = max(0.05, result.seconds * 0.9)
-                }
-                if FileManager.default.fileExists(atPath: outputs.database) {
-                    #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [], "trial \(trial) attempt \(attempt) at \(delay) s")
-                }
-            }
+            let interrupted = try CLI.killRepeatedly(
+                archive.runArguments(database: outputs.database, reports: outputs.reports), kills: Self.killsPerTrial,
+                window: window, random: &random,
+                expectSuccess: { result, attempt in #expect(result.status == 0, "trial \(trial) \(attempt): \(result.stderr)") },
+                afterEach: { attempt throws in
+                    guard FileManager.default.fileExists(atPath: outputs.database) else { return }
+                    let problems = try SQLiteStore(path: outputs.database).integrityProblems()
+                    #expect(problems == [], "trial \(trial) \(attempt)")
+                })
             killedMidway += interrupted
             let rerun = try CLI.run(archive.runArguments(database: outputs.database, reports: outputs.reports))
             #expect(rerun.status == 0, "trial \(trial): the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")

@@ -25,26 +25,11 @@ import Testing
         let timing = try archive.outputs("timing")
         let timed = try CLI.run(archive.runArguments(database: try TestPostgres.freshStore("timing"), reports: timing.reports))
         try #require(timed.status == 0, "timing run failed: \(timed.stderr)")
-        var window = max(timed.seconds, 0.3)
-
         var random = SeededRandom(seed: 0x9e5)
-        var interrupted = 0
-        var attempt = 0
-        while interrupted < Self.kills && attempt < Self.kills * 3 {
-            attempt += 1
-            let delay = Double.random(in: 0.0...window, using: &random)
-            let running = try CLI.Running(archive.runArguments(database: database, reports: reports))
-            usleep(useconds_t(delay * 1_000_000))
-            let wasRunning = running.process.isRunning
-            Glibc.kill(running.pid, SIGKILL)
-            let result = try running.wait(timeout: 120)
-            if wasRunning && running.process.terminationReason == .uncaughtSignal {
-                interrupted += 1
-            } else {
-                #expect(result.status == 0, "attempt \(attempt): \(result.stderr)")
-                window = max(0.05, result.seconds * 0.9)
-            }
-        }
+        let interrupted = try CLI.killRepeatedly(
+            archive.runArguments(database: database, reports: reports), kills: Self.kills,
+            window: max(timed.seconds, 0.3), random: &random,
+            expectSuccess: { result, attempt in #expect(result.status == 0, "\(attempt): \(result.stderr)") })
         #expect(interrupted >= Self.kills * 3 / 4, "only \(interrupted) kills interrupted a run")
         let rerun = try CLI.run(archive.runArguments(database: database, reports: reports))
         #expect(rerun.status == 0, "the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")
