@@ -1,3 +1,4 @@
+import IAPFormats
 /// Signs payloads as compact JWS with header `{"alg":"ES256","x5c":[leaf, intermediate, root]}` (standard
 /// base64 DER in `x5c`, base64url without padding for the three segments), deterministically (RFC 6979 nonce),
 /// so a simulator with a fixed seed writes byte-identical files.

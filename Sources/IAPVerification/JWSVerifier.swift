@@ -1,3 +1,4 @@
+import IAPFormats
 /// Verifies compact JWS the way Apple's App Store Server Library does with online checks off: the certificate
 /// path is validated at the payload's `signedDate`, so archived payloads still verify after Apple rotates keys.
 ///

@@ -1,3 +1,4 @@
+import IAPFormats
 import COpenSSL
 @testable import IAPVerification
 import Testing

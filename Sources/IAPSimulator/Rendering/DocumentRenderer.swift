@@ -79,7 +79,7 @@ struct DocumentRenderer: Sendable {
         var unified = JSONObjectBuilder()
         unified.add("status", .int(0))
         unified.add("environment", environment == "PROD" ? "Production" : "Sandbox")
-        unified.add("latest_receipt", Base64.standard(Array("MIIT-simulated-receipt:\(tx.originalTransactionId):\(receipt.count)".utf8)))
+        unified.add("latest_receipt", Base64Encoding.standard(Array("MIIT-simulated-receipt:\(tx.originalTransactionId):\(receipt.count)".utf8)))
         unified.add(
             "latest_receipt_info",
             .array(receipt.map {

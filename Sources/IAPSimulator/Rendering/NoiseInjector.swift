@@ -1,3 +1,4 @@
+import IAPFormats
 /// Adds what real archives also contain: sandbox and TEST notifications, other apps' documents,
 /// forged signatures, broken lines and failed order lookups. Chunk 0 always gets at least one of each,
 /// so even a tiny run exercises every quarantine path; larger chunks get a few per hundred customers.
@@ -148,7 +149,7 @@ struct NoiseInjector {
         }
         let segments = last.jws.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { return }
-        let forged = segments[0] + "." + Base64.url(JSONValue.object(members).bytes) + "." + segments[2]
+        let forged = segments[0] + "." + Base64Encoding.url(JSONValue.object(members).bytes) + "." + segments[2]
         let time = last.line.time + r.int64(in: SimTime.minute...SimTime.day)
         let month = min(SimTime.monthIndex(ofMillis: time), world.endMonth - 1)
         output.v2Lines[month, default: []].append(ChunkOutput.Line(time: time, text: DocumentRenderer.v2Body(String(forged)).text))

@@ -1,16 +1,17 @@
-/// Base64 encoding in both RFC 4648 alphabets, written for speed because the simulator encodes every payload.
-enum Base64Encoding {
+/// Base64 encoding in both RFC 4648 alphabets, written for speed because the simulator encodes every payload; the
+/// one encoder of the package (the signer, the simulator and the tests use it; ``Base64Decoding`` reads it back).
+public enum Base64Encoding {
     private static let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let url = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Standard alphabet with `=` padding, as used in `x5c` and PEM.
-    static func standard(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standard, pad: true) }
+    public static func standard(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standard, pad: true) }
 
     /// URL-safe alphabet without padding, as used in JWS compact segments.
-    static func url(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: url, pad: false) }
+    public static func url(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: url, pad: false) }
 
     /// PEM armour: standard base64 in 64-character lines between BEGIN/END lines, ending in a newline.
-    static func pem(_ der: [UInt8], label: String) -> String {
+    public static func pem(_ der: [UInt8], label: String) -> String {
         let body = Array(standard(der).utf8)
         var lines: [String] = ["-----BEGIN \(label)-----"]
         var start = 0

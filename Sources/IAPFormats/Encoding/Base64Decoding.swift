@@ -2,9 +2,9 @@
 ///
 /// Hand-written rather than Foundation's so one pass handles both alphabets, rejects the other alphabet's
 /// characters (a `+` in a base64url segment is an error), and works on UTF-8 views without copying.
-enum Base64Decoding {
+public enum Base64Decoding {
     /// Which 64-character alphabet a text uses.
-    enum Alphabet {
+    public enum Alphabet {
         /// RFC 4648 §5, used by JWS compact segments; padding is tolerated but not required.
         case url
         /// RFC 4648 §4, used by `x5c`; padding is tolerated but not required.
@@ -33,7 +33,7 @@ enum Base64Decoding {
 
     /// Decodes `text`, or returns nil if it holds a character outside the alphabet, misplaced padding,
     /// or a length no encoder produces.
-    static func decode<S: StringProtocol>(_ text: S, alphabet: Alphabet) -> [UInt8]? {
+    public static func decode<S: StringProtocol>(_ text: S, alphabet: Alphabet) -> [UInt8]? {
         let utf8 = text.utf8
         if let result = utf8.withContiguousStorageIfAvailable({ decode(bytes: $0, alphabet: alphabet) }) {
             return result
@@ -45,7 +45,7 @@ enum Base64Decoding {
     ///
     /// Four characters at a time into a buffer sized up front: the invalid marker (0xFF) has its top bit set, so
     /// one test of the OR of four table entries finds any character outside the alphabet.
-    static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
+    public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
         var count = bytes.count
         // Padding may only close the text, at most two characters, and only up to a multiple of 4.
         var padding = 0
