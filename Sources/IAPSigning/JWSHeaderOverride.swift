@@ -1,3 +1,4 @@
+import IAPFormats
 /// A deliberately non-standard JWS header, for negative tests: another `alg`, an explicit `x5c` list (two or
 /// four certificates, junk), extra fields, or raw header text that is not a JSON object at all.
 public struct JWSHeaderOverride: Sendable, Equatable {
@@ -43,21 +44,5 @@ public struct JWSHeaderOverride: Sendable, Equatable {
     }
 
     /// A JSON string literal (RFC 8259 escaping).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }

@@ -35,7 +35,7 @@ struct ChunkBuilder: Sendable {
 
     /// Material the noise injector borrows from genuine documents of the chunk.
     struct NoiseContext {
-        var lastV2: (line: ChunkOutput.Line, month: Int, payload: JSONValue, jws: String)?
+        var lastV2: (line: ChunkOutput.Line, month: Int, payload: JSONOutput, jws: String)?
         var lastV1: (line: ChunkOutput.Line, month: Int)?
         var refundable: SimTransaction?
         var dupForcedV1 = false
@@ -162,7 +162,7 @@ struct ChunkBuilder: Sendable {
         let orderSignedDate = signedDate + 90 * SimTime.second
         for order in timeline.orders where r.chance(share) {
             let txs = order.transactionIds.compactMap { byId[$0] }
-            var signedList: [JSONValue] = []
+            var signedList: [JSONOutput] = []
             for tx in txs {
                 signedList.append(.string(try renderer.signer.sign(payload: tx.v2Payload(signedDate: orderSignedDate).bytes)))
                 ledger.saw(tx, at: orderSignedDate, inNotification: false)
@@ -181,7 +181,7 @@ struct ChunkBuilder: Sendable {
 
     /// A `notificationHistory` item: one success, or failed attempts on Apple's retry schedule.
     private func historyItem(_ jws: String, time: Int64, failed: Bool, random r: inout SimRandom) -> ChunkOutput.Line {
-        var attempts: [JSONValue] = []
+        var attempts: [JSONOutput] = []
         if failed {
             let offsets: [Int64] = [0, 1, 13, 37, 85, 157]
             let failures = ["TIMED_OUT", "NO_RESPONSE", "SOCKET_ISSUE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "PREMATURE_CLOSE"]
@@ -194,7 +194,7 @@ struct ChunkBuilder: Sendable {
         } else {
             attempts.append(.object([("attemptDate", .int(time + r.int64(in: 100...900))), ("sendAttemptResult", .string("SUCCESS"))]))
         }
-        let item = JSONValue.object([("signedPayload", .string(jws)), ("sendAttempts", .array(attempts))])
+        let item = JSONOutput.object([("signedPayload", .string(jws)), ("sendAttempts", .array(attempts))])
         return ChunkOutput.Line(time: time, text: item.text)
     }
 

@@ -10,7 +10,7 @@ struct DocumentRenderer: Sendable {
     struct SignedNotification {
         let jws: String
         /// The outer payload, for building an altered copy.
-        let payload: JSONValue
+        let payload: JSONOutput
     }
 
     /// Signs a V2 notification for `event`: transaction and renewal info first, then the outer payload,
@@ -47,12 +47,12 @@ struct DocumentRenderer: Sendable {
     }
 
     /// A V2 body line, `{"signedPayload":"…"}`.
-    static func v2Body(_ jws: String) -> JSONValue {
+    static func v2Body(_ jws: String) -> JSONOutput {
         .object([("signedPayload", .string(jws))])
     }
 
     /// A V1 body for `event` (everything a string, as V1 sent it), with its document time.
-    func v1Body(_ event: SimEvent, environment: String = "PROD", bid: String? = nil, random r: inout SimRandom) -> (JSONValue, Int64) {
+    func v1Body(_ event: SimEvent, environment: String = "PROD", bid: String? = nil, random r: inout SimRandom) -> (JSONOutput, Int64) {
         let tx = event.transaction
         let receipt = event.receipt.isEmpty ? [tx] : event.receipt
         // Apple's spellings differ by field; a few archives also normalised is_trial_period to "1"/"0".
@@ -85,7 +85,7 @@ struct DocumentRenderer: Sendable {
             .array(receipt.map {
                 $0.v1ReceiptInfo(trueSpelling: numericBooleans ? "1" : "true", falseSpelling: numericBooleans ? "0" : "false")
             }))
-        var pending: [JSONValue] = []
+        var pending: [JSONOutput] = []
         if tx.product.type == .autoRenewable, let renewal = event.renewal { pending.append(renewal.v1PendingRenewalInfo()) }
         unified.add("pending_renewal_info", .array(pending))
         o.add("unified_receipt", unified.value)
@@ -93,7 +93,7 @@ struct DocumentRenderer: Sendable {
     }
 
     /// Wraps a body in an archive envelope received `delay` ms after `time`, as ms or ISO 8601 text.
-    static func envelope(_ body: JSONValue, receivedAt: Int64, iso: Bool) -> JSONValue {
+    static func envelope(_ body: JSONOutput, receivedAt: Int64, iso: Bool) -> JSONOutput {
         .object([("receivedAt", iso ? .string(SimTime.iso8601(receivedAt)) : .int(receivedAt)), ("body", body)])
     }
 

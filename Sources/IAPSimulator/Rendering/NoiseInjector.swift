@@ -69,7 +69,7 @@ struct NoiseInjector {
         output.tally.add("documents", "v2_notification")
     }
 
-    private func appendV1(_ body: JSONValue, at time: Int64, into output: inout ChunkOutput) {
+    private func appendV1(_ body: JSONOutput, at time: Int64, into output: inout ChunkOutput) {
         output.v1Lines[SimTime.monthIndex(ofMillis: time), default: []].append(ChunkOutput.Line(time: time, text: body.text))
         output.tally.add("documents", "v1_notification")
     }
@@ -137,7 +137,7 @@ struct NoiseInjector {
 
     /// A replay of a genuine notification whose payload was edited after signing (signature kept).
     private func alteredCopy(
-        _ last: (line: ChunkOutput.Line, month: Int, payload: JSONValue, jws: String), into output: inout ChunkOutput,
+        _ last: (line: ChunkOutput.Line, month: Int, payload: JSONOutput, jws: String), into output: inout ChunkOutput,
         random r: inout SimRandom
     ) {
         guard case .object(var members) = last.payload else { return }
@@ -149,7 +149,7 @@ struct NoiseInjector {
         }
         let segments = last.jws.split(separator: ".", omittingEmptySubsequences: false)
         guard segments.count == 3 else { return }
-        let forged = segments[0] + "." + Base64Encoding.url(JSONValue.object(members).bytes) + "." + segments[2]
+        let forged = segments[0] + "." + Base64Encoding.url(JSONOutput.object(members).bytes) + "." + segments[2]
         let time = last.line.time + r.int64(in: SimTime.minute...SimTime.day)
         let month = min(SimTime.monthIndex(ofMillis: time), world.endMonth - 1)
         output.v2Lines[month, default: []].append(ChunkOutput.Line(time: time, text: DocumentRenderer.v2Body(String(forged)).text))
@@ -176,7 +176,7 @@ struct NoiseInjector {
 
     /// A Look Up Order ID answer for an order that is not this app's: status 1, no transactions.
     private func invalidOrder(into output: inout ChunkOutput, random r: inout SimRandom) {
-        let body = JSONValue.object([("orderId", .string(SimWorld.orderId(&r))), ("status", .int(1)), ("signedTransactions", .array([]))])
+        let body = JSONOutput.object([("orderId", .string(SimWorld.orderId(&r))), ("status", .int(1)), ("signedTransactions", .array([]))])
         output.orderLines.append(body.text)
         output.tally.add("documents", "order_lookup")
         output.tally.add("lookups", "orderLookupInvalid")

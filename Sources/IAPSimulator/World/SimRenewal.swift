@@ -15,7 +15,7 @@ struct SimRenewal: Sendable {
     var environment = "Production"
 
     /// The `JWSRenewalInfoDecodedPayload` JSON (APPLE.md §4).
-    func v2Payload(signedDate: Int64) -> JSONValue {
+    func v2Payload(signedDate: Int64) -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("originalTransactionId", originalTransactionId)
         o.add("autoRenewProductId", autoRenewProductId)
@@ -34,7 +34,7 @@ struct SimRenewal: Sendable {
     }
 
     /// A V1 `pending_renewal_info` entry (strings; `"1"`/`"0"` booleans as Apple spells them there).
-    func v1PendingRenewalInfo() -> JSONValue {
+    func v1PendingRenewalInfo() -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("auto_renew_product_id", autoRenewProductId)
         o.add("original_transaction_id", originalTransactionId)

@@ -39,7 +39,7 @@ struct SimTransaction: Sendable {
     }
 
     /// The `JWSTransactionDecodedPayload` JSON (APPLE.md §3), signed at `signedDate`.
-    func v2Payload(signedDate: Int64) -> JSONValue {
+    func v2Payload(signedDate: Int64) -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("transactionId", transactionId)
         o.add("originalTransactionId", originalTransactionId)
@@ -74,7 +74,7 @@ struct SimTransaction: Sendable {
     }
 
     /// A V1 `latest_receipt_info` entry: every value a string, dates in three forms.
-    func v1ReceiptInfo(trueSpelling: String, falseSpelling: String) -> JSONValue {
+    func v1ReceiptInfo(trueSpelling: String, falseSpelling: String) -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("quantity", String(quantity))
         o.add("product_id", product.id)
