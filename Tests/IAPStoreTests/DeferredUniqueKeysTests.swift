@@ -9,7 +9,7 @@ import Testing
 @Suite struct DeferredUniqueKeysTests {
     private func notification(_ id: String, raw: String, receivedAt: Int64?, type: String) -> NotificationRow {
         NotificationRow(
-            notificationId: id, format: "v2", notificationType: type, subtype: nil, environment: "Production",
+            notificationId: id, format: .v2, notificationType: type, subtype: nil, environment: "Production",
             bundleId: "com.example", appAppleId: nil, version: "2.0", signedDate: 1, receivedAt: receivedAt,
             documentTime: 1, transactionId: nil, originalTransactionId: nil, productId: nil, status: nil,
             consumptionRequestReason: nil, rawSHA256: raw)
@@ -17,7 +17,7 @@ import Testing
 
     private func renewal(_ documentId: String, _ originalTransactionId: String, product: String) -> RenewalInfoRow {
         var row = RenewalInfoRow(
-            documentId: documentId, originalTransactionId: originalTransactionId, format: "v2", documentTime: 1,
+            documentId: documentId, originalTransactionId: originalTransactionId, format: .v2, documentTime: 1,
             environment: "Production")
         row.productId = product
         return row

@@ -1,3 +1,4 @@
+import Foundation
 import IAPStore
 import IAPTestSupport
 import Testing
@@ -41,5 +42,39 @@ import Testing
         #expect(migrations == 1)
         _ = try first.write { try $0.execute("INSERT INTO iaplens_migrations (name) VALUES ('v99 from the future')") }
         #expect(throws: StoreError.self) { _ = try StoreLocation(url).open() }
+    }
+
+    @Test func theClosedVocabulariesAreTheSchemasCheckLists() throws {
+        let sqlite = try SQLiteStore.inMemory()
+        let postgres = try StoreLocation(try TestPostgres.freshStore()).open()
+        let lists: [(table: String, column: String, values: [String])] = [
+            ("documents", "outcome", DocumentOutcome.allCases.map(\.rawValue)),
+            ("notifications", "format", PayloadFormat.allCases.map(\.rawValue)),
+            ("transaction_versions", "format", PayloadFormat.allCases.map(\.rawValue)),
+            ("transaction_versions", "source", TransactionSource.allCases.map(\.rawValue)),
+            ("renewal_infos", "format", PayloadFormat.allCases.map(\.rawValue)),
+        ]
+        for list in lists {
+            let sqliteText = try sqlite.read { try $0.text("SELECT sql FROM sqlite_master WHERE name = ?", [.text(list.table)]) } ?? ""
+            let postgresText = try postgres.read { connection in
+                try connection.rows(
+                    """
+                    SELECT pg_get_constraintdef(oid) FROM pg_constraint
+                    WHERE conrelid = to_regclass(?) AND contype = 'c'
+                    """, [.text(postgres.schema + "." + list.table)]
+                ).compactMap { $0[0].text }.joined(separator: "\n")
+            }
+            #expect(Self.quotedValues(after: "\(list.column) IN (", in: sqliteText) == list.values, "SQLite \(list.table).\(list.column)")
+            #expect(Self.quotedValues(after: "(\(list.column) = ANY (ARRAY[", in: postgresText) == list.values, "PostgreSQL \(list.table).\(list.column)")
+        }
+    }
+
+    /// The single-quoted values of the list that follows `marker` in `text`, up to its closing parenthesis.
+    static func quotedValues(after marker: String, in text: String) -> [String] {
+        guard let start = text.range(of: marker) else { return [] }
+        let rest = text[start.upperBound...]
+        let list = rest[..<(rest.firstIndex(of: ")") ?? rest.endIndex)]
+        return list.split(separator: "'", omittingEmptySubsequences: false).enumerated()
+            .filter { $0.offset % 2 == 1 }.map { String($0.element) }
     }
 }

@@ -16,7 +16,7 @@ import Testing
         fields.revocationDate = revoked
         fields.currency = price == nil ? nil : "USD"
         return TransactionVersionRow(
-            transactionId: transactionId, documentId: "doc-\(hash)", source: "v2_notification", format: "v2",
+            transactionId: transactionId, documentId: "doc-\(hash)", source: .v2Notification, format: .v2,
             documentTime: time, versionSHA256: hash, environment: "Production", fields: fields)
     }
 
@@ -95,7 +95,7 @@ import Testing
             try select.forEachRow { row in
                 rows.append(MergedTransaction(
                     transactionId: row.string(0) ?? "", documentTime: row.int64(1) ?? -1,
-                    versionCount: Int(row.int64(2) ?? -1), format: row.string(3) ?? "", environment: row.string(4) ?? "",
+                    versionCount: Int(row.int64(2) ?? -1), format: try .stored(row.string(3), column: "format"), environment: row.string(4) ?? "",
                     fields: row.transactionFields(from: 5)))
             }
             return rows
@@ -109,8 +109,8 @@ import Testing
         var fields = TransactionFields()
         edit(&fields)
         return TransactionVersionRow(
-            transactionId: transactionId, documentId: "doc-\(transactionId)-\(hash)", source: "v2_notification",
-            format: "v2", documentTime: time, versionSHA256: hash, environment: environment, fields: fields)
+            transactionId: transactionId, documentId: "doc-\(transactionId)-\(hash)", source: .v2Notification,
+            format: .v2, documentTime: time, versionSHA256: hash, environment: environment, fields: fields)
     }
 
     @Test("A version newer than its transaction's row is laid over it; ties and older ones are merged from storage")

@@ -39,6 +39,9 @@ struct CopyTextEncoder {
 
     mutating func add(_ value: Bool?) { add(value.map { $0 ? Int64(1) : 0 }) }
 
+    /// A closed vocabulary's value (``PayloadFormat``, ``TransactionSource``, ``DocumentKind``) as its text.
+    mutating func add<Value: RawRepresentable>(_ value: Value) where Value.RawValue == String { add(value.rawValue) }
+
     mutating func add(_ value: SQLValue) {
         switch value {
         case .null: add(nil as String?)

@@ -52,8 +52,7 @@ enum PostgresSchema {
             line bigint NOT NULL CHECK (line >= 0),
             entry bigint NOT NULL CHECK (entry >= 0),
             kind \(text) NOT NULL,
-            outcome \(text) NOT NULL
-                CHECK (outcome IN ('accepted', 'other_environment', 'test_notification', 'quarantined')),
+            outcome \(text) NOT NULL CHECK (outcome IN (\(DocumentOutcome.sqlList))),
             document_id \(text),
             environment \(text),
             document_time bigint,
@@ -78,7 +77,7 @@ enum PostgresSchema {
         """
         CREATE TABLE notifications (
             notification_id \(text) NOT NULL,
-            format \(text) NOT NULL CHECK (format IN ('v2', 'v1')),
+            format \(text) NOT NULL CHECK (format IN (\(PayloadFormat.sqlList))),
             notification_type \(text) NOT NULL,
             subtype \(text),
             environment \(text) NOT NULL,
@@ -101,9 +100,8 @@ enum PostgresSchema {
         CREATE TABLE transaction_versions (
             transaction_id \(text) NOT NULL,
             document_id \(text) NOT NULL,
-            source \(text) NOT NULL
-                CHECK (source IN ('v2_notification', 'v1_notification', 'refund_history', 'order_lookup')),
-            format \(text) NOT NULL CHECK (format IN ('v2', 'v1')),
+            source \(text) NOT NULL CHECK (source IN (\(TransactionSource.sqlList))),
+            format \(text) NOT NULL CHECK (format IN (\(PayloadFormat.sqlList))),
             document_time bigint NOT NULL,
             version_sha256 \(text) NOT NULL,
             environment \(text) NOT NULL,
@@ -125,7 +123,7 @@ enum PostgresSchema {
         CREATE TABLE renewal_infos (
             document_id \(text) NOT NULL,
             original_transaction_id \(text) NOT NULL,
-            format \(text) NOT NULL CHECK (format IN ('v2', 'v1')),
+            format \(text) NOT NULL CHECK (format IN (\(PayloadFormat.sqlList))),
             document_time bigint NOT NULL,
             environment \(text) NOT NULL,
             product_id \(text),

@@ -56,8 +56,9 @@ enum PostgresTransactionWriter {
                 [.text(arrayLiteral(existing.sorted()))])
             for row in rows {
                 let version = TransactionVersionRow(
-                    transactionId: row[0].text ?? "", documentId: row[1].text ?? "", source: row[2].text ?? "",
-                    format: row[3].text ?? "", documentTime: row[4].integer ?? 0, versionSHA256: row[5].text ?? "",
+                    transactionId: row[0].text ?? "", documentId: row[1].text ?? "",
+                    source: try .stored(row[2].text, column: "transaction_versions.source"),
+                    format: try .stored(row[3].text, column: "transaction_versions.format"), documentTime: row[4].integer ?? 0, versionSHA256: row[5].text ?? "",
                     environment: row[6].text ?? "", fields: TransactionColumns.fields(from: row.values[7...]))
                 storedVersions[version.transactionId, default: []].append(version)
             }

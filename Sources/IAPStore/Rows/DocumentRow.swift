@@ -4,7 +4,7 @@ public struct DocumentRow: Sendable, Equatable {
     public var position: DocumentPosition
     /// `v2_notification`, `notification_history_entry`, `v1_notification`, `refund_history_entry`,
     /// `order_lookup_entry`, `order_lookup` or `unknown`.
-    public var kind: String
+    public var kind: DocumentKind
     /// What happened to it.
     public var outcome: DocumentOutcome
     /// Its identity when stored (notification UUID, `v1:<sha>`, `jws:<sha>`); nil when quarantined.
@@ -18,7 +18,7 @@ public struct DocumentRow: Sendable, Equatable {
 
     /// Creates a row.
     public init(
-        position: DocumentPosition, kind: String, outcome: DocumentOutcome, documentId: String?, environment: String?,
+        position: DocumentPosition, kind: DocumentKind, outcome: DocumentOutcome, documentId: String?, environment: String?,
         documentTime: Int64?, isVerified: Bool
     ) {
         self.position = position

@@ -2,7 +2,7 @@
 public struct NotificationRow: Sendable, Equatable {
     public var notificationId: String
     /// `v2` or `v1`.
-    public var format: String
+    public var format: PayloadFormat
     public var notificationType: String
     public var subtype: String?
     /// Normalised: `Production`, `Sandbox`, or the raw unknown value.
@@ -24,7 +24,7 @@ public struct NotificationRow: Sendable, Equatable {
 
     /// Creates a row.
     public init(
-        notificationId: String, format: String, notificationType: String, subtype: String?, environment: String,
+        notificationId: String, format: PayloadFormat, notificationType: String, subtype: String?, environment: String,
         bundleId: String?, appAppleId: Int64?, version: String?, signedDate: Int64?, receivedAt: Int64?,
         documentTime: Int64, transactionId: String?, originalTransactionId: String?, productId: String?,
         status: Int64?, consumptionRequestReason: String?, rawSHA256: String

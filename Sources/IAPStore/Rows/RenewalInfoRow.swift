@@ -2,7 +2,7 @@
 public struct RenewalInfoRow: Sendable, Equatable {
     public var documentId: String
     public var originalTransactionId: String
-    public var format: String
+    public var format: PayloadFormat
     public var documentTime: Int64
     public var environment: String
     public var productId: String?
@@ -17,7 +17,7 @@ public struct RenewalInfoRow: Sendable, Equatable {
     public var appAccountToken: String?
 
     /// Creates a row with the identifying fields; set the rest as properties.
-    public init(documentId: String, originalTransactionId: String, format: String, documentTime: Int64, environment: String) {
+    public init(documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64, environment: String) {
         self.documentId = documentId
         self.originalTransactionId = originalTransactionId
         self.format = format

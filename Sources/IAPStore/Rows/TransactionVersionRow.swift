@@ -4,9 +4,9 @@ public struct TransactionVersionRow: Sendable, Equatable {
     /// The notification or page entry that carried it.
     public var documentId: String
     /// `v2_notification`, `v1_notification`, `refund_history` or `order_lookup`.
-    public var source: String
+    public var source: TransactionSource
     /// `v2` or `v1`.
-    public var format: String
+    public var format: PayloadFormat
     /// The carrying document's time: newer wins when versions are merged.
     public var documentTime: Int64
     /// SHA-256 of the signed transaction (or canonical V1 entry): breaks ties deterministically.
@@ -16,7 +16,7 @@ public struct TransactionVersionRow: Sendable, Equatable {
 
     /// Creates a row.
     public init(
-        transactionId: String, documentId: String, source: String, format: String, documentTime: Int64,
+        transactionId: String, documentId: String, source: TransactionSource, format: PayloadFormat, documentTime: Int64,
         versionSHA256: String, environment: String, fields: TransactionFields
     ) {
         self.transactionId = transactionId

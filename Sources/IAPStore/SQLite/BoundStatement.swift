@@ -46,6 +46,9 @@ struct BoundStatement {
 
     mutating func bind(_ value: Int?) { bind(value.map(Int64.init)) }
 
+    /// A closed vocabulary's value (``PayloadFormat``, ``TransactionSource``, ``DocumentKind``) as its text.
+    mutating func bind<Value: RawRepresentable>(_ value: Value) where Value.RawValue == String { bind(value.rawValue) }
+
     mutating func bind(_ value: Bool?) { bind(value.map { $0 ? Int64(1) : 0 }) }
 
     /// Runs the statement with the values bound so far (a write: no rows expected), then resets it for reuse.

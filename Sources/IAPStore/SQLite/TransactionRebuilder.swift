@@ -53,8 +53,9 @@ enum TransactionRebuilder {
             // Columns by position, in the SELECT's order; NOT NULL columns read as "" / 0 only if the schema broke.
             try select.forEachRow { row in
                 versions.append(TransactionVersionRow(
-                    transactionId: row.string(0) ?? "", documentId: row.string(1) ?? "", source: row.string(2) ?? "",
-                    format: row.string(3) ?? "", documentTime: row.int64(4) ?? 0, versionSHA256: row.string(5) ?? "",
+                    transactionId: row.string(0) ?? "", documentId: row.string(1) ?? "",
+                    source: try .stored(row.string(2), column: "transaction_versions.source"),
+                    format: try .stored(row.string(3), column: "transaction_versions.format"), documentTime: row.int64(4) ?? 0, versionSHA256: row.string(5) ?? "",
                     environment: row.string(6) ?? "", fields: row.transactionFields(from: 7)))
             }
             guard let merged = TransactionMerger.merge(versions) else { continue }

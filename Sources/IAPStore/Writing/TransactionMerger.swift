@@ -58,7 +58,7 @@ public struct MergedTransaction: Sendable, Equatable {
     public var transactionId: String
     public var documentTime: Int64
     public var versionCount: Int
-    public var format: String
+    public var format: PayloadFormat
     public var environment: String
     public var fields: TransactionFields
 }

@@ -131,7 +131,7 @@ final class Scenario {
     }
 
     private func document(
-        _ id: String, kind: String, time: Int64, environment: String, outcome: DocumentOutcome = .accepted,
+        _ id: String, kind: DocumentKind, time: Int64, environment: String, outcome: DocumentOutcome = .accepted,
         verified: Bool = true
     ) {
         line += 1
@@ -150,19 +150,19 @@ final class Scenario {
         let id = "n\(line + 1)-\(type)"
         let outcome: DocumentOutcome =
             type == "TEST" ? .testNotification : environment == "Production" ? .accepted : .otherEnvironment
-        document(id, kind: "v2_notification", time: time, environment: environment, outcome: outcome, verified: verified)
+        document(id, kind: .v2Notification, time: time, environment: environment, outcome: outcome, verified: verified)
         batch.notifications.append(
             NotificationRow(
-                notificationId: id, format: "v2", notificationType: type, subtype: subtype, environment: environment,
+                notificationId: id, format: .v2, notificationType: type, subtype: subtype, environment: environment,
                 bundleId: "com.example.app", appAppleId: nil, version: "2.0", signedDate: time, receivedAt: nil,
                 documentTime: time, transactionId: transaction?.id,
                 originalTransactionId: transaction?.fields.originalTransactionId,
                 productId: transaction?.fields.productId, status: nil, consumptionRequestReason: nil, rawSHA256: id))
         if let transaction {
-            version(transaction, document: id, source: "v2_notification", format: "v2", time: time, environment: environment)
+            version(transaction, document: id, source: .v2Notification, format: .v2, time: time, environment: environment)
         }
         if let renewal {
-            renewalInfo(renewal, document: id, format: "v2", time: time, environment: environment)
+            renewalInfo(renewal, document: id, format: .v2, time: time, environment: environment)
         }
         return id
     }
@@ -170,7 +170,7 @@ final class Scenario {
     /// Another copy of an already written document (same ID, another line), e.g. a retried delivery; its
     /// outcome is whatever ingest decided for that copy.
     func redelivered(_ id: String, at time: Int64, outcome: DocumentOutcome, environment: String = "Production") {
-        document(id, kind: "v2_notification", time: time, environment: environment, outcome: outcome)
+        document(id, kind: .v2Notification, time: time, environment: environment, outcome: outcome)
     }
 
     /// A V1 notification body carrying `transactions` (latest_receipt_info) and `renewals`
@@ -181,18 +181,18 @@ final class Scenario {
         environment: String = "Production"
     ) -> String {
         let id = "v1:\(line + 1)"
-        document(id, kind: "v1_notification", time: time, environment: environment)
+        document(id, kind: .v1Notification, time: time, environment: environment)
         batch.notifications.append(
             NotificationRow(
-                notificationId: id, format: "v1", notificationType: type, subtype: nil, environment: environment,
+                notificationId: id, format: .v1, notificationType: type, subtype: nil, environment: environment,
                 bundleId: "com.example.app", appAppleId: nil, version: nil, signedDate: nil, receivedAt: time,
                 documentTime: time, transactionId: nil, originalTransactionId: original, productId: nil, status: nil,
                 consumptionRequestReason: nil, rawSHA256: id))
         for transaction in transactions {
-            version(transaction, document: id, source: "v1_notification", format: "v1", time: time, environment: environment)
+            version(transaction, document: id, source: .v1Notification, format: .v1, time: time, environment: environment)
         }
         for renewal in renewals {
-            renewalInfo(renewal, document: id, format: "v1", time: time, environment: environment)
+            renewalInfo(renewal, document: id, format: .v1, time: time, environment: environment)
         }
         return id
     }
@@ -200,8 +200,8 @@ final class Scenario {
     /// One entry of a Get Refund History page.
     func refundHistory(at time: Int64, _ transaction: Txn) {
         let id = "jws:rh\(line + 1)"
-        document(id, kind: "refund_history_entry", time: time, environment: "Production")
-        version(transaction, document: id, source: "refund_history", format: "v2", time: time, environment: "Production")
+        document(id, kind: .refundHistoryEntry, time: time, environment: "Production")
+        version(transaction, document: id, source: .refundHistory, format: .v2, time: time, environment: "Production")
     }
 
     /// A Look Up Order ID result.
@@ -209,8 +209,8 @@ final class Scenario {
         let lookupId = orderId ?? "generated:\(line + 1)"
         for transaction in transactions {
             let id = "jws:ol\(line + 1)"
-            document(id, kind: "order_lookup_entry", time: time, environment: "Production")
-            version(transaction, document: id, source: "order_lookup", format: "v2", time: time, environment: "Production")
+            document(id, kind: .orderLookupEntry, time: time, environment: "Production")
+            version(transaction, document: id, source: .orderLookup, format: .v2, time: time, environment: "Production")
         }
         batch.orderLookups.append(
             OrderLookupRow(
@@ -219,14 +219,14 @@ final class Scenario {
                 receivedAt: time, note: note, transactionIds: transactions.map(\.id)))
     }
 
-    private func version(_ transaction: Txn, document: String, source: String, format: String, time: Int64, environment: String) {
+    private func version(_ transaction: Txn, document: String, source: TransactionSource, format: PayloadFormat, time: Int64, environment: String) {
         batch.transactionVersions.append(
             TransactionVersionRow(
                 transactionId: transaction.id, documentId: document, source: source, format: format, documentTime: time,
                 versionSHA256: "\(document)/\(transaction.id)", environment: environment, fields: transaction.fields))
     }
 
-    private func renewalInfo(_ renewal: Renewal, document: String, format: String, time: Int64, environment: String) {
+    private func renewalInfo(_ renewal: Renewal, document: String, format: PayloadFormat, time: Int64, environment: String) {
         var row = RenewalInfoRow(
             documentId: document, originalTransactionId: renewal.original, format: format, documentTime: time,
             environment: environment)

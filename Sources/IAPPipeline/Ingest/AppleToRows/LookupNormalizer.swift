@@ -16,11 +16,11 @@ struct LookupNormalizer: Sendable {
     }
 
     func refundPage(entries: [PageEntry], position: DocumentPosition) -> PageResult {
-        decodeEntries(entries, position: position, kind: "refund_history_entry", source: "refund_history").result
+        decodeEntries(entries, position: position, kind: .refundHistoryEntry, source: .refundHistory).result
     }
 
     func orderLookup(orderId: String?, status: Int, entries: [PageEntry], receivedAt: Int64?, documentBytes: [UInt8], position: DocumentPosition) -> PageResult {
-        let decoded = decodeEntries(entries, position: position, kind: "order_lookup_entry", source: "order_lookup")
+        let decoded = decodeEntries(entries, position: position, kind: .orderLookupEntry, source: .orderLookup)
         var result = decoded.result
         let note: String?
         let lookupId: String
@@ -39,7 +39,7 @@ struct LookupNormalizer: Sendable {
         return result
     }
 
-    private func decodeEntries(_ entries: [PageEntry], position: DocumentPosition, kind: String, source: String)
+    private func decodeEntries(_ entries: [PageEntry], position: DocumentPosition, kind: DocumentKind, source: TransactionSource)
         -> (result: PageResult, pageTime: Int64?, environment: String?, transactionIds: [String])
     {
         var result = PageResult()
@@ -79,7 +79,7 @@ struct LookupNormalizer: Sendable {
                 position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
                 environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
             result.batch.transactionVersions.append(TransactionVersionRow(
-                transactionId: item.payload.transactionId, documentId: documentId, source: source, format: "v2",
+                transactionId: item.payload.transactionId, documentId: documentId, source: source, format: .v2,
                 documentTime: documentTime, versionSHA256: item.identity, environment: decision.environment,
                 fields: TransactionFields(item.payload)))
         }

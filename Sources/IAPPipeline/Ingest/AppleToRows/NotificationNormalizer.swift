@@ -9,7 +9,7 @@ struct NotificationNormalizer: Sendable {
     let filter: AppFilter
 
     /// The rows of an accepted/other-environment/TEST notification, or the failure that quarantines it.
-    func normalize(jws: String, receivedAt: Int64?, position: DocumentPosition, kind: String)
+    func normalize(jws: String, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind)
         -> Result<DocumentBatch, DocumentFailure>
     {
         let outer: SignedPayloadDecoder.Decoded
@@ -67,7 +67,7 @@ struct NotificationNormalizer: Sendable {
             position: position, kind: kind, outcome: outcome, documentId: documentId,
             environment: decision.environment, documentTime: signedDate, isVerified: decoder.verifier != nil))
         batch.notifications.append(NotificationRow(
-            notificationId: documentId, format: "v2", notificationType: payload.rawNotificationType,
+            notificationId: documentId, format: .v2, notificationType: payload.rawNotificationType,
             subtype: payload.rawSubtype, environment: decision.environment, bundleId: identity?.bundleId,
             appAppleId: identity?.appAppleId, version: payload.version, signedDate: signedDate, receivedAt: receivedAt,
             documentTime: signedDate, transactionId: transaction?.payload.transactionId,
@@ -76,8 +76,8 @@ struct NotificationNormalizer: Sendable {
             consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity))
         if let transaction {
             batch.transactionVersions.append(TransactionVersionRow(
-                transactionId: transaction.payload.transactionId, documentId: documentId, source: "v2_notification",
-                format: "v2", documentTime: signedDate, versionSHA256: transaction.identity,
+                transactionId: transaction.payload.transactionId, documentId: documentId, source: .v2Notification,
+                format: .v2, documentTime: signedDate, versionSHA256: transaction.identity,
                 environment: decision.environment, fields: TransactionFields(transaction.payload)))
         }
         if let renewal {
@@ -90,7 +90,7 @@ struct NotificationNormalizer: Sendable {
 extension RenewalInfoRow {
     init(v2 renewal: JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String) {
         self.init(
-            documentId: documentId, originalTransactionId: renewal.originalTransactionId, format: "v2",
+            documentId: documentId, originalTransactionId: renewal.originalTransactionId, format: .v2,
             documentTime: documentTime, environment: environment)
         productId = renewal.productId
         autoRenewProductId = renewal.autoRenewProductId

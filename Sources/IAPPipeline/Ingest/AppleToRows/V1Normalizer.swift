@@ -35,14 +35,14 @@ struct V1Normalizer: Sendable {
 
         var batch = DocumentBatch()
         batch.documents.append(DocumentRow(
-            position: position, kind: "v1_notification", outcome: decision.outcome, documentId: documentId,
+            position: position, kind: .v1Notification, outcome: decision.outcome, documentId: documentId,
             environment: decision.environment, documentTime: documentTime, isVerified: isVerified))
         let subject = decoded.originalTransactionId ?? decoded.transactions.first?.originalTransactionId
         let newestOfSubject = decoded.transactions
             .filter { $0.originalTransactionId == subject }
             .max { ($0.purchaseDate ?? 0, $0.transactionId) < ($1.purchaseDate ?? 0, $1.transactionId) }
         batch.notifications.append(NotificationRow(
-            notificationId: documentId, format: "v1", notificationType: decoded.rawNotificationType, subtype: nil,
+            notificationId: documentId, format: .v1, notificationType: decoded.rawNotificationType, subtype: nil,
             environment: decision.environment, bundleId: decoded.bundleId, appAppleId: nil, version: nil, signedDate: nil,
             receivedAt: receivedAt, documentTime: documentTime, transactionId: newestOfSubject?.transactionId,
             originalTransactionId: subject, productId: newestOfSubject?.productId, status: nil,
@@ -52,7 +52,7 @@ struct V1Normalizer: Sendable {
         var seen: Set<String> = []
         for receipt in decoded.transactions where seen.insert(receipt.transactionId).inserted {
             batch.transactionVersions.append(TransactionVersionRow(
-                transactionId: receipt.transactionId, documentId: documentId, source: "v1_notification", format: "v1",
+                transactionId: receipt.transactionId, documentId: documentId, source: .v1Notification, format: .v1,
                 documentTime: documentTime, versionSHA256: SHA256.hex(documentId + "/" + receipt.transactionId),
                 environment: decision.environment, fields: TransactionFields(receipt)))
         }
@@ -66,7 +66,7 @@ struct V1Normalizer: Sendable {
         var rows: [RenewalInfoRow] = []
         var seen: Set<String> = []
         for info in body.pendingRenewalInfo where seen.insert(info.originalTransactionId).inserted {
-            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: info.originalTransactionId, format: "v1", documentTime: documentTime, environment: environment)
+            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: info.originalTransactionId, format: .v1, documentTime: documentTime, environment: environment)
             let isSubject = info.originalTransactionId == body.originalTransactionId
             row.productId = info.productId
             row.autoRenewProductId = info.autoRenewProductId ?? (isSubject ? body.autoRenewProductId : nil)
@@ -80,7 +80,7 @@ struct V1Normalizer: Sendable {
         if let subject = body.originalTransactionId, !seen.contains(subject),
             body.autoRenewStatus != nil || body.expirationIntent != nil
         {
-            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: subject, format: "v1", documentTime: documentTime, environment: environment)
+            var row = RenewalInfoRow(documentId: documentId, originalTransactionId: subject, format: .v1, documentTime: documentTime, environment: environment)
             row.autoRenewProductId = body.autoRenewProductId
             row.autoRenewStatus = body.autoRenewStatus.map { $0 ? 1 : 0 }
             row.expirationIntent = body.expirationIntent

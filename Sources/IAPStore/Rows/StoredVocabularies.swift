@@ -1,0 +1,42 @@
+/// The closed vocabularies of the store's rows. Each is also a `CHECK` list of the schema: PostgreSQL's is written
+/// from ``allCases`` (`PostgresSchema`), SQLite's migrations hold their text, and `StoreSchemaParityTests` checks
+/// that both still list exactly these values.
+
+/// Which of Apple's formats a fact came in: V2 (signed JWS) or V1 (unsigned JSON bodies of old archives).
+public enum PayloadFormat: String, Sendable, CaseIterable {
+    case v2
+    case v1
+}
+
+/// What a transaction version came from.
+public enum TransactionSource: String, Sendable, CaseIterable {
+    case v2Notification = "v2_notification"
+    case v1Notification = "v1_notification"
+    case refundHistory = "refund_history"
+    case orderLookup = "order_lookup"
+}
+
+/// What a stored document is: a notification line, or one entry of a page.
+public enum DocumentKind: String, Sendable, CaseIterable {
+    case v2Notification = "v2_notification"
+    case notificationHistoryEntry = "notification_history_entry"
+    case v1Notification = "v1_notification"
+    case refundHistoryEntry = "refund_history_entry"
+    case orderLookupEntry = "order_lookup_entry"
+    /// A line that could not be read far enough to tell (quarantined).
+    case unknown
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// `'a', 'b', …`: the values as a SQL list for a `CHECK (column IN (…))`.
+    static var sqlList: String { allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") }
+
+    /// The value stored as `text`; throws when a store holds a value this build does not know (its `CHECK` makes that
+    /// impossible unless the schema was changed by hand).
+    static func stored(_ text: String?, column: String) throws -> Self {
+        guard let text, let value = Self(rawValue: text) else {
+            throw StoreError.queryFailed(reason: "\(column) holds \(text ?? "NULL"), which this iaplens does not know")
+        }
+        return value
+    }
+}
