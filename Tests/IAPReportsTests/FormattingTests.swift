@@ -1,3 +1,4 @@
+import IAPFormats
 import Testing
 
 @testable import IAPReports
@@ -43,10 +44,10 @@ import Testing
     }
 
     @Test func months() throws {
-        #expect(ReportMonth("2026-01")?.previous.text == "2025-12")
-        #expect(ReportMonth("2026-10")?.previous.text == "2026-09")
-        #expect(ReportMonth("2026-13") == nil)
-        #expect(ReportMonth("../x/y") == nil)
-        #expect(ReportMonth("2026-1") == nil)
+        #expect(CalendarMonth("2026-01")?.previous.text == "2025-12")
+        #expect(CalendarMonth("2026-10")?.previous.text == "2026-09")
+        #expect(CalendarMonth("2026-13") == nil)
+        #expect(CalendarMonth("../x/y") == nil)
+        #expect(CalendarMonth("2026-1") == nil)
     }
 }

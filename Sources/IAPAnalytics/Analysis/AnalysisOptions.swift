@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// What one analysis is about: the environment and app whose documents count, the as-of time, the
 /// proceeds rate, the months to write and the thresholds of the flag rules (REPORTS.md).
 public struct AnalysisOptions: Sendable, Equatable {
@@ -40,7 +42,7 @@ public struct AnalysisOptions: Sendable, Equatable {
         if bundleId.isEmpty {
             throw .invalidOptions("--bundle-id must not be empty.")
         }
-        for month in months where !Self.isMonth(month) {
+        for month in months where !CalendarMonth.isOption(month) {
             throw .invalidOptions("--month \(month) is not a month: write it YYYY-MM, e.g. 2026-10.")
         }
         if let problem = thresholds.problem() { throw .invalidOptions(problem) }
@@ -53,14 +55,5 @@ public struct AnalysisOptions: Sendable, Equatable {
             environment, asOf.map(String.init) ?? "-", smallBusiness ? "1" : "0", requestedMonths.joined(separator: ","),
             thresholds.canonicalText,
         ].joined(separator: "|")
-    }
-
-    static func isMonth(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 7, bytes[4] == UInt8(ascii: "-") else { return false }
-        let digits = bytes[0..<4] + bytes[5..<7]
-        guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
-        let month = Int(bytes[5] - UInt8(ascii: "0")) * 10 + Int(bytes[6] - UInt8(ascii: "0"))
-        return (1...12).contains(month)
     }
 }

@@ -48,19 +48,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
         if environment != "Production" && environment != "Sandbox" {
             throw .invalidConfiguration("--environment must be Production or Sandbox (got \(environment)).")
         }
-        for month in months where !Self.isMonth(month) {
+        for month in months where !CalendarMonth.isOption(month) {
             throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
-    }
-
-    static func isMonth(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        // Digits only: Int("+3") is 3, and "2022-+3" would pass here only to fail after ingest and analyze.
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-            parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-            let year = Int(parts[0]), let month = Int(parts[1])
-        else { return false }
-        return year >= 1970 && (1...12).contains(month)
     }
 }

@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPAnalytics
 
 /// Writes a ``ReportSet`` to disk: eight CSV files and `report.md` per month, then `index.md`.
@@ -27,7 +28,7 @@ public struct ReportWriter: Sendable {
         var files: [(path: String, bytes: [UInt8])] = []
         var folders: [String] = [directory]
         for (index, month) in set.months.enumerated() {
-            guard let parsed = ReportMonth(month.month) else { throw .invalidMonth(month: month.month) }
+            guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
             folders.append(folder)
             for file in ReportColumns.files {
@@ -38,7 +39,7 @@ public struct ReportWriter: Sendable {
             }
             // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
             let previous =
-                index > 0 && ReportMonth(set.months[index - 1].month) == parsed.previous
+                index > 0 && CalendarMonth(set.months[index - 1].month) == parsed.previous
                 ? set.months[index - 1] : nil
             let page = MonthPageRenderer.render(month: month, previous: previous, set: set)
             files.append((join(folder, "report.md"), Array(page.utf8)))

@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPAnalytics
 
 /// Renders `reports/index.md`: every month linked, the key figures per month, and the trends as Mermaid charts.
@@ -29,7 +30,7 @@ public struct IndexPageRenderer {
 
     /// `[2026-10](2026-10/report.md)`, or plain text for a month that is not a valid folder name.
     private static func monthLink(_ month: MonthReport) -> String {
-        guard let parsed = ReportMonth(month.month) else { return Markdown(text: month.month).source }
+        guard let parsed = CalendarMonth(month.month) else { return Markdown(text: month.month).source }
         return "[\(parsed.text)](\(parsed.text)/report.md)"
     }
 

@@ -1,10 +1,11 @@
-/// A `YYYY-MM` month parsed strictly, so that a month from the data can never name another folder.
-struct ReportMonth: Equatable {
-    let year: Int
-    let month: Int
+/// A `YYYY-MM` month parsed strictly: the one month parser of the package. A month from the data can never name
+/// another report folder, and `--month` is checked by the same rule (``isOption(_:)``).
+public struct CalendarMonth: Equatable, Sendable {
+    public let year: Int
+    public let month: Int
 
     /// Parses exactly four digits, `-`, two digits (01–12).
-    init?(_ text: String) {
+    public init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 7, bytes[4] == UInt8(ascii: "-") else { return nil }
         let digits = bytes[0..<4] + bytes[5..<7]
@@ -21,14 +22,20 @@ struct ReportMonth: Equatable {
     }
 
     /// The calendar month before this one.
-    var previous: ReportMonth {
-        month == 1 ? ReportMonth(year: year - 1, month: 12) : ReportMonth(year: year, month: month - 1)
+    public var previous: CalendarMonth {
+        month == 1 ? CalendarMonth(year: year - 1, month: 12) : CalendarMonth(year: year, month: month - 1)
     }
 
     /// `YYYY-MM`.
-    var text: String {
+    public var text: String {
         let yearText = String(year)
         return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText + (month < 10 ? "-0" : "-")
             + String(month)
+    }
+
+    /// True for a month a user may ask for (`--month`, the config file): a valid month from 1970 on, since every
+    /// time iaplens reads is Unix milliseconds.
+    public static func isOption(_ text: String) -> Bool {
+        CalendarMonth(text).map { $0.year >= 1970 } ?? false
     }
 }
