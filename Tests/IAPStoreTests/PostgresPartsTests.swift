@@ -27,6 +27,23 @@ import Testing
         #expect(try StoreLocation("postgresql://u:p@h/d").description == "postgresql://u:***@h/d")
     }
 
+    @Test func aServerThatCannotBeReachedIsAnErrorThatNamesItWithoutThePassword() throws {
+        // Port 1 on loopback refuses at once. (A failed connection used to free libpq's handle twice and crash.)
+        let location = try StoreLocation("postgres://user:secret@127.0.0.1:1/iap?connect_timeout=2")
+        for attempt in [{ _ = try location.open() }, { _ = try location.lockForRun(command: "run") }, { _ = try location.storeExists() }] {
+            do {
+                try attempt()
+                Issue.record("connecting to a closed port must fail")
+            } catch let error as StoreError {
+                guard case .cannotOpen = error else { Issue.record("expected cannotOpen, got \(error)"); continue }
+                #expect(error.description.contains("127.0.0.1"))
+                #expect(!error.description.contains("secret"))
+                #expect(!error.description.contains("\n") && !error.description.contains("\t"))
+                #expect(error.exitCode == 1)
+            }
+        }
+    }
+
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
         let sql = "select ?, '?', \"a?\" -- why?\n, ? from t where x = ?"
         #expect(PostgresConnection.numberingPlaceholders(sql) == "select $1, '?', \"a?\" -- why?\n, $2 from t where x = $3")

@@ -18,9 +18,9 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         }
         self.handle = handle
         guard PQstatus(handle) == CONNECTION_OK else {
-            let reason = Self.clean(String(cString: PQerrorMessage(handle)))
-            PQfinish(handle)
-            throw .cannotOpen(path: displayName, reason: reason)
+            // The handle is released by deinit, which runs for a failed init once every property is set: releasing it
+            // here too freed it twice.
+            throw .cannotOpen(path: displayName, reason: Self.clean(String(cString: PQerrorMessage(handle))))
         }
     }
 
@@ -212,8 +212,9 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         }
     }
 
+    /// libpq's message on one line: its newlines and tabs become single spaces.
     private static func clean(_ message: String) -> String {
-        message.trimmingCharacters(in: .whitespacesAndNewlines).replacingOccurrences(of: "\n", with: " ")
+        message.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     private static func abbreviated(_ sql: String) -> String {

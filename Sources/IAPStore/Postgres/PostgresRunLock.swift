@@ -9,11 +9,8 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
     private let connection: PostgresConnection
 
     init(url: PostgresURL, command: String) throws {
-        do {
-            connection = try PostgresStore.connect(url)
-        } catch let error as StoreError {
-            throw StoreError.cannotLock(path: url.redacted, reason: "\(error)")
-        }
+        // A server that cannot be reached is reported as such (`cannotOpen`), not as a lock problem.
+        connection = try PostgresStore.connect(url)
         let key = "iaplens run " + url.schema
         let taken = try connection.value("SELECT pg_try_advisory_lock(hashtextextended(?, 0))", [.text(key)]).bool ?? false
         guard taken else {
