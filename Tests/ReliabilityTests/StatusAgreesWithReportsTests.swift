@@ -13,8 +13,9 @@ import Testing
         let archive = try SimulatedArchive(seed: 5, months: 3)
         let outputs = try archive.outputs(kind.rawValue)
         let database = try kind.freshDatabase(in: (outputs.database as NSString).deletingLastPathComponent)
-        // One folder ingested without verification, so the unverified count is not zero.
-        var unverified = archive.configuration(database: database, reports: outputs.reports, inputs: [archive.inputFolders[1]])
+        // The notifications ingested without verification, so the unverified count is not zero (and, with the
+        // sandbox and TEST documents among them, differs from a count of every unverified stored document).
+        var unverified = archive.configuration(database: database, reports: outputs.reports, inputs: [archive.inputFolders[0]])
         unverified.noVerify = true
         _ = try Pipeline(configuration: unverified).ingest()
         let pipeline = Pipeline(configuration: archive.configuration(database: database, reports: outputs.reports))
@@ -26,6 +27,7 @@ import Testing
         #expect(status.duplicates == quality.duplicates)
         #expect(status.unverifiedDocuments == quality.unverifiedDocuments)
         #expect(status.unverifiedDocuments > 0)
+        #expect(status.documentsByOutcome.contains { $0.label == "other_environment" && $0.count > 0 }, "the archive must hold sandbox documents")
         #expect(status.quarantineByReason.map { "\($0.label)=\($0.count)" } == quality.quarantinedByReason.map { "\($0.label)=\($0.count)" })
         #expect(!status.quarantineByReason.isEmpty, "the simulated archive has broken lines")
         let outcomes = Dictionary(uniqueKeysWithValues: status.documentsByOutcome.map { ($0.label, $0.count) })
