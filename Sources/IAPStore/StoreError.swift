@@ -16,6 +16,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(holder: String)
     /// The run lock could not be taken for another reason than a holder.
     case cannotLock(path: String, reason: String)
+    /// `--database` names a database (or schema) that holds tables iaplens did not create.
+    case notAStore(path: String, tables: [String])
 
     /// A sentence the user can act on.
     public var description: String {
@@ -36,6 +38,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The store refused a statement: \(reason). Rerun; if it fails again, report it with this message."
         case .busy(let holder):
             return "The store is in use by \(holder); wait for that run to finish (runs of one store must not overlap)."
+        case .notAStore(let path, let tables):
+            let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
+            return "\(path) is not an iaplens store: it holds tables iaplens did not create (\(shown)), and iaplens never "
+                + "changes another database. Pass a new file or an iaplens store to --database (on PostgreSQL, a schema "
+                + "of its own with ?schema=)."
         case .cannotLock(let path, let reason):
             return "Cannot take the run lock of \(path): \(reason). Check that the database folder is writable, or that the server is up."
         }
@@ -44,7 +51,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// True when the user's command line or configuration is at fault (exit code 64).
     public var isUsage: Bool {
         switch self {
-        case .otherApp, .newerSchema, .invalidLocation: return true
+        case .otherApp, .newerSchema, .invalidLocation, .notAStore: return true
         default: return false
         }
     }

@@ -15,7 +15,7 @@ struct IAPLens: ParsableCommand {
 
             Try it on simulated data: iaplens demo
 
-            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 75 another run holds the store (retry later).
+            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store (retry later).
             """,
         subcommands: [Run.self, Ingest.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )

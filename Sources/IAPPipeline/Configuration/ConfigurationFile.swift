@@ -10,9 +10,12 @@ public enum ConfigurationFile {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalidConfiguration("--config \(path) cannot be read; check the path.")
         }
+        // Editors on Windows save UTF-8 with a byte-order mark; JSON forbids it, a person does not see it.
+        var bytes = Array(data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         let object: JSONObject
         do {
-            guard case .object(let parsed) = try JSONParser.parse(Array(data)) else {
+            guard case .object(let parsed) = try JSONParser.parse(bytes) else {
                 throw PipelineError.invalidConfiguration("--config \(path) must hold one JSON object.")
             }
             object = parsed

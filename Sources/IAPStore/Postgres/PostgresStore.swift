@@ -14,6 +14,16 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     public init(url: PostgresURL) throws {
         self.url = url
         connection = try Self.connect(url)
+        // Another application's schema (say `public` of a shared database) is refused before anything is created in it.
+        let tables = try connection.rows(
+            """
+            SELECT c.relname::text FROM pg_class AS c INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
+            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY 1
+            """, [.text(url.schema)]
+        ).compactMap { $0[0].text }
+        if !tables.isEmpty && !tables.contains("iaplens_migrations") {
+            throw StoreError.notAStore(path: url.redacted, tables: tables)
+        }
         try connection.executeScript("CREATE SCHEMA IF NOT EXISTS \(connection.dialect.quoted(url.schema))")
         try connection.use(schema: url.schema)
         try migrate()

@@ -6,13 +6,15 @@ import Foundation
 
 /// Only one run may hold a store at a time (PIPELINE.md). An advisory `flock` on `<database>.lock`:
 /// the kernel releases it when the holder exits or is killed, so a crashed run never leaves a stale lock.
+/// The lock file sits beside the store's real file (symbolic links resolved, in the file's name and in its folders),
+/// so two paths to one store take one lock.
 final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
     // @unchecked: the descriptor is only used in init and deinit.
     private let descriptor: Int32
 
     /// Takes the lock or throws ``StoreError/busy(holder:)`` naming the process that holds it.
     init(databasePath: String, command: String) throws {
-        let path = databasePath + ".lock"
+        let path = Self.realPath(databasePath) + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw StoreError.cannotLock(path: path, reason: String(cString: strerror(errno)))
@@ -32,6 +34,20 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
         _ = ftruncate(descriptor, 0)
         flock(descriptor, LOCK_UN)
         close(descriptor)
+    }
+
+    /// The path with every symbolic link resolved; for a file that does not exist yet, its folder's real path and its
+    /// name (the file will be created there).
+    static func realPath(_ path: String) -> String {
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        guard let resolvedFolder = realpath(folder, nil) else { return path }
+        defer { free(resolvedFolder) }
+        return String(cString: resolvedFolder) + "/" + url.lastPathComponent
     }
 
     private static func now() -> String {

@@ -28,6 +28,13 @@ public final class SQLiteStore: StoreEngine {
         }
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // Another application's database is refused before anything is written to it (not even a pragma).
+            let tables = try queue.read { db in
+                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            }
+            if !tables.isEmpty && !tables.contains("grdb_migrations") {
+                throw StoreError.notAStore(path: path, tables: tables)
+            }
             if path != ":memory:" {
                 // 16 KB pages for a new store (an existing one keeps its size): fewer, larger pages halve the
                 // b-tree pages that random-key inserts dirty per commit. A 1M-document load under --no-verify

@@ -17,7 +17,7 @@ struct Status: ParsableCommand {
             let status = try Pipeline(configuration: configuration).status(quarantineLimit: max(0, quarantine))
             // Never the password of a PostgreSQL URL.
             let shown = (try? StoreLocation(configuration.databasePath).description) ?? configuration.databasePath
-            print(StatusPrinter.render(status, databasePath: shown))
+            print(TerminalText.safe(StatusPrinter.render(status, databasePath: shown)))
         }
     }
 }

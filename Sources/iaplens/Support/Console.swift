@@ -9,11 +9,11 @@ import IAPStore
 /// Printing for the command line: results to stdout, progress and errors to stderr.
 enum Console {
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("iaplens: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("iaplens: " + TerminalText.safe(text) + "\n").utf8))
     }
 
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
     }
 
     /// Progress lines on stderr, at most one a second (long runs only).
@@ -60,7 +60,7 @@ enum Console {
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             print("  quarantined \(reason): \(count)")
         }
-        for problem in summary.unreadableFiles { print("  unreadable: \(problem)") }
+        for problem in summary.unreadableFiles { print("  unreadable: \(TerminalText.safe(problem))") }
         if !summary.filesIgnored.isEmpty {
             print("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
         }
