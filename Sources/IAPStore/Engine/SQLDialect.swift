@@ -60,14 +60,6 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
-    /// A truth-value column (SQLite has none: 0 / 1 integers).
-    public var booleanType: String {
-        switch self {
-        case .sqlite: return "integer"
-        case .postgres: return "boolean"
-        }
-    }
-
     /// A text column that compares by bytes.
     public var textType: String {
         switch self {

@@ -9,8 +9,7 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// Parses a `--database` value.
     /// - Throws: ``StoreError/invalidLocation(_:reason:)`` for a PostgreSQL URL iaplens cannot use.
     public init(_ text: String) throws(StoreError) {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://") {
+        if Self.isPostgres(text) {
             self = .postgres(try PostgresURL(text))
         } else {
             self = .sqlite(path: text)

@@ -17,24 +17,20 @@ struct PostgresDocumentWriter: DocumentWriter {
         }
     }
 
-    /// When the files not yet in the store outweigh it (a first load, a backfill), drops the secondary indexes
+    /// For a bulk load (``BulkLoadRule``), drops the secondary indexes
     /// (``PostgresSchema/secondaryIndexes``); ``finishIngest()`` builds them again, sorted, in one pass each. The
     /// unique keys every write relies on stay in place. A run killed in between leaves them missing; the next
     /// command that opens the store builds them first (``PostgresStore/finishInterruptedWork()``).
     func beginIngest(files: [(path: String, byteCount: Int64)]) throws -> Bool {
         try store.write { connection in
-            var known: Set<String> = []
-            for row in try connection.rows("SELECT path, byte_count FROM source_files WHERE state = 'complete'") {
-                known.insert("\(row[0].text ?? "")\u{0}\(row[1].integer ?? 0)")
-            }
-            let newBytes = files.filter { !known.contains("\($0.path)\u{0}\($0.byteCount)") }.reduce(Int64(0)) { $0 + $1.byteCount }
+            let completed = try connection.rows(BulkLoadRule.completedFilesSQL).map { ($0[0].text ?? "", $0[1].integer ?? 0) }
             let storeBytes = try connection.integer(
                 """
                 SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class AS c
                 INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
                 WHERE n.nspname = current_schema() AND c.relkind = 'r'
                 """) ?? 0
-            guard newBytes > 0, newBytes >= storeBytes else { return false }
+            guard BulkLoadRule.isBulk(files: files, completed: completed, storeBytes: storeBytes) else { return false }
             for index in PostgresSchema.secondaryIndexes {
                 try connection.executeScript("DROP INDEX IF EXISTS \(index.name)")
             }

@@ -48,7 +48,6 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     }
 
     private func migrate() throws {
-        let dialect = connection.dialect
         try write { connection in
             // Two processes opening a new store at once: the second waits here, then finds the migrations applied.
             try connection.execute(
@@ -66,7 +65,6 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
                 for statement in migration.statements { try connection.executeScript(statement) }
                 try connection.execute("INSERT INTO iaplens_migrations (name) VALUES (?)", [.text(migration.name)])
             }
-            _ = dialect
         }
     }
 

@@ -33,19 +33,14 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         }
     }
 
-    /// True when the files not yet in the store (judged by path and size) hold at least as many bytes as the
-    /// store itself: a bulk load, for which ingest rebuilds the secondary indexes once at the end instead of
-    /// maintaining them row by row (``SecondaryIndexes``). A daily delta into a large store is not one.
+    /// True for a bulk load (``BulkLoadRule``), for which ingest rebuilds the secondary indexes once at the end
+    /// instead of maintaining them row by row (``SecondaryIndexes``).
     public func isBulkLoad(files: [(path: String, byteCount: Int64)]) throws -> Bool {
         try store.database.read { db in
-            var known: Set<String> = []
-            for row in try Row.fetchAll(db, sql: "SELECT path, byte_count FROM source_files WHERE state = 'complete'") {
-                known.insert("\(row[0] as String)\u{0}\(row[1] as Int64)")
-            }
-            let newBytes = files.filter { !known.contains("\($0.path)\u{0}\($0.byteCount)") }.reduce(Int64(0)) { $0 + $1.byteCount }
+            let completed = try Row.fetchAll(db, sql: BulkLoadRule.completedFilesSQL).map { ($0[0] as String, $0[1] as Int64) }
             let storeBytes = try Int64.fetchOne(
                 db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
-            return newBytes > 0 && newBytes >= storeBytes
+            return BulkLoadRule.isBulk(files: files, completed: completed, storeBytes: storeBytes)
         }
     }
 
