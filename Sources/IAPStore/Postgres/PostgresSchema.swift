@@ -1,5 +1,5 @@
 /// The store's tables on PostgreSQL: the same tables, columns (in the same order), keys, checks and indexes as the
-/// SQLite store after its migrations v1–v4 (`SQLite/Schema`), in PostgreSQL's types: `bigint` for SQLite's 64-bit
+/// SQLite store after its migrations v1–v5 (`SQLite/Schema`), in PostgreSQL's types: `bigint` for SQLite's 64-bit
 /// `INTEGER`, and `text collate "C"` so that text compares and sorts byte by byte as in SQLite, whatever the
 /// database's default collation. `StoreSchemaParityTests` compares the two engines' columns.
 ///
@@ -7,7 +7,8 @@
 /// and recorded in `iaplens_migrations`. `Documentation/Scaling.md` gives each table's role under Citus.
 enum PostgresSchema {
     static let migrations: [(name: String, statements: [String])] = [
-        ("v1 raw facts", v1)
+        ("v1 raw facts", v1),
+        ("v2 lineage keys", v2),
     ]
 
     private static let text = "text collate \"C\""
@@ -175,6 +176,34 @@ enum PostgresSchema {
         )
         """,
     ] + secondaryIndexes.map(\.definition)
+
+    /// SQLite's "v5 lineage keys" (`SchemaV5`): `lineage_id` (``Lineage``) leads the unique keys of the three lineage
+    /// tables, the column Citus would distribute them by. A store with rows gets the lineage computed as ingest
+    /// computes it; the column then loses its temporary default, so every writer must name it.
+    private static let v2: [String] = {
+        let present = { (column: String) in "nullif(\(column), '')" }
+        let transactionLineage = "coalesce(\(present("original_transaction_id")), transaction_id)"
+        return [
+            "ALTER TABLE notifications ADD COLUMN lineage_id \(text) NOT NULL DEFAULT ''",
+            """
+            UPDATE notifications SET lineage_id =
+                coalesce(\(present("original_transaction_id")), \(present("transaction_id")), notification_id)
+            """,
+            "ALTER TABLE notifications ALTER COLUMN lineage_id DROP DEFAULT",
+            "DROP INDEX notifications_by_id",
+            "CREATE UNIQUE INDEX notifications_by_id ON notifications (lineage_id, notification_id)",
+            "ALTER TABLE transaction_versions ADD COLUMN lineage_id \(text) NOT NULL DEFAULT ''",
+            "UPDATE transaction_versions SET lineage_id = \(transactionLineage)",
+            "ALTER TABLE transaction_versions ALTER COLUMN lineage_id DROP DEFAULT",
+            "ALTER TABLE transaction_versions DROP CONSTRAINT transaction_versions_pkey",
+            "ALTER TABLE transaction_versions ADD PRIMARY KEY (lineage_id, transaction_id, document_id)",
+            "ALTER TABLE transactions ADD COLUMN lineage_id \(text) NOT NULL DEFAULT ''",
+            "UPDATE transactions SET lineage_id = \(transactionLineage)",
+            "ALTER TABLE transactions ALTER COLUMN lineage_id DROP DEFAULT",
+            "ALTER TABLE transactions DROP CONSTRAINT transactions_pkey",
+            "ALTER TABLE transactions ADD PRIMARY KEY (lineage_id, transaction_id)",
+        ]
+    }()
 
     /// The indexes that serve analysis and `status`, not ingest's own keyed writes: a bulk load drops them and builds
     /// them again, sorted, at its end (``PostgresDocumentWriter``). The unique keys stay: `on conflict` needs them.

@@ -41,8 +41,8 @@ final class BulkLoadKeys: @unchecked Sendable {
         notificationFilter = KeyFilter()
         renewalFilter = KeyFilter()
         suspects = Self.emptyList
-        let notifications = try String.fetchCursor(db, sql: "SELECT notification_id FROM notifications")
-        while let id = try notifications.next() { noteNotificationLocked(id) }
+        let notifications = try Row.fetchCursor(db, sql: "SELECT lineage_id, notification_id FROM notifications")
+        while let row = try notifications.next() { noteNotificationLocked(row[0], row[1]) }
         let renewals = try Row.fetchCursor(db, sql: "SELECT document_id, original_transaction_id FROM renewal_infos")
         while let row = try renewals.next() { noteRenewalLocked(row[0], row[1]) }
     }
@@ -53,7 +53,7 @@ final class BulkLoadKeys: @unchecked Sendable {
         defer { lock.unlock() }
         guard isTracking else { return }
         for batch in batches {
-            for row in batch.notifications { noteNotificationLocked(row.notificationId) }
+            for row in batch.notifications { noteNotificationLocked(row.lineageId, row.notificationId) }
             for row in batch.renewalInfos { noteRenewalLocked(row.documentId, row.originalTransactionId) }
         }
     }
@@ -76,8 +76,8 @@ final class BulkLoadKeys: @unchecked Sendable {
         return isTracking ? suspects : nil
     }
 
-    private func noteNotificationLocked(_ id: String) {
-        if notificationFilter.insert(id) { addSuspect([id], to: Self.notificationKey) }
+    private func noteNotificationLocked(_ lineageId: String, _ id: String) {
+        if notificationFilter.insert(lineageId, id) { addSuspect([lineageId, id], to: Self.notificationKey) }
     }
 
     private func noteRenewalLocked(_ documentId: String, _ originalTransactionId: String) {

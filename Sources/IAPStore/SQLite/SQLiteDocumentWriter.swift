@@ -188,21 +188,22 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(row.status)
             statement.bind(row.consumptionRequestReason)
             statement.bind(row.rawSHA256)
+            statement.bind(row.lineageId)
         }
     }
 
     private static let notificationColumns = """
         (notification_id, format, notification_type, subtype, environment, bundle_id, app_apple_id, version,
          signed_date, received_at, document_time, transaction_id, original_transaction_id, product_id, status,
-         consumption_request_reason, raw_sha256)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         consumption_request_reason, raw_sha256, lineage_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static let notificationInsertSQL = "INSERT INTO notifications \(notificationColumns)"
 
     private static let notificationUpsertSQL = """
         INSERT INTO notifications \(notificationColumns)
-        ON CONFLICT (notification_id) DO UPDATE SET
+        ON CONFLICT (lineage_id, notification_id) DO UPDATE SET
             format = excluded.format, notification_type = excluded.notification_type, subtype = excluded.subtype,
             environment = excluded.environment, bundle_id = excluded.bundle_id,
             app_apple_id = excluded.app_apple_id, version = excluded.version, signed_date = excluded.signed_date,
@@ -279,22 +280,22 @@ public struct SQLiteDocumentWriter: DocumentWriter {
 
     private static func insertTransactionVersions(_ batches: [DocumentBatch], into db: Database) throws {
         // How many of this write's versions each transaction has.
-        var versionsInWrite: [String: Int] = [:]
+        var versionsInWrite: [TransactionKey: Int] = [:]
         for batch in batches {
-            for row in batch.transactionVersions { versionsInWrite[row.transactionId, default: 0] += 1 }
+            for row in batch.transactionVersions { versionsInWrite[TransactionKey(row), default: 0] += 1 }
         }
         guard !versionsInWrite.isEmpty else { return }
         let columns = TransactionColumns.names
-        let placeholders = Array(repeating: "?", count: 7 + columns.count).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: 8 + columns.count).joined(separator: ", ")
         var statement = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO transaction_versions
                 (transaction_id, document_id, source, format, document_time, version_sha256, environment,
-                 \(columns.joined(separator: ", ")))
+                 \(columns.joined(separator: ", ")), lineage_id)
             VALUES (\(placeholders))
             """)
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
         var newestVersion = try TransactionRebuilder.newestVersionStatement(db)
-        var rebuild: Set<String> = []
+        var rebuild: Set<TransactionKey> = []
         for batch in batches {
             for row in batch.transactionVersions {
                 statement.bind(row.transactionId)
@@ -305,18 +306,20 @@ public struct SQLiteDocumentWriter: DocumentWriter {
                 statement.bind(row.versionSHA256)
                 statement.bind(row.environment)
                 statement.bind(row.fields)
+                statement.bind(row.lineageId)
                 let inserted = try statement.execute() == 1
                 // A version already stored is already merged into its transaction. A transaction seen for the first
                 // time with one version (most of a bulk load) is that version; one newer than all its stored versions
                 // (a renewal's or refund's later snapshot) is laid over its row; only the rest are merged from storage.
-                if versionsInWrite[row.transactionId] == 1 {
+                let key = TransactionKey(row)
+                if versionsInWrite[key] == 1 {
                     if !inserted { continue }
                     if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
                     if try TransactionRebuilder.mergeIfNewest(row, using: &newestVersion) { continue }
                 }
-                rebuild.insert(row.transactionId)
+                rebuild.insert(key)
             }
         }
-        try TransactionRebuilder.rebuild(transactionIds: rebuild.sorted(), in: db)
+        try TransactionRebuilder.rebuild(rebuild.sorted(), in: db)
     }
 }

@@ -33,23 +33,25 @@ enum TransactionRebuilder {
         statement.bind(version.format)
         statement.bind(version.environment)
         statement.bind(version.fields)
+        statement.bind(version.lineageId)
         statement.bind(version.transactionId)
         statement.bind(version.documentTime)
         return try statement.execute() == 1
     }
 
-    static func rebuild(transactionIds: [String], in db: Database) throws {
+    static func rebuild(_ keys: [TransactionKey], in db: Database) throws {
         let columns = TransactionColumns.names
         var select = try BoundStatement(db, sql: """
             SELECT transaction_id, document_id, source, format, document_time, version_sha256, environment,
                    \(columns.joined(separator: ", "))
-            FROM transaction_versions WHERE transaction_id = ?
+            FROM transaction_versions WHERE lineage_id = ? AND transaction_id = ?
             """)
         var upsert = try BoundStatement(db, sql: insertOrReplaceSQL)
         var versions: [TransactionVersionRow] = []
-        for transactionId in transactionIds {
+        for key in keys {
             versions.removeAll(keepingCapacity: true)
-            select.bind(transactionId)
+            select.bind(key.lineageId)
+            select.bind(key.transactionId)
             // Columns by position, in the SELECT's order; NOT NULL columns read as "" / 0 only if the schema broke.
             try select.forEachRow { row in
                 versions.append(TransactionVersionRow(
@@ -71,6 +73,7 @@ enum TransactionRebuilder {
         statement.bind(merged.format)
         statement.bind(merged.environment)
         statement.bind(merged.fields)
+        statement.bind(merged.lineageId)
     }
 
     /// The revocation fields travel as a group from the newest version (``TransactionMerger``); every other field
@@ -82,7 +85,7 @@ enum TransactionRebuilder {
             UPDATE transactions
             SET document_time = ?, version_count = version_count + 1, format = ?, environment = ?,
                 \(assignments.joined(separator: ", "))
-            WHERE transaction_id = ? AND document_time < ?
+            WHERE lineage_id = ? AND transaction_id = ? AND document_time < ?
             """
     }()
 
@@ -91,10 +94,11 @@ enum TransactionRebuilder {
 
     private static func insertSQL(conflict: String) -> String {
         let columns = TransactionColumns.names
-        let placeholders = Array(repeating: "?", count: 5 + columns.count).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: 6 + columns.count).joined(separator: ", ")
         return """
             INSERT OR \(conflict) INTO transactions
-                (transaction_id, document_time, version_count, format, environment, \(columns.joined(separator: ", ")))
+                (transaction_id, document_time, version_count, format, environment, \(columns.joined(separator: ", ")),
+                 lineage_id)
             VALUES (\(placeholders))
             """
     }

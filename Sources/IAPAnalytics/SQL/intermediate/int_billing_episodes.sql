@@ -38,27 +38,42 @@ churn_events as (
 
 failures_v2 as (
     select
+        notifications.lineage_id,
         notifications.notification_id,
         notifications.document_at_ms,
         notifications.transaction_id,
         renewal_infos.grace_period_expires_at_ms
     from notifications
     left join renewal_infos
-        on notifications.notification_id = renewal_infos.document_id
+        on notifications.lineage_id = renewal_infos.original_transaction_id
+        and notifications.notification_id = renewal_infos.document_id
     where notifications.notification_type = 'DID_FAIL_TO_RENEW'
         and notifications.format = 'v2'
         and notifications.transaction_id is not null
 ),
 
+-- A V1 body lists every subscription of the account, so one V1 failure
+-- spans lineages: its renewal infos and transaction versions are joined
+-- inside each lineage (renewal_infos.original_transaction_id is the
+-- lineage), and the failure notifications (a handful) are the set they are
+-- filtered by, which Citus computes once and sends to every shard.
+failure_notifications_v1 as (
+    select notification_id
+    from notifications
+    where notification_type = 'DID_FAIL_TO_RENEW'
+        and format = 'v1'
+),
+
 failures_v1_candidates as (
     select
-        notifications.notification_id,
-        notifications.document_at_ms,
+        transaction_versions.lineage_id,
+        renewal_infos.document_id as notification_id,
+        renewal_infos.document_at_ms,
         transaction_versions.transaction_id,
         renewal_infos.grace_period_expires_at_ms,
         row_number() over (
             partition by
-                notifications.notification_id,
+                renewal_infos.document_id,
                 renewal_infos.original_transaction_id
             order by
                 transaction_versions.expires_at_ms desc,
@@ -67,16 +82,15 @@ failures_v1_candidates as (
     -- `cross join` is SQLite's way to fix the join order (same rows as an
     -- inner join): start from the few V1 failure notifications. Left to
     -- itself the planner scans every transaction version of the store.
-    from notifications
+    from failure_notifications_v1
     {{ fixed_order_join }} renewal_infos
-        on notifications.notification_id = renewal_infos.document_id
+        on failure_notifications_v1.notification_id = renewal_infos.document_id
     {{ fixed_order_join }} transaction_versions
-        on notifications.notification_id = transaction_versions.document_id
+        on renewal_infos.original_transaction_id = transaction_versions.lineage_id
         and renewal_infos.original_transaction_id
         = transaction_versions.original_transaction_id
-    where notifications.notification_type = 'DID_FAIL_TO_RENEW'
-        and notifications.format = 'v1'
-        and renewal_infos.is_in_billing_retry
+        and renewal_infos.document_id = transaction_versions.document_id
+    where renewal_infos.is_in_billing_retry
         and transaction_versions.expires_at_ms is not null
 ),
 
@@ -84,6 +98,7 @@ failures as (
     select * from failures_v2
     union all
     select
+        lineage_id,
         notification_id,
         document_at_ms,
         transaction_id,
@@ -96,7 +111,7 @@ first_failures as (
     select
         *,
         row_number() over (
-            partition by transaction_id
+            partition by lineage_id, transaction_id
             order by document_at_ms, notification_id
         ) as failure_rank
     from failures
@@ -120,9 +135,11 @@ episodes as (
         churn_events.transaction_id is not null as is_churned
     from first_failures
     inner join subscription_periods
-        on first_failures.transaction_id = subscription_periods.transaction_id
+        on first_failures.lineage_id = subscription_periods.lineage_id
+        and first_failures.transaction_id = subscription_periods.transaction_id
     left join churn_events
-        on first_failures.transaction_id = churn_events.transaction_id
+        on first_failures.lineage_id = churn_events.lineage_id
+        and first_failures.transaction_id = churn_events.transaction_id
     where first_failures.failure_rank = 1
         and subscription_periods.is_paid
         and subscription_periods.expires_at_ms is not null

@@ -46,7 +46,8 @@ periods_joined_to_expirations as (
         ) as is_ended_by_refund
     from paid_periods
     left join expirations_notified
-        on paid_periods.transaction_id = expirations_notified.transaction_id
+        on paid_periods.lineage_id = expirations_notified.lineage_id
+        and paid_periods.transaction_id = expirations_notified.transaction_id
 ),
 
 periods_with_renewal_state as (
@@ -131,6 +132,7 @@ reasoned as (
 
 final as (
     select
+        lineage_id,
         transaction_id,
         original_transaction_id,
         product_id,

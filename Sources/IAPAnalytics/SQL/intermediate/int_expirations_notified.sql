@@ -1,4 +1,4 @@
--- Grain: one row per transaction (transaction_id) that a V2 EXPIRED
+-- Grain: one row per transaction (lineage_id, transaction_id) that a V2 EXPIRED
 -- notification names, with its subtype and its renewal info's
 -- expirationIntent. REPORTS.md churn rule 2.
 -- Decision: if several distinct EXPIRED notifications name one transaction,
@@ -16,19 +16,21 @@ renewal_infos as (
 
 expired_notifications as (
     select
+        notifications.lineage_id,
         notifications.notification_id,
         notifications.transaction_id,
         notifications.subtype,
         renewal_infos.expiration_intent,
         row_number() over (
-            partition by notifications.transaction_id
+            partition by notifications.lineage_id, notifications.transaction_id
             order by
                 notifications.document_at_ms desc,
                 notifications.notification_id desc
         ) as recency_rank
     from notifications
     left join renewal_infos
-        on notifications.notification_id = renewal_infos.document_id
+        on notifications.lineage_id = renewal_infos.original_transaction_id
+        and notifications.notification_id = renewal_infos.document_id
     where notifications.notification_type = 'EXPIRED'
         and notifications.format = 'v2'
         and notifications.transaction_id is not null
@@ -36,6 +38,7 @@ expired_notifications as (
 
 final as (
     select
+        lineage_id,
         transaction_id,
         notification_id,
         subtype,

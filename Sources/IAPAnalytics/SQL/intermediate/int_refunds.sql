@@ -41,7 +41,9 @@ final as (
         refunded_transactions.revoked_at_ms,
         exists (
             select 1 from transaction_versions
-            where transaction_versions.transaction_id
+            where transaction_versions.lineage_id
+                = refunded_transactions.lineage_id
+                and transaction_versions.transaction_id
                 = refunded_transactions.transaction_id
                 and transaction_versions.is_from_notification
                 and transaction_versions.revoked_at_ms
@@ -49,7 +51,8 @@ final as (
         ) as is_from_notifications,
         exists (
             select 1 from notifications
-            where notifications.transaction_id
+            where notifications.lineage_id = refunded_transactions.lineage_id
+                and notifications.transaction_id
                 = refunded_transactions.transaction_id
                 and notifications.notification_type = 'CONSUMPTION_REQUEST'
                 and notifications.format = 'v2'

@@ -26,6 +26,7 @@ analysis_parameters as (
 -- lookup runs once, not once per use of next_purchased_at_ms below.
 subscription_transactions as materialized (
     select
+        transactions.lineage_id,
         transactions.transaction_id,
         transactions.original_transaction_id,
         transactions.product_id,
@@ -37,7 +38,8 @@ subscription_transactions as materialized (
         (
             select min(later_transactions.purchased_at_ms)
             from transactions as later_transactions
-            where later_transactions.original_transaction_id
+            where later_transactions.lineage_id = transactions.lineage_id
+                and later_transactions.original_transaction_id
                 = transactions.original_transaction_id
                 and later_transactions.purchased_at_ms
                 > transactions.purchased_at_ms
@@ -50,6 +52,7 @@ subscription_transactions as materialized (
 
 final as (
     select
+        subscription_transactions.lineage_id,
         subscription_transactions.transaction_id,
         subscription_transactions.original_transaction_id,
         subscription_transactions.product_id,

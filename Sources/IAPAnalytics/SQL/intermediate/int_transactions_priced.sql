@@ -63,6 +63,7 @@ transactions_joined_to_catalog as (
 
 priced as (
     select
+        lineage_id,
         transaction_id,
         original_transaction_id,
         coalesce(product_id, '') as product_id,
@@ -147,6 +148,7 @@ with_accounts as (
 -- the revocation percentage) are folded into the ones below.
 final as (
     select
+        lineage_id,
         transaction_id,
         original_transaction_id,
         product_id,

@@ -54,7 +54,8 @@ consumable_refund_decisions as (
         end as reversed
     from notifications
     inner join transactions
-        on notifications.transaction_id = transactions.transaction_id
+        on notifications.lineage_id = transactions.lineage_id
+        and notifications.transaction_id = transactions.transaction_id
     where notifications.notification_type in (
         'REFUND_DECLINED', 'REFUND_REVERSED'
     )

@@ -1,5 +1,6 @@
--- Grain: one row per notification (notification_id) that counts: the
--- configured environment, never TEST. REPORTS.md "Accepted document",
+-- Grain: one row per notification (lineage_id, notification_id) that counts:
+-- the configured environment, never TEST. Apple's retries of a notification
+-- carry its payload, hence its lineage: one row per notification. REPORTS.md "Accepted document",
 -- "Notification identity".
 with
 
@@ -12,6 +13,7 @@ source as (
 renamed as (
     select
         ---------- ids
+        lineage_id,
         notification_id,
         transaction_id,
         original_transaction_id,

@@ -1,4 +1,5 @@
--- Grain: one row per (transaction_id, document_id): each snapshot of a
+-- Grain: one row per (lineage_id, transaction_id, document_id): each snapshot
+-- of a
 -- transaction, of the configured environment. REPORTS.md "Refund"
 -- (which sources reported a refund).
 with
@@ -11,6 +12,7 @@ source as (
 renamed as (
     select
         ---------- ids
+        lineage_id,
         transaction_id,
         document_id,
         original_transaction_id,

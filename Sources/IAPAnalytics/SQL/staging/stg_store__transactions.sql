@@ -1,4 +1,5 @@
--- Grain: one row per transaction (transaction_id), merged by ingest, of the
+-- Grain: one row per transaction (lineage_id, transaction_id), merged by
+-- ingest, of the
 -- configured environment. REPORTS.md "Transaction identity", "Amount",
 -- "Product type". Milliseconds stay integers (`*_at_ms`) because every rule
 -- is arithmetic on them.
@@ -14,6 +15,7 @@ source as (
 renamed as (
     select
         ---------- ids
+        lineage_id,
         transaction_id,
         original_transaction_id,
         product_id,

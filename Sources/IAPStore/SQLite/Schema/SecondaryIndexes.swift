@@ -19,7 +19,7 @@ import GRDB
 /// the few keys it may have written twice (``BulkLoadKeys``), so only their rows are ranked; without that list
 /// (after a killed load) every key is grouped.
 ///
-/// The definitions are exactly those of migrations "v1 raw facts" and "v4 unique keys as indexes".
+/// The definitions are exactly those of migrations "v1 raw facts", "v4 unique keys as indexes" and "v5 lineage keys".
 enum SecondaryIndexes {
     struct Definition {
         let name: String
@@ -57,9 +57,9 @@ enum SecondaryIndexes {
 
     static let definitions: [Definition] = [
         Definition(
-            name: "notifications_by_id", columns: "notifications (notification_id)",
+            name: "notifications_by_id", columns: "notifications (lineage_id, notification_id)",
             uniqueKey: UniqueKey(
-                table: "notifications", columns: ["notification_id"],
+                table: "notifications", columns: ["lineage_id", "notification_id"],
                 order: "raw_sha256, coalesce(received_at, 9223372036854775807), rowid")),
         Definition(
             name: "renewal_infos_by_key", columns: "renewal_infos (document_id, original_transaction_id)",

@@ -26,6 +26,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v5 lineage keys") { db in
+            for statement in SchemaV5.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
