@@ -30,12 +30,13 @@ struct Scenario {
     /// A consumable purchase and, optionally, its refund notification.
     mutating func consumable(
         id: String, purchase: String, refund: String? = nil, token: String? = nil, price: Int64 = 4_990, percentage: Int64? = nil,
-        environment: String = "Production"
+        environment: String = "Production", appTransactionId: String? = nil
     ) throws {
         var fixture = app
         fixture.environment = environment
         var extra: [String: JSONValue?] = [:]
         if let token { extra["appAccountToken"] = .string(token) }
+        if let appTransactionId { extra["appTransactionId"] = .string(appTransactionId) }
         let bought = fixture.transaction(id: id, product: "com.example.coins", type: "Consumable", purchase: Self.at(purchase), price: price, signedDate: Self.at(purchase), extra: extra)
         lines.append(try fixture.notification(type: "ONE_TIME_CHARGE", uuid: "buy-\(id)", signedDate: Self.at(purchase), transaction: bought))
         if let refund {

@@ -27,9 +27,11 @@ extension DocumentShape {
             }
             let entries = items.enumerated().map { transactionEntry($1, number: $0 + 1) }
             if let status = object["status"] {
-                guard let code = status.int64Value, code == 0 || code == 1 else {
+                // 0 (valid order) and 1 (invalid order) are today's values; older documentation had more, and
+                // Apple may add others: an unknown integer is kept as sent, as Apple's libraries keep it.
+                guard let code = status.int64Value, Int32(exactly: code) != nil else {
                     let shown = status.numberValue?.text ?? status.typeDescription
-                    throw badField(path + "status", "is \(shown); expected 0 (valid order) or 1 (invalid order)")
+                    throw badField(path + "status", "is \(shown); expected an integer status such as 0 (valid order) or 1 (invalid order)")
                 }
                 return .orderLookup(orderId: try orderId(object["orderId"], path: path), status: Int(code), entries: entries)
             }

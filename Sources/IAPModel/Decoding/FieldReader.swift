@@ -4,16 +4,36 @@ public import IAPFormats
 ///
 /// Two families: strict readers for V2 payloads (Apple sends JSON numbers and booleans), and lenient
 /// readers for V1 bodies, which send almost everything as strings ("1700000000000", "true", "1").
+///
+/// A reader remembers which keys were asked for, so that after decoding ``unreadFields()`` is exactly what the
+/// payload carried that no decoder knows: Apple's new fields, kept instead of lost. No list of known keys exists
+/// apart from the decoders themselves, so the two cannot drift.
 public struct FieldReader: Sendable {
     /// The object being read.
     public let object: JSONObject
     /// Path of the object itself ("" at the top).
     public let path: String
+    private let readKeys = ReadKeys()
 
     /// Creates a reader over an object found at `path`.
     public init(_ object: JSONObject, path: String = "") {
         self.object = object
         self.path = path
+    }
+
+    /// The members no read asked for (nulls left out, as everywhere), in input order.
+    public func unreadFields() -> JSONObject {
+        JSONObject(object.pairs.compactMap { pair in
+            if readKeys.contains(pair.key) { return nil }
+            if case .null = pair.value { return nil }
+            return (pair.key, pair.value)
+        })
+    }
+
+    /// Counts `keys` as read without decoding them: fields the store keeps in another form (V1's text spellings
+    /// of its millisecond dates), or must not keep.
+    public func skip(_ keys: String...) {
+        for key in keys { readKeys.insert(key) }
     }
 
     /// Creates a reader over a JSON value that must be an object.
@@ -27,6 +47,7 @@ public struct FieldReader: Sendable {
     func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private func present(_ key: String) -> JSONValue? {
+        readKeys.insert(key)
         guard let value = object[key] else { return nil }
         if case .null = value { return nil }
         return value
@@ -128,6 +149,19 @@ public struct FieldReader: Sendable {
     private func mismatch(_ key: String, _ value: JSONValue, _ expected: String) -> ModelDecodingError {
         ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.typeName), expected \(expected)")
     }
+}
+
+/// The keys a ``FieldReader`` was asked for. A reference, so the readers' non-mutating accessors can note them;
+/// a reader lives inside one decode on one thread, which is what makes the unchecked `Sendable` safe.
+private final class ReadKeys: @unchecked Sendable {
+    private var keys: [String] = []
+
+    func insert(_ key: String) {
+        // Payloads have a few dozen keys: a linear scan beats hashing at this size.
+        if !keys.contains(key) { keys.append(key) }
+    }
+
+    func contains(_ key: String) -> Bool { keys.contains(key) }
 }
 
 extension JSONValue {

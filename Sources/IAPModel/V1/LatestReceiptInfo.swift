@@ -1,3 +1,5 @@
+public import IAPFormats
+
 /// One transaction of a V1 receipt (`latest_receipt_info[]`); every value arrives as a string.
 /// https://developer.apple.com/documentation/appstorereceipts/responsebody/latest_receipt_info
 public struct LatestReceiptInfo: Sendable, Equatable {
@@ -17,6 +19,8 @@ public struct LatestReceiptInfo: Sendable, Equatable {
     public let subscriptionGroupIdentifier: String?
     public let rawInAppOwnershipType: String?
     public let appAccountToken: String?
+    /// The fields no decoder reads (Apple's newer fields): kept in the store (`extra_fields`), never lost.
+    public let unknownFields: JSONObject
 
     init(_ reader: FieldReader) throws(ModelDecodingError) {
         guard let id = try reader.lenientString("transaction_id"), !id.isEmpty else {
@@ -39,5 +43,10 @@ public struct LatestReceiptInfo: Sendable, Equatable {
         subscriptionGroupIdentifier = try reader.lenientString("subscription_group_identifier")
         rawInAppOwnershipType = try reader.lenientString("in_app_ownership_type")
         appAccountToken = try reader.lenientString("app_account_token")
+        // The text spellings of the millisecond dates read above say nothing more.
+        for date in ["purchase_date", "original_purchase_date", "expires_date", "cancellation_date"] {
+            reader.skip(date, date + "_pst")
+        }
+        unknownFields = reader.unreadFields()
     }
 }

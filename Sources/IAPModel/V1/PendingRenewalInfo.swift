@@ -1,3 +1,5 @@
+public import IAPFormats
+
 /// The renewal state of one subscription in a V1 receipt (`pending_renewal_info[]`); values are strings.
 /// https://developer.apple.com/documentation/appstorereceipts/responsebody/pending_renewal_info
 public struct PendingRenewalInfo: Sendable, Equatable {
@@ -9,6 +11,8 @@ public struct PendingRenewalInfo: Sendable, Equatable {
     public let isInBillingRetryPeriod: Bool?
     public let gracePeriodExpiresDate: Int64?
     public let priceConsentStatus: Int64?
+    /// The fields no decoder reads (Apple's newer fields): kept in the store (`extra_fields`), never lost.
+    public let unknownFields: JSONObject
 
     init(_ reader: FieldReader) throws(ModelDecodingError) {
         guard let id = try reader.lenientString("original_transaction_id"), !id.isEmpty else {
@@ -22,5 +26,7 @@ public struct PendingRenewalInfo: Sendable, Equatable {
         isInBillingRetryPeriod = try reader.lenientBool("is_in_billing_retry_period")
         gracePeriodExpiresDate = try reader.lenientInt64("grace_period_expires_date_ms")
         priceConsentStatus = try reader.lenientInt64("price_consent_status")
+        reader.skip("grace_period_expires_date", "grace_period_expires_date_pst")
+        unknownFields = reader.unreadFields()
     }
 }

@@ -17,6 +17,8 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
     public let signedDate: Int64?
     public let environment: String?
     public let appAccountToken: String?
+    /// The fields no decoder reads (Apple's newer fields): kept in the store (`extra_fields`), never lost.
+    public let unknownFields: JSONObject
 
     /// Decodes the payload JSON. `originalTransactionId` is required: it names the subscription.
     public init(json: JSONValue) throws(ModelDecodingError) {
@@ -33,5 +35,6 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
         signedDate = try reader.int64("signedDate")
         environment = try reader.string("environment")
         appAccountToken = try reader.string("appAccountToken")
+        unknownFields = reader.unreadFields()
     }
 }

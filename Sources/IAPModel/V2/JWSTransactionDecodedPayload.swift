@@ -32,6 +32,11 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
     public let currency: String?
     /// Milliunits of `currency`.
     public let price: Int64?
+    /// The app download transaction: one per Apple Account and app, kept across refunds and repurchases (from
+    /// 2025-02-21).
+    public let appTransactionId: String?
+    /// The fields no decoder reads (Apple's newer fields): kept in the store (`extra_fields`), never lost.
+    public let unknownFields: JSONObject
 
     /// The typed product type, nil when absent or unknown.
     public var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
@@ -67,5 +72,7 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
         transactionReason = try reader.string("transactionReason")
         currency = try reader.string("currency")
         price = try reader.int64("price")
+        appTransactionId = try reader.string("appTransactionId")
+        unknownFields = reader.unreadFields()
     }
 }

@@ -22,6 +22,9 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
     public let externalPurchaseTokenIdentity: AppIdentity?
     /// App identity of a `RESCIND_CONSENT` notification.
     public let appDataIdentity: AppIdentity?
+    /// The fields no decoder reads, at the top and inside `data` (under `"data"`): kept in the store
+    /// (`extra_fields`), never lost.
+    public let unknownFields: JSONObject
 
     /// The typed notification type, nil when Apple sent a value this version does not know.
     public var notificationType: NotificationTypeV2? { NotificationTypeV2(rawValue: rawNotificationType) }
@@ -42,7 +45,8 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
         notificationUUID = try reader.requiredString("notificationUUID")
         version = try reader.string("version")
         signedDate = try reader.int64("signedDate")
-        data = try reader.object("data").map { reader throws(ModelDecodingError) in try NotificationData(reader) }
+        let dataReader = try reader.object("data")
+        data = try dataReader.map { reader throws(ModelDecodingError) in try NotificationData(reader) }
         summaryIdentity = try reader.object("summary").map { reader throws(ModelDecodingError) in
             AppIdentity(
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
@@ -60,6 +64,11 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
                 environment: try reader.string("environment"))
         }
+        var unknown = reader.unreadFields()
+        if let dataUnknown = dataReader?.unreadFields(), !dataUnknown.isEmpty {
+            unknown.updateValue(.object(dataUnknown), forKey: "data")
+        }
+        unknownFields = unknown
     }
 }
 

@@ -5,6 +5,11 @@ enum TrustSafetySection {
     /// Timeline events shown per account (the most recent ones); the rest are in the store.
     static let timelineLimit = 60
 
+    /// In its earlier years Apple sent `REFUND_DECLINED` only for refunds requested in the app, not for those
+    /// requested on reportaproblem.apple.com, so every count of declined refunds is a floor for older data.
+    static let declinedCaveat =
+        "_Declined_ counts are lower bounds for older data: Apple once sent REFUND\\_DECLINED only for refunds requested in the app."
+
     /// The section's Markdown (sub-headings included, the `## Trust and safety` heading not).
     static func render(month: MonthReport, rules: FlagThresholds) -> String {
         var blocks = ["### Flagged accounts"]
@@ -15,7 +20,7 @@ enum TrustSafetySection {
             blocks.append(
                 "Accounts to review before acting: a flag is a reason to look, not proof of abuse. The window is the "
                     + "\(rules.windowDays) days ending with this month. Every flagged account is in "
-                    + "[flagged\\_accounts.csv](flagged_accounts.csv).")
+                    + "[flagged\\_accounts.csv](flagged_accounts.csv). \(declinedCaveat)")
             blocks.append(
                 TableView(
                     file: "flagged_accounts.csv",
@@ -41,7 +46,8 @@ enum TrustSafetySection {
         blocks.append("### Consumable losses")
         blocks.append(
             "Refunded consumables (already used up, so the loss is real), and what Apple decided on refund requests. "
-                + "_After consumption request_ counts refunds where Apple asked for consumption data before refunding.")
+                + "_After consumption request_ counts refunds where Apple asked for consumption data before refunding. "
+                + declinedCaveat)
         blocks.append(
             TableView(
                 file: "consumable_losses.csv",

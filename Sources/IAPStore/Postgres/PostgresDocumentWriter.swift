@@ -109,7 +109,7 @@ struct PostgresDocumentWriter: DocumentWriter {
     private static let notificationColumns = [
         "notification_id", "format", "notification_type", "subtype", "environment", "bundle_id", "app_apple_id", "version",
         "signed_date", "received_at", "document_time", "transaction_id", "original_transaction_id", "product_id", "status",
-        "consumption_request_reason", "raw_sha256", "lineage_id",
+        "consumption_request_reason", "raw_sha256", "lineage_id", "extra_fields",
     ]
 
     private func writeNotifications(_ batches: [DocumentBatch], _ connection: PostgresConnection) throws {
@@ -123,6 +123,7 @@ struct PostgresDocumentWriter: DocumentWriter {
                 rows.add(row.version); rows.add(row.signedDate); rows.add(row.receivedAt); rows.add(row.documentTime)
                 rows.add(row.transactionId); rows.add(row.originalTransactionId); rows.add(row.productId); rows.add(row.status)
                 rows.add(row.consumptionRequestReason); rows.add(row.rawSHA256); rows.add(row.lineageId)
+                rows.add(row.extraFields)
                 rows.endRow()
             }
         }
@@ -148,6 +149,7 @@ struct PostgresDocumentWriter: DocumentWriter {
             "document_id", "original_transaction_id", "format", "document_time", "environment", "product_id",
             "auto_renew_product_id", "auto_renew_status", "expiration_intent", "is_in_billing_retry_period",
             "grace_period_expires_date", "price_increase_status", "renewal_date", "signed_date", "app_account_token",
+            "extra_fields",
         ]
         try connection.copy(into: "stage_renewal_infos", columns: ["ord"] + columns) { rows in
             var ord: Int64 = 0
@@ -157,7 +159,7 @@ struct PostgresDocumentWriter: DocumentWriter {
                 rows.add(row.documentTime); rows.add(row.environment); rows.add(row.productId); rows.add(row.autoRenewProductId)
                 rows.add(row.autoRenewStatus); rows.add(row.expirationIntent); rows.add(row.isInBillingRetryPeriod)
                 rows.add(row.gracePeriodExpiresDate); rows.add(row.priceIncreaseStatus); rows.add(row.renewalDate)
-                rows.add(row.signedDate); rows.add(row.appAccountToken)
+                rows.add(row.signedDate); rows.add(row.appAccountToken); rows.add(row.extraFields)
                 rows.endRow()
             }
         }

@@ -9,6 +9,13 @@ enum PostgresSchema {
     static let migrations: [(name: String, statements: [String])] = [
         ("v1 raw facts", v1),
         ("v2 lineage keys", v2),
+        ("v3 app transaction ids and extra fields", [
+            "ALTER TABLE transaction_versions ADD COLUMN app_transaction_id \(text)",
+            "ALTER TABLE transactions ADD COLUMN app_transaction_id \(text)",
+            "ALTER TABLE notifications ADD COLUMN extra_fields \(text)",
+            "ALTER TABLE transaction_versions ADD COLUMN extra_fields \(text)",
+            "ALTER TABLE renewal_infos ADD COLUMN extra_fields \(text)",
+        ]),
     ]
 
     private static let text = "text collate \"C\""
@@ -219,13 +226,13 @@ enum PostgresSchema {
          "CREATE INDEX renewal_infos_by_subscription ON renewal_infos (original_transaction_id, document_time)"),
     ]
 
-    /// The columns of ``TransactionColumns/names`` with their PostgreSQL types.
+    /// The columns of ``TransactionColumns/namesOfV1`` with their PostgreSQL types.
     private static var transactionFieldColumns: String {
         let integers: Set<String> = [
             "purchase_date", "original_purchase_date", "expires_date", "quantity", "signed_date", "revocation_date",
             "revocation_reason", "revocation_percentage", "is_upgraded", "is_trial_period", "offer_type", "price",
         ]
-        return TransactionColumns.names.map { "\($0) \(integers.contains($0) ? "bigint" : text)" }
+        return TransactionColumns.namesOfV1.map { "\($0) \(integers.contains($0) ? "bigint" : text)" }
             .joined(separator: ",\n    ")
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 enum PostgresTransactionWriter {
     private static let versionColumns =
         ["transaction_id", "document_id", "source", "format", "document_time", "version_sha256", "environment"]
-        + TransactionColumns.names + ["lineage_id"]
+        + TransactionColumns.names + ["lineage_id", "extra_fields"]
     private static let transactionColumns =
         ["transaction_id", "document_time", "version_count", "format", "environment"] + TransactionColumns.names
         + ["lineage_id"]
@@ -23,7 +23,7 @@ enum PostgresTransactionWriter {
                 rows.add(row.transactionId); rows.add(row.documentId); rows.add(row.source); rows.add(row.format)
                 rows.add(row.documentTime); rows.add(row.versionSHA256); rows.add(row.environment)
                 for value in TransactionColumns.values(of: row.fields) { rows.add(value) }
-                rows.add(row.lineageId)
+                rows.add(row.lineageId); rows.add(row.extraFields)
                 rows.endRow()
             }
         }

@@ -21,6 +21,8 @@ public struct NotificationRow: Sendable, Equatable {
     public var consumptionRequestReason: String?
     /// SHA-256 of the raw document (deterministic tie-break between copies).
     public var rawSHA256: String
+    /// The payload's fields no column holds, as canonical JSON (nil when none): Apple's newer fields, kept.
+    public var extraFields: String?
 
     /// Creates a row.
     public init(

@@ -15,6 +15,8 @@ public struct RenewalInfoRow: Sendable, Equatable {
     public var renewalDate: Int64?
     public var signedDate: Int64?
     public var appAccountToken: String?
+    /// The payload's fields no column holds, as canonical JSON (nil when none): Apple's newer fields, kept.
+    public var extraFields: String?
 
     /// Creates a row with the identifying fields; set the rest as properties.
     public init(documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64, environment: String) {

@@ -13,6 +13,8 @@ public struct TransactionVersionRow: Sendable, Equatable {
     public var versionSHA256: String
     public var environment: String
     public var fields: TransactionFields
+    /// The payload's fields no column holds, as canonical JSON (nil when none): Apple's newer fields, kept.
+    public var extraFields: String?
 
     /// Creates a row.
     public init(

@@ -27,6 +27,7 @@ extension BoundStatement {
         bind(fields.transactionReason)
         bind(fields.currency)
         bind(fields.price)
+        bind(fields.appTransactionId)
     }
 }
 
@@ -59,6 +60,7 @@ extension BoundStatement.RowReader {
         fields.transactionReason = string(offset + 22)
         fields.currency = string(offset + 23)
         fields.price = int64(offset + 24)
+        fields.appTransactionId = string(offset + 25)
         return fields
     }
 }

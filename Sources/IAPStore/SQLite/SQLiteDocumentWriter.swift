@@ -189,14 +189,15 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(row.consumptionRequestReason)
             statement.bind(row.rawSHA256)
             statement.bind(row.lineageId)
+            statement.bind(row.extraFields)
         }
     }
 
     private static let notificationColumns = """
         (notification_id, format, notification_type, subtype, environment, bundle_id, app_apple_id, version,
          signed_date, received_at, document_time, transaction_id, original_transaction_id, product_id, status,
-         consumption_request_reason, raw_sha256, lineage_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         consumption_request_reason, raw_sha256, lineage_id, extra_fields)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static let notificationInsertSQL = "INSERT INTO notifications \(notificationColumns)"
@@ -210,7 +211,8 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             received_at = excluded.received_at, document_time = excluded.document_time,
             transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
             product_id = excluded.product_id, status = excluded.status,
-            consumption_request_reason = excluded.consumption_request_reason, raw_sha256 = excluded.raw_sha256
+            consumption_request_reason = excluded.consumption_request_reason, raw_sha256 = excluded.raw_sha256,
+            extra_fields = excluded.extra_fields
         WHERE excluded.raw_sha256 < notifications.raw_sha256
             OR (excluded.raw_sha256 = notifications.raw_sha256
                 AND coalesce(excluded.received_at, 9223372036854775807)
@@ -223,8 +225,9 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             INSERT OR IGNORE INTO renewal_infos
                 (document_id, original_transaction_id, format, document_time, environment, product_id,
                  auto_renew_product_id, auto_renew_status, expiration_intent, is_in_billing_retry_period,
-                 grace_period_expires_date, price_increase_status, renewal_date, signed_date, app_account_token)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 grace_period_expires_date, price_increase_status, renewal_date, signed_date, app_account_token,
+                 extra_fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, forEach: \.renewalInfos, of: batches, in: db
         ) { row, statement in
             statement.bind(row.documentId)
@@ -242,6 +245,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(row.renewalDate)
             statement.bind(row.signedDate)
             statement.bind(row.appAccountToken)
+            statement.bind(row.extraFields)
         }
     }
 
@@ -286,11 +290,11 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         }
         guard !versionsInWrite.isEmpty else { return }
         let columns = TransactionColumns.names
-        let placeholders = Array(repeating: "?", count: 8 + columns.count).joined(separator: ", ")
+        let placeholders = Array(repeating: "?", count: 9 + columns.count).joined(separator: ", ")
         var statement = try BoundStatement(db, sql: """
             INSERT OR IGNORE INTO transaction_versions
                 (transaction_id, document_id, source, format, document_time, version_sha256, environment,
-                 \(columns.joined(separator: ", ")), lineage_id)
+                 \(columns.joined(separator: ", ")), lineage_id, extra_fields)
             VALUES (\(placeholders))
             """)
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
@@ -307,6 +311,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
                 statement.bind(row.environment)
                 statement.bind(row.fields)
                 statement.bind(row.lineageId)
+                statement.bind(row.extraFields)
                 let inserted = try statement.execute() == 1
                 // A version already stored is already merged into its transaction. A transaction seen for the first
                 // time with one version (most of a bulk load) is that version; one newer than all its stored versions

@@ -2,7 +2,12 @@
 /// so the two tables can never drift apart in either engine's writer; ``values(of:)``, SQLite's binding
 /// (`BoundStatement+TransactionFields.swift`) and PostgreSQL's reading follow it.
 enum TransactionColumns {
-    static let names: [String] = [
+    /// Every column, in the order of the tables after all migrations.
+    static let names: [String] = namesOfV1 + ["app_transaction_id"]
+
+    /// The columns migration v1 created, frozen: the migrations that build or rebuild the tables name exactly these,
+    /// whatever columns later migrations add.
+    static let namesOfV1: [String] = [
         "original_transaction_id", "web_order_line_item_id", "bundle_id", "product_id",
         "subscription_group_identifier", "purchase_date", "original_purchase_date", "expires_date", "quantity", "type",
         "app_account_token", "in_app_ownership_type", "signed_date", "revocation_date", "revocation_reason",
@@ -23,7 +28,7 @@ extension TransactionColumns {
             SQLValue(fields.revocationType), SQLValue(fields.revocationPercentage), SQLValue(fields.isUpgraded),
             SQLValue(fields.isTrialPeriod), SQLValue(fields.offerType), SQLValue(fields.offerDiscountType),
             SQLValue(fields.storefront), SQLValue(fields.transactionReason), SQLValue(fields.currency),
-            SQLValue(fields.price),
+            SQLValue(fields.price), SQLValue(fields.appTransactionId),
         ]
     }
 
@@ -56,6 +61,7 @@ extension TransactionColumns {
         fields.transactionReason = v[22].text
         fields.currency = v[23].text
         fields.price = v[24].integer
+        fields.appTransactionId = v[25].text
         return fields
     }
 }

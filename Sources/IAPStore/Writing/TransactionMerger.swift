@@ -28,6 +28,7 @@ public enum TransactionMerger {
             overwrite(&merged.quantity, fields.quantity)
             overwrite(&merged.type, fields.type)
             overwrite(&merged.appAccountToken, fields.appAccountToken)
+            overwrite(&merged.appTransactionId, fields.appTransactionId)
             overwrite(&merged.inAppOwnershipType, fields.inAppOwnershipType)
             overwrite(&merged.signedDate, fields.signedDate)
             overwrite(&merged.isUpgraded, fields.isUpgraded)

@@ -108,7 +108,7 @@ import Testing
         (#"{"notificationHistory":[],"hasMore":"maybe"}"#, "\"hasMore\""),
         (#"{"notificationHistory":[],"paginationToken":3}"#, "\"paginationToken\""),
         (#"{"signedTransactions":"t"}"#, "\"signedTransactions\""),
-        (#"{"signedTransactions":[],"status":2}"#, "\"status\" is 2"),
+        (#"{"signedTransactions":[],"status":2.5}"#, "\"status\" is 2.5"),
         (#"{"signedTransactions":[],"status":"0"}"#, "\"status\""),
         (#"{"signedTransactions":[],"status":0,"orderId":[1]}"#, "\"orderId\""),
         (#"{"signedTransactions":[],"revision":1}"#, "\"revision\""),

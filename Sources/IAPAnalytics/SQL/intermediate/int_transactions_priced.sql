@@ -68,6 +68,7 @@ priced as (
         original_transaction_id,
         coalesce(product_id, '') as product_id,
         app_account_token,
+        app_transaction_id,
         format,
         coalesce(
             product_type,
@@ -121,8 +122,9 @@ classified as (
 ),
 
 -- REPORTS.md "Account": accounts.csv mapping of the lower-cased
--- appAccountToken, else the token, else sub:<originalTransactionId> for
--- auto-renewables, else none (unlinked).
+-- appAccountToken, else the token, else app:<appTransactionId> (one per Apple
+-- Account and app), else sub:<originalTransactionId> for auto-renewables,
+-- else none (unlinked).
 -- Decision: an auto-renewable without originalTransactionId uses its own
 -- transactionId.
 with_accounts as (
@@ -132,6 +134,8 @@ with_accounts as (
             when accounts.account_id is not null then accounts.account_id
             when classified.app_account_token is not null
                 then classified.app_account_token
+            when classified.app_transaction_id is not null
+                then 'app:' || classified.app_transaction_id
             when classified.product_type = 'auto_renewable'
                 then 'sub:' || coalesce(
                     classified.original_transaction_id,

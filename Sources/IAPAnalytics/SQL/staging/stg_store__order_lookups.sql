@@ -17,7 +17,12 @@ renamed as (
         order_id,
 
         ---------- strings
-        case status when 0 then 'valid' else 'invalid' end as lookup_status,
+        -- A status Apple adds later is shown as sent, never taken for either.
+        case status
+            when 0 then 'valid'
+            when 1 then 'invalid'
+            else 'unknown_' || status
+        end as lookup_status,
         note,
 
         ---------- timestamps

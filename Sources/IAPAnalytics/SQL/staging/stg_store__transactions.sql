@@ -20,6 +20,7 @@ renamed as (
         original_transaction_id,
         product_id,
         lower(app_account_token) as app_account_token,
+        app_transaction_id,
 
         ---------- strings
         format,

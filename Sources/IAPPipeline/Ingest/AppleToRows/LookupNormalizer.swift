@@ -78,10 +78,12 @@ struct LookupNormalizer: Sendable {
             result.batch.documents.append(DocumentRow(
                 position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
                 environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
-            result.batch.transactionVersions.append(TransactionVersionRow(
+            var version = TransactionVersionRow(
                 transactionId: item.payload.transactionId, documentId: documentId, source: source, format: .v2,
                 documentTime: documentTime, versionSHA256: item.identity, environment: decision.environment,
-                fields: TransactionFields(item.payload)))
+                fields: TransactionFields(item.payload))
+            version.extraFields = item.payload.unknownFields.extraFieldsText
+            result.batch.transactionVersions.append(version)
         }
         return (result, pageTime, environment, transactionIds.sorted())
     }

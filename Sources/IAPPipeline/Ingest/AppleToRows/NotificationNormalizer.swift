@@ -74,11 +74,14 @@ struct NotificationNormalizer: Sendable {
             originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
             productId: transaction?.payload.productId, status: payload.data?.status,
             consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity))
+        batch.notifications[batch.notifications.count - 1].extraFields = payload.unknownFields.extraFieldsText
         if let transaction {
-            batch.transactionVersions.append(TransactionVersionRow(
+            var version = TransactionVersionRow(
                 transactionId: transaction.payload.transactionId, documentId: documentId, source: .v2Notification,
                 format: .v2, documentTime: signedDate, versionSHA256: transaction.identity,
-                environment: decision.environment, fields: TransactionFields(transaction.payload)))
+                environment: decision.environment, fields: TransactionFields(transaction.payload))
+            version.extraFields = transaction.payload.unknownFields.extraFieldsText
+            batch.transactionVersions.append(version)
         }
         if let renewal {
             batch.renewalInfos.append(RenewalInfoRow(v2: renewal, documentId: documentId, documentTime: signedDate, environment: decision.environment))
@@ -102,5 +105,6 @@ extension RenewalInfoRow {
         renewalDate = renewal.renewalDate
         signedDate = renewal.signedDate
         appAccountToken = renewal.appAccountToken?.lowercased()
+        extraFields = renewal.unknownFields.extraFieldsText
     }
 }

@@ -30,6 +30,7 @@ extension TransactionFields {
         transactionReason = payload.transactionReason
         currency = payload.currency
         price = payload.price
+        appTransactionId = payload.appTransactionId
     }
 
     /// The fields of one V1 receipt transaction. V1 carries no type, price or currency: the catalog
@@ -46,8 +47,12 @@ extension TransactionFields {
         quantity = receipt.quantity
         appAccountToken = receipt.appAccountToken?.lowercased()
         inAppOwnershipType = receipt.rawInAppOwnershipType
-        revocationDate = receipt.cancellationDate
-        revocationReason = receipt.cancellationDate == nil ? nil : receipt.cancellationReason
+        // V1 sets cancellation_date both on a refunded (or family-revoked) entry and on the entry of a plan the
+        // customer upgraded away from (`is_upgraded`); only the first is a revocation. V2 keeps them apart: an
+        // upgraded transaction has `isUpgraded` and no `revocationDate`.
+        let revocation = receipt.isUpgraded == true ? nil : receipt.cancellationDate
+        revocationDate = revocation
+        revocationReason = revocation == nil ? nil : receipt.cancellationReason
         isUpgraded = receipt.isUpgraded
         isTrialPeriod = receipt.isTrialPeriod
     }

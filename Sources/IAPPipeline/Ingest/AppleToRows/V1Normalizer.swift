@@ -51,10 +51,12 @@ struct V1Normalizer: Sendable {
         // A receipt may list a transaction twice (V1 quirk); one version per (transaction, document).
         var seen: Set<String> = []
         for receipt in decoded.transactions where seen.insert(receipt.transactionId).inserted {
-            batch.transactionVersions.append(TransactionVersionRow(
+            var version = TransactionVersionRow(
                 transactionId: receipt.transactionId, documentId: documentId, source: .v1Notification, format: .v1,
                 documentTime: documentTime, versionSHA256: SHA256.hex(documentId + "/" + receipt.transactionId),
-                environment: decision.environment, fields: TransactionFields(receipt)))
+                environment: decision.environment, fields: TransactionFields(receipt))
+            version.extraFields = receipt.unknownFields.extraFieldsText
+            batch.transactionVersions.append(version)
         }
         batch.renewalInfos = renewalRows(decoded, documentId: documentId, documentTime: documentTime, environment: decision.environment)
         return .success(batch)
@@ -75,6 +77,7 @@ struct V1Normalizer: Sendable {
             row.isInBillingRetryPeriod = info.isInBillingRetryPeriod
             row.gracePeriodExpiresDate = info.gracePeriodExpiresDate
             row.priceIncreaseStatus = info.priceConsentStatus
+            row.extraFields = info.unknownFields.extraFieldsText
             rows.append(row)
         }
         if let subject = body.originalTransactionId, !seen.contains(subject),

@@ -17,7 +17,7 @@ enum SchemaV5 {
     private static func present(_ column: String) -> String { "nullif(\(column), '')" }
 
     static var statements: [String] {
-        let transactionColumns = TransactionColumns.names.joined(separator: ", ")
+        let transactionColumns = TransactionColumns.namesOfV1.joined(separator: ", ")
         let transactionLineage = "coalesce(\(present("original_transaction_id")), transaction_id)"
         return [
             "PRAGMA legacy_alter_table = ON",
@@ -97,13 +97,13 @@ enum SchemaV5 {
         ]
     }
 
-    /// The columns of ``TransactionColumns/names`` with the types migration v1 gave them.
+    /// The columns of ``TransactionColumns/namesOfV1`` with the types migration v1 gave them.
     private static var transactionFieldColumns: String {
         let integers: Set<String> = [
             "purchase_date", "original_purchase_date", "expires_date", "quantity", "signed_date", "revocation_date",
             "revocation_reason", "revocation_percentage", "is_upgraded", "is_trial_period", "offer_type", "price",
         ]
-        return TransactionColumns.names.map { "\($0) \(integers.contains($0) ? "INTEGER" : "TEXT")" }
+        return TransactionColumns.namesOfV1.map { "\($0) \(integers.contains($0) ? "INTEGER" : "TEXT")" }
             .joined(separator: ",\n    ")
     }
 }

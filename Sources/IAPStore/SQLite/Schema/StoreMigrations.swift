@@ -31,6 +31,16 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v6 app transaction ids and extra fields") { db in
+            // REPORTS.md "Account": Apple's appTransactionId links a transaction to its Apple Account. And every
+            // field of a payload that no column holds is kept as canonical JSON (`extra_fields`), so nothing Apple
+            // sends is lost between the archive and the store.
+            try db.execute(sql: "ALTER TABLE transaction_versions ADD COLUMN app_transaction_id TEXT")
+            try db.execute(sql: "ALTER TABLE transactions ADD COLUMN app_transaction_id TEXT")
+            for table in ["notifications", "transaction_versions", "renewal_infos"] {
+                try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN extra_fields TEXT")
+            }
+        }
         return migrator
     }
 }
