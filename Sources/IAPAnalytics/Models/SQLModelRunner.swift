@@ -15,11 +15,17 @@ struct SQLModelRunner {
     /// standard error: the way to find the slow model on a large store without reproducing the runner.
     static let timingsEnvironmentVariable = "IAPLENS_MODEL_TIMINGS"
 
+    /// Environment variable naming one model whose query plan is printed to standard error before it is built
+    /// (PostgreSQL: `explain analyze`, which runs the query once more; SQLite: `explain query plan`).
+    static let explainEnvironmentVariable = "IAPLENS_MODEL_EXPLAIN"
+
     func run(_ options: AnalysisOptions, key: String, in connection: any StoreConnection, schema: String) throws {
         let printsTimings = !(ProcessInfo.processInfo.environment[Self.timingsEnvironmentVariable] ?? "").isEmpty
         let template = SQLTemplate(dialect: connection.dialect, schema: schema)
         try writeParameters(options, key: key, in: connection)
+        let explained = ProcessInfo.processInfo.environment[Self.explainEnvironmentVariable] ?? ""
         for (model, sql) in models {
+            if model.name == explained { try Self.printPlan(of: try template.render(sql), in: connection) }
             let start = ContinuousClock.now
             let readBefore = printsTimings ? Self.bytesRead() : 0
             do {
@@ -37,6 +43,14 @@ struct SQLModelRunner {
                 FileHandle.standardError.write(Data(
                     "model \(model.name): \(String(format: "%.3f", seconds)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
             }
+        }
+    }
+
+    private static func printPlan(of select: String, in connection: any StoreConnection) throws {
+        let query = select.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+        let explain = connection.dialect == .postgres ? "explain (analyze, buffers) " : "explain query plan "
+        for row in try connection.rows(explain + query) {
+            FileHandle.standardError.write(Data(((row.values.last?.text ?? "") + "\n").utf8))
         }
     }
 

@@ -50,7 +50,11 @@ periods_joined_to_expirations as (
         and paid_periods.transaction_id = expirations_notified.transaction_id
 ),
 
-periods_with_renewal_state as (
+-- `materialized`: the newest renewal state is looked up only for the periods
+-- that ended (a few of the paid periods), and once each. Inlined,
+-- PostgreSQL looked it up for every paid period, twice (100k: 0.73 s
+-- against 0.1 s).
+periods_with_renewal_state as materialized (
     select
         periods_joined_to_expirations.*,
         (
