@@ -23,6 +23,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // `iaplens fetch`: Apple's App Store Server API over HTTPS (and, in the tests, the fake API's server).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; the README's commands install them)
@@ -60,12 +63,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "IAPFetch",
+            dependencies: [
+                "COpenSSL", "IAPFormats", "IAPStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
         .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
-                "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports",
+                "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -82,7 +95,12 @@ let package = Package(
         // MARK: - Tests (mirror Sources/)
         .target(
             name: "IAPTestSupport",
-            dependencies: ["IAPSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics"],
+            dependencies: [
+                "IAPSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics", "IAPFetch", "COpenSSL",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/IAPTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -111,6 +129,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport", "IAPStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPFetchTests",
+            dependencies: ["IAPFetch", "IAPTestSupport", "IAPPipeline", "IAPStore", "IAPSimulator", "IAPFormats"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: ["IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPSigning", "IAPAnalytics"],

@@ -25,6 +25,7 @@ public enum CitusTableRoles {
         ("ref_accounts", .reference),
         ("order_lookups", .reference),
         ("order_lookup_transactions", .reference),
+        ("fetch_cursors", .reference),
         // A document's rows are found by the file they came from: the run's progress, quarantine.
         ("documents", .distributed(column: "file_sha256", group: "files")),
         ("quarantine", .distributed(column: "file_sha256", group: "files")),

@@ -16,6 +16,7 @@ enum PostgresSchema {
             "ALTER TABLE transaction_versions ADD COLUMN extra_fields \(text)",
             "ALTER TABLE renewal_infos ADD COLUMN extra_fields \(text)",
         ]),
+        ("v4 fetch cursors", ["CREATE TABLE fetch_cursors (name \(text) PRIMARY KEY, value \(text) NOT NULL)"]),
     ]
 
     private static let text = "text collate \"C\""

@@ -41,6 +41,11 @@ enum StoreMigrations {
                 try db.execute(sql: "ALTER TABLE \(table) ADD COLUMN extra_fields TEXT")
             }
         }
+        migrator.registerMigration("v7 fetch cursors") { db in
+            // Where `iaplens fetch` stands with each of Apple's endpoints, so the next fetch asks only for what is
+            // new and a killed one resumes where it stopped.
+            try db.execute(sql: "CREATE TABLE fetch_cursors (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
+        }
         return migrator
     }
 }

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import Foundation
+import IAPFormats
+import NIOCore
+import NIOHTTP1
+
+/// Apple's App Store Server API, as `fetch` uses it: three endpoints, each answer a JSON page. Authenticates every
+/// request with a fresh-enough bearer token, retries what Apple says may be retried, and counts what it did.
+public final class AppStoreServerAPI: @unchecked Sendable {
+    public enum Environment: String, Sendable, CaseIterable {
+        case production = "Production"
+        case sandbox = "Sandbox"
+
+        /// Apple's published base URLs.
+        public var baseURL: String {
+            switch self {
+            case .production: "https://api.storekit.itunes.apple.com"
+            case .sandbox: "https://api.storekit-sandbox.itunes.apple.com"
+            }
+        }
+    }
+
+    /// Counts of what the client did, for progress and the summary.
+    public struct Counters: Sendable, Equatable {
+        public var requests = 0
+        public var retries = 0
+    }
+
+    private let baseURL: String
+    private let key: AppStoreAPIKey
+    private let retry: RetryPolicy
+    private let client: HTTPClient
+    private let lock = NSLock()
+    private var cachedToken: (token: String, expiresAt: Int64)?
+    private var counters = Counters()
+
+    public init(key: AppStoreAPIKey, baseURL: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(60)) {
+        self.key = key
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.retry = retry
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(
+            connect: .seconds(10), read: .seconds(Int64(timeout.components.seconds)))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the connections; call once when done.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public var counts: Counters { lock.withLock { counters } }
+
+    /// Get Notification History: one page of `[start, end)`.
+    func notificationHistory(start: Int64, end: Int64, paginationToken: String?) async throws -> JSONObject {
+        var path = "/inApps/v1/notifications/history"
+        if let paginationToken { path += "?paginationToken=" + Self.escaped(paginationToken) }
+        let body = JSONValue.object(JSONObject([("startDate", .number(JSONNumber(start))), ("endDate", .number(JSONNumber(end)))]))
+        return try await send(.POST, path, body: body.canonicalJSON(), name: "Get Notification History")
+    }
+
+    /// Get Refund History of the customer who owns `transactionId`, after `revision`.
+    func refundHistory(transactionId: String, revision: String?) async throws -> JSONObject {
+        var path = "/inApps/v2/refund/lookup/" + Self.escaped(transactionId)
+        if let revision { path += "?revision=" + Self.escaped(revision) }
+        return try await send(.GET, path, body: nil, name: "Get Refund History for \(transactionId)")
+    }
+
+    /// Look Up Order ID.
+    func lookUpOrder(_ orderId: String) async throws -> JSONObject {
+        try await send(.GET, "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
+    }
+
+    private func bearerToken() throws(FetchError) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        if let cached = lock.withLock({ cachedToken }), cached.expiresAt - now > 5 * 60 { return cached.token }
+        // Renewed five minutes before it lapses, so a slow request never carries an expired token.
+        let lifetime: Int64 = 20 * 60
+        let token = try key.token(issuedAt: now, lifetimeSeconds: lifetime)
+        lock.withLock { cachedToken = (token, now + lifetime) }
+        return token
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> JSONObject {
+        var failures = 0
+        var waited: Duration = .zero
+        while true {
+            var request = HTTPClientRequest(url: baseURL + path)
+            request.method = method
+            request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
+            request.headers.add(name: "User-Agent", value: "iaplens")
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/json")
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            lock.withLock { counters.requests += 1 }
+            let outcome: String
+            do {
+                let response = try await client.execute(request, timeout: .seconds(60))
+                let bytes = Array(buffer: try await response.body.collect(upTo: 16 << 20))
+                let status = Int(response.status.code)
+                if status == 200 {
+                    guard case .object(let object)? = try? JSONParser.parse(bytes) else {
+                        throw FetchError.badResponse(request: name, reason: "the body is not a JSON object")
+                    }
+                    return object
+                }
+                if status == 401 || status == 403 {
+                    throw FetchError.unauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, bundleId: key.bundleId)
+                }
+                guard RetryPolicy.isRetryable(status: status) else {
+                    throw FetchError.rejected(status: status, request: name, body: String(decoding: bytes, as: UTF8.self))
+                }
+                outcome = "HTTP \(status)"
+            } catch let error as FetchError {
+                throw error
+            } catch {
+                outcome = "\(error)"
+            }
+            failures += 1
+            guard let wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
+                throw FetchError.gaveUp(request: name, attempts: failures, last: outcome)
+            }
+            lock.withLock { counters.retries += 1 }
+            waited += wait
+            try await Task.sleep(for: wait)
+        }
+    }
+
+    private static func escaped(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+    }
+}

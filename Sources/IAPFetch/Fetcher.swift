@@ -1,0 +1,155 @@
+import Foundation
+import IAPStore
+
+/// What `iaplens fetch` asks Apple for.
+public struct FetchOptions: Sendable {
+    public var archive: String
+    public var database: String
+    public var bundleId: String
+    public var issuerId: String
+    public var keyId: String
+    public var privateKeyPath: String
+    public var environment: AppStoreServerAPI.Environment = .production
+    /// Overrides the environment's base URL (tests, proxies).
+    public var apiURL: String?
+    /// Notification history window; nil: from where the last fetch ended (or 180 days back) to now.
+    public var since: Int64?
+    public var until: Int64?
+    /// `all`: refund history of every customer the store knows; `none`: only `transactionIdsPath`'s.
+    public var refundHistoryForAll = true
+    public var notificationHistory = true
+    public var transactionIdsPath: String?
+    public var orderIdsPath: String?
+    /// Requests in flight at once for refund history and order lookups.
+    public var concurrency = 4
+    public var retry = RetryPolicy()
+
+    public init(archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String) {
+        self.archive = archive
+        self.database = database
+        self.bundleId = bundleId
+        self.issuerId = issuerId
+        self.keyId = keyId
+        self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// What a fetch did.
+public struct FetchSummary: Sendable, Equatable {
+    public var notificationPages = 0
+    public var notificationWindow: ClosedRange<Int64>?
+    public var customers = 0
+    public var refundPages = 0
+    public var ordersLookedUp = 0
+    public var ordersAlreadyLookedUp = 0
+    public var requests = 0
+    public var retries = 0
+    public var warnings: [String] = []
+
+    /// One line for logs.
+    public var line: String {
+        "fetch: \(requests) request(s) (\(retries) retried); notification history \(notificationPages) page(s); "
+            + "refund history of \(customers) customer(s), \(refundPages) page(s); "
+            + "\(ordersLookedUp) order(s) looked up, \(ordersAlreadyLookedUp) already"
+    }
+}
+
+/// Runs a fetch: notification history, then refund history, then order lookups, each page into the archive before
+/// its cursor moves in the store. Holds the store's run lock throughout, like every stage.
+public struct Fetcher: Sendable {
+    public let options: FetchOptions
+
+    public init(options: FetchOptions) {
+        self.options = options
+    }
+
+    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
+        let (key, warning) = try AppStoreAPIKey.load(
+            path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+        let location = try StoreLocation(options.database)
+        let lock = try location.lockForRun(command: "fetch")
+        defer { withExtendedLifetime(lock) {} }
+        let store = try location.open()
+        let cursors = FetchCursors(store: store)
+        let writer = ArchivePageWriter(archive: options.archive)
+        let api = AppStoreServerAPI(key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry)
+        var summary = FetchSummary()
+        if let warning { summary.warnings.append(warning) }
+        do {
+            try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress)
+        } catch {
+            await api.shutdown()
+            throw error
+        }
+        await api.shutdown()
+        summary.requests = api.counts.requests
+        summary.retries = api.counts.retries
+        return summary
+    }
+
+    private func fetch(
+        api: AppStoreServerAPI, writer: ArchivePageWriter, cursors: FetchCursors, summary: inout FetchSummary,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        if options.notificationHistory {
+            let history = NotificationHistoryFetch(api: api, writer: writer, cursors: cursors)
+            let result = try await history.run(since: options.since, until: options.until, now: now, progress: progress)
+            summary.notificationPages = result.pages
+            summary.notificationWindow = result.window
+        }
+
+        var named = try options.transactionIdsPath.map(Self.readList) ?? []
+        if options.refundHistoryForAll { named += try cursors.knownCustomers() }
+        let customers = Array(Set(named)).sorted()
+        summary.customers = customers.count
+        let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors)
+        summary.refundPages = try await Self.forEach(customers, concurrency: options.concurrency) { index, customer in
+            progress("refund history: customer \(index + 1) of \(customers.count)")
+            return try await refunds.run(customer: customer)
+        }
+
+        let orders = try options.orderIdsPath.map(Self.readList) ?? []
+        let lookups = OrderLookupFetch(api: api, writer: writer, cursors: cursors)
+        summary.ordersLookedUp = try await Self.forEach(orders, concurrency: options.concurrency) { index, order in
+            progress("order lookups: \(index + 1) of \(orders.count)")
+            return try await lookups.run(orderId: order, now: now) ? 1 : 0
+        }
+        summary.ordersAlreadyLookedUp = orders.count - summary.ordersLookedUp
+    }
+
+    /// Runs `body` for every item with at most `concurrency` in flight; the sum of what they return. The first
+    /// error stops the rest (what finished is saved; the next fetch resumes).
+    static func forEach(
+        _ items: [String], concurrency: Int, _ body: @escaping @Sendable (Int, String) async throws -> Int
+    ) async throws -> Int {
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            var total = 0
+            var next = 0
+            for _ in 0..<max(1, min(concurrency, items.count)) {
+                let index = next
+                group.addTask { try await body(index, items[index]) }
+                next += 1
+            }
+            while let done = try await group.next() {
+                total += done
+                if next < items.count {
+                    let index = next
+                    group.addTask { try await body(index, items[index]) }
+                    next += 1
+                }
+            }
+            return total
+        }
+    }
+
+    /// One ID per line; blank lines and `#` comments skipped.
+    static func readList(_ path: String) throws -> [String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw FetchError.readList(path: path, reason: "it cannot be read")
+        }
+        return text.split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import IAPFormats
+
+/// Get Notification History over one window, page by page, resumable: the window and the next page's token are in
+/// the store (``FetchCursors``) from the first request on, and the end of the last complete window is where the
+/// next fetch starts.
+struct NotificationHistoryFetch: Sendable {
+    static let windowCursor = "notification_history.window"
+    static let doneUntilCursor = "notification_history.done_until"
+    /// Apple keeps notification history for 180 days.
+    static let retentionMilliseconds: Int64 = 180 * 86_400_000
+
+    let api: AppStoreServerAPI
+    let writer: ArchivePageWriter
+    let cursors: FetchCursors
+
+    /// - Returns: the pages written and the window fetched (nil when there was nothing to ask for).
+    func run(since: Int64?, until: Int64?, now: Int64, progress: @Sendable (String) -> Void) async throws -> (pages: Int, window: ClosedRange<Int64>?) {
+        var state: WindowState
+        if since == nil, until == nil, let saved = try cursors.value(Self.windowCursor).flatMap(WindowState.init(text:)) {
+            state = saved  // a fetch that was killed: the same window, from the page after the last one saved
+        } else {
+            let oldest = now - Self.retentionMilliseconds + 60_000
+            let doneUntil = try cursors.value(Self.doneUntilCursor).flatMap { Int64($0) }
+            let start = max(since ?? doneUntil ?? oldest, oldest)
+            let end = until ?? now
+            guard start < end else { return (0, nil) }
+            state = WindowState(start: start, end: end, token: nil, page: 0)
+            try cursors.set(Self.windowCursor, state.text)
+        }
+        var written = 0
+        let folder = "notification-history/\(Self.stamp(state.start))_\(Self.stamp(state.end))"
+        while true {
+            let page = try await api.notificationHistory(start: state.start, end: state.end, paginationToken: state.token)
+            guard case .array? = page["notificationHistory"] else {
+                throw FetchError.badResponse(request: "Get Notification History", reason: "no notificationHistory array")
+            }
+            state.page += 1
+            if try writer.write(page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000), to: folder + "/page-\(String(format: "%05d", state.page)).json") {
+                written += 1
+            }
+            progress("notification history: page \(state.page) of \(Self.stamp(state.start))…\(Self.stamp(state.end))")
+            let hasMore = page["hasMore"]?.boolValue ?? false
+            if hasMore, let token = page["paginationToken"]?.stringValue, !token.isEmpty {
+                state.token = token
+                try cursors.set(Self.windowCursor, state.text)
+                continue
+            }
+            let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) } ?? Int64.min
+            if state.end > doneUntil { try cursors.set(Self.doneUntilCursor, String(state.end)) }
+            try cursors.set(Self.windowCursor, nil)
+            return (written, state.start...state.end)
+        }
+    }
+
+    /// `20250301T000000Z`: sorts by time and reads as one.
+    static func stamp(_ milliseconds: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    /// The window in progress.
+    struct WindowState: Equatable {
+        var start: Int64
+        var end: Int64
+        var token: String?
+        var page: Int
+
+        var text: String {
+            var pairs: [(String, JSONValue)] = [
+                ("start", .number(JSONNumber(start))), ("end", .number(JSONNumber(end))), ("page", .number(JSONNumber(Int64(page)))),
+            ]
+            if let token { pairs.append(("token", .string(token))) }
+            return String(decoding: JSONValue.object(JSONObject(pairs)).canonicalJSON(), as: UTF8.self)
+        }
+
+        init(start: Int64, end: Int64, token: String?, page: Int) {
+            self.start = start
+            self.end = end
+            self.token = token
+            self.page = page
+        }
+
+        init?(text: String) {
+            guard case .object(let object)? = try? JSONParser.parse(text),
+                let start = object["start"]?.numberValue?.int64, let end = object["end"]?.numberValue?.int64,
+                let page = object["page"]?.numberValue?.int64
+            else { return nil }
+            self.init(start: start, end: end, token: object["token"]?.stringValue, page: Int(page))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import IAPStore
+
+/// Where `fetch` stands with each endpoint, in the store (`fetch_cursors`): one text value per name. Each is
+/// written only after the page it describes is safely in the archive, so a fetch killed at any point resumes with
+/// nothing skipped.
+struct FetchCursors: Sendable {
+    let store: any StoreEngine
+
+    func value(_ name: String) throws -> String? {
+        try store.read { try $0.text("SELECT value FROM fetch_cursors WHERE name = ?", [.text(name)]) }
+    }
+
+    func set(_ name: String, _ value: String?) throws {
+        _ = try store.write { connection in
+            if let value {
+                try connection.execute(
+                    "INSERT INTO fetch_cursors (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                    [.text(name), .text(value)])
+            } else {
+                try connection.execute("DELETE FROM fetch_cursors WHERE name = ?", [.text(name)])
+            }
+        }
+    }
+
+    /// Every customer the store knows, as one transaction ID each (a purchase lineage's own ID), sorted.
+    func knownCustomers() throws -> [String] {
+        try store.read { connection in
+            try connection.rows("SELECT DISTINCT lineage_id FROM transactions ORDER BY lineage_id").compactMap { $0[0].text }
+        }
+    }
+}
