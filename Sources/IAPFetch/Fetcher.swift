@@ -92,15 +92,17 @@ public struct Fetcher: Sendable {
         progress: @escaping @Sendable (String) -> Void
     ) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var historyCustomers: Set<String> = []
         if options.notificationHistory {
             let history = NotificationHistoryFetch(api: api, writer: writer, cursors: cursors)
             let result = try await history.run(since: options.since, until: options.until, now: now, progress: progress)
             summary.notificationPages = result.pages
             summary.notificationWindow = result.window
+            historyCustomers = result.customers
         }
 
         var named = try options.transactionIdsPath.map(Self.readList) ?? []
-        if options.refundHistoryForAll { named += try cursors.knownCustomers() }
+        if options.refundHistoryForAll { named += try cursors.knownCustomers() + historyCustomers }
         let customers = Array(Set(named)).sorted()
         summary.customers = customers.count
         let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors)

@@ -14,8 +14,11 @@ struct NotificationHistoryFetch: Sendable {
     let writer: ArchivePageWriter
     let cursors: FetchCursors
 
-    /// - Returns: the pages written and the window fetched (nil when there was nothing to ask for).
-    func run(since: Int64?, until: Int64?, now: Int64, progress: @Sendable (String) -> Void) async throws -> (pages: Int, window: ClosedRange<Int64>?) {
+    /// - Returns: the pages written, the window fetched (nil when there was nothing to ask for), and the customers
+    ///   (original transaction IDs) the pages name, whose refund history a first fetch then asks for.
+    func run(since: Int64?, until: Int64?, now: Int64, progress: @Sendable (String) -> Void) async throws
+        -> (pages: Int, window: ClosedRange<Int64>?, customers: Set<String>)
+    {
         var state: WindowState
         if since == nil, until == nil, let saved = try cursors.value(Self.windowCursor).flatMap(WindowState.init(text:)) {
             state = saved  // a fetch that was killed: the same window, from the page after the last one saved
@@ -24,16 +27,26 @@ struct NotificationHistoryFetch: Sendable {
             let doneUntil = try cursors.value(Self.doneUntilCursor).flatMap { Int64($0) }
             let start = max(since ?? doneUntil ?? oldest, oldest)
             let end = until ?? now
-            guard start < end else { return (0, nil) }
+            guard start < end else { return (0, nil, []) }
             state = WindowState(start: start, end: end, token: nil, page: 0)
             try cursors.set(Self.windowCursor, state.text)
         }
         var written = 0
+        var customers: Set<String> = []
         let folder = "notification-history/\(Self.stamp(state.start))_\(Self.stamp(state.end))"
+        // A resumed window: the pages saved before the stop name customers too.
+        for saved in stride(from: 1, through: state.page, by: 1) {
+            for entry in writer.read(folder + "/page-\(String(format: "%05d", saved)).json")?["notificationHistory"]?.arrayValue ?? [] {
+                if let customer = Self.originalTransactionId(inHistoryEntry: entry) { customers.insert(customer) }
+            }
+        }
         while true {
             let page = try await api.notificationHistory(start: state.start, end: state.end, paginationToken: state.token)
-            guard case .array? = page["notificationHistory"] else {
+            guard case .array(let entries)? = page["notificationHistory"] else {
                 throw FetchError.badResponse(request: "Get Notification History", reason: "no notificationHistory array")
+            }
+            for entry in entries {
+                if let customer = Self.originalTransactionId(inHistoryEntry: entry) { customers.insert(customer) }
             }
             state.page += 1
             if try writer.write(page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000), to: folder + "/page-\(String(format: "%05d", state.page)).json") {
@@ -49,8 +62,25 @@ struct NotificationHistoryFetch: Sendable {
             let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) } ?? Int64.min
             if state.end > doneUntil { try cursors.set(Self.doneUntilCursor, String(state.end)) }
             try cursors.set(Self.windowCursor, nil)
-            return (written, state.start...state.end)
+            return (written, state.start...state.end, customers)
         }
+    }
+
+    /// The `originalTransactionId` of the transaction a history entry's notification carries, read without
+    /// verifying: it only chooses whom to ask about; what Apple answers is verified when it is ingested.
+    static func originalTransactionId(inHistoryEntry entry: JSONValue) -> String? {
+        guard let payload = entry.objectValue?["signedPayload"]?.stringValue.flatMap(unverifiedPayload),
+            let transaction = payload["data"]?.objectValue?["signedTransactionInfo"]?.stringValue.flatMap(unverifiedPayload)
+        else { return nil }
+        return transaction["originalTransactionId"]?.stringValue
+    }
+
+    private static func unverifiedPayload(_ jws: String) -> JSONObject? {
+        let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let bytes = Base64Decoding.decode(parts[1], alphabet: .url),
+            case .object(let object)? = try? JSONParser.parse(bytes)
+        else { return nil }
+        return object
     }
 
     /// `20250301T000000Z`: sorts by time and reads as one.

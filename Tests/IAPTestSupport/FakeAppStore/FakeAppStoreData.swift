@@ -1,0 +1,27 @@
+import Foundation
+import IAPFormats
+
+/// What the fake App Store Server API serves: signed notifications by signing time, refunded transactions by
+/// customer, and order lookups. All JWS are signed for real with the test chain.
+public struct FakeAppStoreData: Sendable {
+    /// `(signedDate, signedPayload)` of every notification Apple would list in Get Notification History.
+    public var notifications: [(signedDate: Int64, signedPayload: String)] = []
+    /// The refunded transactions of each customer (`revocationDate`, signed transaction); every transaction ID in
+    /// `customerOf` names its customer.
+    public var refunds: [String: [(revocationDate: Int64, signedTransaction: String)]] = [:]
+    /// transaction ID → customer key in `refunds`.
+    public var customerOf: [String: String] = [:]
+    /// order ID → (status, signed transactions).
+    public var orders: [String: (status: Int64, signedTransactions: [String])] = [:]
+
+    public init() {}
+}
+
+/// What the fake does to one request instead of answering it, chosen by the request's number (1-based).
+public enum FakeFault: Sendable, Equatable {
+    case status(Int)
+    /// Answers after this long (a slow Apple).
+    case delay(Duration)
+    /// Closes the connection without an answer.
+    case drop
+}

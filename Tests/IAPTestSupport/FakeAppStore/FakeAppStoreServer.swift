@@ -1,0 +1,213 @@
+import Foundation
+import IAPFetch
+import IAPFormats
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// A fake App Store Server API on loopback for the fetch tests: it checks every bearer token exactly as Apple
+/// documents it (ES256 with the expected key, `kid`, `typ`, `iss`, `aud`, `bid`, `iat`/`exp` within an hour and not
+/// expired), pages like Apple (20 records per page), and injects faults by request number.
+public final class FakeAppStoreServer: @unchecked Sendable {
+    public let keyId: String
+    public let issuerId: String
+    public let bundleId: String
+    private let key: ES256Key
+    private let lock = NSLock()
+    private var data: FakeAppStoreData
+    private var faults: [Int: FakeFault]
+    private var requestCount = 0
+    private var log: [String] = []
+    private var tokenProblems: [String] = []
+    private let group: MultiThreadedEventLoopGroup
+    private var channel: (any Channel)?
+    public static let pageSize = 20
+
+    public init(data: FakeAppStoreData, key: ES256Key, keyId: String, issuerId: String, bundleId: String, faults: [Int: FakeFault] = [:]) {
+        self.data = data
+        self.key = key
+        self.keyId = keyId
+        self.issuerId = issuerId
+        self.bundleId = bundleId
+        self.faults = faults
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// Starts listening on 127.0.0.1 and a free port; returns the base URL.
+    public func start() throws -> String {
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(ChannelOptions.backlog, value: 64)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { channel in
+                channel.pipeline.configureHTTPServerPipeline().flatMap {
+                    channel.pipeline.addHandler(RequestHandler(server: self))
+                }
+            }
+        let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
+        self.channel = channel
+        return "http://127.0.0.1:\(channel.localAddress?.port ?? 0)"
+    }
+
+    public func stop() {
+        try? channel?.close().wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Requests answered or faulted so far, each "METHOD path".
+    public var requests: [String] { lock.withLock { log } }
+    /// Every way a token differed from what Apple requires (empty when all were right).
+    public var badTokens: [String] { lock.withLock { tokenProblems } }
+
+    public func replaceData(_ newData: FakeAppStoreData) { lock.withLock { data = newData } }
+    public func setFaults(_ newFaults: [Int: FakeFault]) { lock.withLock { faults = newFaults; requestCount = 0 } }
+
+    // MARK: - Answering
+
+    fileprivate func answer(method: String, uri: String, headers: HTTPHeaders, body: [UInt8]) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
+        let (number, fault, snapshot) = lock.withLock { () -> (Int, FakeFault?, FakeAppStoreData) in
+            requestCount += 1
+            log.append("\(method) \(uri)")
+            return (requestCount, faults[requestCount], data)
+        }
+        _ = number
+        if let problem = checkToken(headers["Authorization"].first ?? "") {
+            lock.withLock { tokenProblems.append(problem) }
+            return (nil, 401, Array("{\"errorCode\":401,\"errorMessage\":\"\(problem)\"}".utf8))
+        }
+        if case .status(let status)? = fault { return (fault, status, Array("{\"errorCode\":\(status)}".utf8)) }
+        let (path, query) = Self.split(uri)
+        let page: JSONValue?
+        if method == "POST", path == "/inApps/v1/notifications/history" {
+            page = notificationHistory(body: body, token: query["paginationToken"], data: snapshot)
+        } else if method == "GET", path.hasPrefix("/inApps/v2/refund/lookup/") {
+            page = refundHistory(transactionId: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: query["revision"], data: snapshot)
+        } else if method == "GET", path.hasPrefix("/inApps/v1/lookup/") {
+            page = orderLookup(String(path.dropFirst("/inApps/v1/lookup/".count)), data: snapshot)
+        } else {
+            page = nil
+        }
+        guard let page else { return (fault, 404, Array("{\"errorCode\":4040000}".utf8)) }
+        return (fault, 200, page.canonicalJSON())
+    }
+
+    private func notificationHistory(body: [UInt8], token: String?, data: FakeAppStoreData) -> JSONValue? {
+        guard case .object(let request)? = try? JSONParser.parse(body),
+            let start = request["startDate"]?.numberValue?.int64, let end = request["endDate"]?.numberValue?.int64
+        else { return nil }
+        let items = data.notifications.filter { $0.signedDate >= start && $0.signedDate < end }.sorted { $0.signedDate < $1.signedDate }
+        let offset = token.flatMap { Int($0.dropFirst("page-".count)) } ?? 0
+        let slice = items.dropFirst(offset).prefix(Self.pageSize)
+        let hasMore = offset + slice.count < items.count
+        var pairs: [(String, JSONValue)] = [
+            ("notificationHistory", .array(slice.map { .object(JSONObject([("signedPayload", .string($0.signedPayload)), ("sendAttempts", .array([]))])) })),
+            ("hasMore", .bool(hasMore)),
+        ]
+        if hasMore { pairs.append(("paginationToken", .string("page-\(offset + slice.count)"))) }
+        return .object(JSONObject(pairs))
+    }
+
+    private func refundHistory(transactionId: String, revision: String?, data: FakeAppStoreData) -> JSONValue? {
+        let customer = data.customerOf[transactionId] ?? transactionId
+        let items = (data.refunds[customer] ?? []).sorted { $0.revocationDate < $1.revocationDate }
+        let offset = revision.flatMap { Int($0.dropFirst("rev-".count)) } ?? 0
+        let slice = items.dropFirst(offset).prefix(Self.pageSize)
+        let after = offset + slice.count
+        return .object(JSONObject([
+            ("signedTransactions", .array(slice.map { .string($0.signedTransaction) })),
+            ("revision", .string("rev-\(after)")), ("hasMore", .bool(after < items.count)),
+        ]))
+    }
+
+    private func orderLookup(_ orderId: String, data: FakeAppStoreData) -> JSONValue? {
+        let order = data.orders[orderId] ?? (status: 1, signedTransactions: [])
+        return .object(JSONObject([
+            ("status", .number(JSONNumber(order.status))), ("signedTransactions", .array(order.signedTransactions.map { .string($0) })),
+        ]))
+    }
+
+    /// nil when the token is one Apple would accept.
+    private func checkToken(_ authorization: String) -> String? {
+        guard authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+        let parts = authorization.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3,
+            let headerBytes = Base64Decoding.decode(parts[0], alphabet: .url),
+            let claimBytes = Base64Decoding.decode(parts[1], alphabet: .url),
+            let signature = Base64Decoding.decode(parts[2], alphabet: .url),
+            case .object(let header)? = try? JSONParser.parse(headerBytes),
+            case .object(let claims)? = try? JSONParser.parse(claimBytes)
+        else { return "not a compact JWS" }
+        guard key.verify(signature, of: Array((parts[0] + "." + parts[1]).utf8)) else { return "bad signature" }
+        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == keyId, header["typ"]?.stringValue == "JWT" else {
+            return "bad header"
+        }
+        guard claims["iss"]?.stringValue == issuerId, claims["aud"]?.stringValue == "appstoreconnect-v1",
+            claims["bid"]?.stringValue == bundleId
+        else { return "bad iss/aud/bid" }
+        let now = Int64(Date().timeIntervalSince1970)
+        guard let iat = claims["iat"]?.numberValue?.int64, let exp = claims["exp"]?.numberValue?.int64,
+            iat <= now + 60, exp > now, exp - iat <= 3600
+        else { return "bad iat/exp" }
+        return nil
+    }
+
+    private static func split(_ uri: String) -> (String, [String: String]) {
+        let pieces = uri.split(separator: "?", maxSplits: 1).map(String.init)
+        var query: [String: String] = [:]
+        if pieces.count == 2 {
+            for pair in pieces[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                if kv.count == 2 { query[kv[0]] = kv[1].removingPercentEncoding ?? kv[1] }
+            }
+        }
+        let path = pieces[0].removingPercentEncoding ?? pieces[0]
+        return (path, query)
+    }
+}
+
+/// One connection's HTTP/1.1 requests: collects the body, asks the server, writes the answer.
+private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let server: FakeAppStoreServer
+    private var head: HTTPRequestHead?
+    private var body: [UInt8] = []
+
+    init(server: FakeAppStoreServer) {
+        self.server = server
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = []
+        case .body(var buffer):
+            body += buffer.readBytes(length: buffer.readableBytes) ?? []
+        case .end:
+            guard let head else { return }
+            let answer = server.answer(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
+            let keepAlive = head.isKeepAlive
+            let version = head.version
+            let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+            let respond: @Sendable () -> Void = {
+                let context = loopBoundContext.value
+                var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", String(answer.body.count))])
+                if !keepAlive { headers.add(name: "Connection", value: "close") }
+                context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers))), promise: nil)
+                context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
+                context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
+                    if !keepAlive { loopBoundContext.value.close(promise: nil) }
+                }
+            }
+            switch answer.fault {
+            case .drop?:
+                context.close(promise: nil)
+            case .delay(let duration)?:
+                context.eventLoop.scheduleTask(in: .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)) { respond() }
+            default:
+                respond()
+            }
+        }
+    }
+}
