@@ -125,10 +125,11 @@ public struct Fetcher: Sendable {
     static func forEach(
         _ items: [String], concurrency: Int, _ body: @escaping @Sendable (Int, String) async throws -> Int
     ) async throws -> Int {
-        try await withThrowingTaskGroup(of: Int.self) { group in
+        if items.isEmpty { return 0 }
+        return try await withThrowingTaskGroup(of: Int.self) { group in
             var total = 0
             var next = 0
-            for _ in 0..<max(1, min(concurrency, items.count)) {
+            for _ in 0..<min(max(1, concurrency), items.count) {
                 let index = next
                 group.addTask { try await body(index, items[index]) }
                 next += 1

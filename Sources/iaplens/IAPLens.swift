@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// `iaplens`: App Store purchase records in, finance / trust-and-safety / product reports out.
 @main
-struct IAPLens: ParsableCommand {
+struct IAPLens: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iaplens",
         abstract: "Turn App Store Server Notification archives and lookups into monthly reports.",
@@ -15,8 +15,8 @@ struct IAPLens: ParsableCommand {
 
             Try it on simulated data: iaplens demo
 
-            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store (retry later).
+            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store or Apple's API kept failing (retry later), 77 Apple refused the API key.
             """,
-        subcommands: [Run.self, Ingest.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
+        subcommands: [Run.self, Fetch.self, Ingest.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )
 }

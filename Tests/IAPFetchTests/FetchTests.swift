@@ -1,5 +1,5 @@
 import Foundation
-import IAPFetch
+@testable import IAPFetch
 import IAPFormats
 import IAPPipeline
 import IAPTestSupport
@@ -157,5 +157,23 @@ import Testing
         #expect(throws: FetchError.self) {
             _ = try AppStoreAPIKey.load(path: folder + "/missing.p8", keyId: "k", issuerId: "i", bundleId: "b")
         }
+    }
+
+    @Test func theBoundedParallelLoopRunsEveryItemOnce() async throws {
+        #expect(try await Fetcher.forEach([], concurrency: 4) { _, _ in 1 } == 0)
+        let seen = Counter()
+        let total = try await Fetcher.forEach((0..<25).map(String.init), concurrency: 4) { index, item in
+            #expect(String(index) == item)
+            seen.add()
+            return 2
+        }
+        #expect(total == 50 && seen.value == 25)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
     }
 }

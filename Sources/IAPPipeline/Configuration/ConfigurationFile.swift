@@ -66,6 +66,16 @@ public enum ConfigurationFile {
         case "accounts": c.accountsPath = try string()
         case "small-business": c.smallBusiness = try flag()
         case "month": c.months = try strings()
+        case "issuer-id": c.fetch.issuerId = try string()
+        case "key-id": c.fetch.keyId = try string()
+        case "private-key": c.fetch.privateKey = try string()
+        case "archive": c.fetch.archive = try string()
+        case "api-url": c.fetch.apiURL = try string()
+        case "since": c.fetch.since = try string()
+        case "until": c.fetch.until = try string()
+        case "refund-history": c.fetch.refundHistory = try string()
+        case "transaction-ids": c.fetch.transactionIds = try string()
+        case "order-ids": c.fetch.orderIds = try string()
         case "as-of":
             let text = try string()
             guard let millis = ISO8601Millis.parse(text) else {

@@ -33,6 +33,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var asOf: Int64?
     /// Flag rule thresholds (REPORTS.md defaults; ``FlagThreshold`` lists them).
     public var thresholds = FlagThresholds()
+    /// The App Store Server API key and what to fetch (`iaplens fetch`; `run` fetches first when set).
+    public var fetch = FetchSettings()
 
     /// Creates a configuration with defaults.
     public init() {}

@@ -1,7 +1,7 @@
 import ArgumentParser
 import IAPPipeline
 
-struct Run: ParsableCommand {
+struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Ingest, analyze and report in one go: what a scheduled job runs.",
         discussion: """
@@ -9,6 +9,8 @@ struct Run: ParsableCommand {
               iaplens run --input archive/ --database iaplens.sqlite --reports reports \\
                           --bundle-id com.example.app --app-apple-id 1234567890 \\
                           --products products.csv --accounts accounts.csv
+
+            With an API key in the config file ("issuer-id", "key-id", "private-key"), run first fetches what the archive lacks from Apple (see fetch) into the first --input, then ingests, analyzes and reports.
             """)
 
     @OptionGroup var store: StoreOptions
@@ -16,9 +18,10 @@ struct Run: ParsableCommand {
     @OptionGroup var inputs: InputOptions
     @OptionGroup var report: ReportOptions
 
-    func run() throws {
-        try Console.run {
+    func run() async throws {
+        try await Console.runAsync {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
+            if configuration.fetch.isConfigured { try await FetchPlan.run(configuration) }
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
             Console.printAnalysis(summary.analysis)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import IAPAnalytics
+import IAPFetch
 import IAPFormats
 import IAPReports
 import IAPPipeline
@@ -16,6 +17,10 @@ enum Console {
         FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
     }
 
+    static func warn(_ text: String) {
+        FileHandle.standardError.write(Data(("iaplens: warning: " + TerminalText.safe(text) + "\n").utf8))
+    }
+
     /// Progress lines on stderr, at most one a second (long runs only).
     static let progress: @Sendable (IngestProgress) -> Void = { progress in
         guard !progress.isFinal, progress.elapsedSeconds >= 1 else { return }
@@ -27,6 +32,24 @@ enum Console {
         note(String(
             format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
             progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
+    }
+
+    /// ``run(_:)`` for async commands; fetch's errors get their exit codes too: 64 a wrong option or key file, 75
+    /// Apple kept failing (try later), 77 Apple refused the key.
+    static func runAsync(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as FetchError {
+            Self.error(error.description)
+            switch error {
+            case .missingOption, .badKey, .readList: throw ExitCode(64)
+            case .unauthorized: throw ExitCode(77)
+            case .gaveUp: throw ExitCode(75)
+            default: throw ExitCode.failure
+            }
+        } catch {
+            try run { throw error }
+        }
     }
 
     /// Runs a command body, turning known errors into one sentence and a distinct exit code.

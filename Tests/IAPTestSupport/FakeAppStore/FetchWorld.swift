@@ -1,23 +1,20 @@
 import Foundation
-import IAPFetch
 import IAPFormats
-import IAPPipeline
-import IAPTestSupport
 
 /// One small app's App Store data, signed with the test chain, in the two forms the fetch tests compare: as Apple's
 /// API serves it (``FakeAppStoreData``) and as archive files a team would have saved by hand.
-struct FetchWorld {
-    let app = AppFixture()
-    let data: FakeAppStoreData
+public struct FetchWorld: Sendable {
+    public let app = AppFixture()
+    public let data: FakeAppStoreData
     /// The same documents as archive lines: webhook bodies, refund-history pages, order lookups.
-    let fileLines: [String: [String]]
+    public let fileLines: [String: [String]]
     /// Consumables refunded without a REFUND notification: only Get Refund History knows them.
-    let refundOnlyTransactions: [String]
-    let orderIds = ["MQ7P1V2", "MQUNKNOWN"]
+    public let refundOnlyTransactions: [String]
+    public let orderIds = ["MQ7P1V2", "MQUNKNOWN"]
 
     /// Twelve subscribers (bought about 80 days ago, renewed 50 days ago, three refunded), four consumable buyers
     /// whose refunds only the refund history holds, one order that exists and one that does not.
-    init(now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) throws {
+    public init(now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) throws {
         let day: Int64 = 86_400_000
         let base = now - 80 * day
         let app = AppFixture()
@@ -72,7 +69,7 @@ struct FetchWorld {
     }
 
     /// The business CSVs of a report folder (data quality and the pages left out: how documents arrived differs).
-    static func figures(_ reports: String) -> [String: String] {
+    public static func figures(_ reports: String) -> [String: String] {
         var files: [String: String] = [:]
         let enumerator = FileManager.default.enumerator(atPath: reports)
         while let name = enumerator?.nextObject() as? String {

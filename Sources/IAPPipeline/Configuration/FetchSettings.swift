@@ -1,0 +1,23 @@
+/// The App Store Server API settings of a configuration (`iaplens fetch`, and `run` when they are set): plain
+/// values; the fetch itself (`IAPFetch`) turns them into requests.
+public struct FetchSettings: Sendable, Equatable {
+    public var issuerId: String?
+    public var keyId: String?
+    /// The `.p8` file.
+    public var privateKey: String?
+    /// Where fetched pages go; default: the first `--input`.
+    public var archive: String?
+    public var apiURL: String?
+    /// ISO 8601 bounds of the notification-history window.
+    public var since: String?
+    public var until: String?
+    /// `all` (default) or `none`.
+    public var refundHistory: String?
+    public var transactionIds: String?
+    public var orderIds: String?
+
+    public init() {}
+
+    /// True when a key is configured: `run` then fetches before it ingests.
+    public var isConfigured: Bool { issuerId != nil && keyId != nil && privateKey != nil }
+}

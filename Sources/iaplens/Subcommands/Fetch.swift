@@ -1,0 +1,37 @@
+import ArgumentParser
+import IAPPipeline
+
+struct Fetch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Get what the archive lacks from Apple's App Store Server API: notification history, refund history, order lookups.",
+        discussion: """
+            Each page Apple answers is written into the archive (under fetched/) in the shapes ingest reads; the store records where each endpoint stands, so the next fetch asks only for what is new and a stopped one resumes. Run ingest (or run) afterwards.
+
+            Example:
+              iaplens fetch --archive /archive --database iaplens.sqlite --bundle-id com.example.app \\
+                --issuer-id 57246542-96fe-1a63-e053-0824d011072a --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
+
+            Exit codes: 0 done, 64 a missing or wrong option or key file, 75 Apple kept failing (try later), 77 Apple refused the key.
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var app: AppOptions
+    @OptionGroup var flags: FetchFlags
+
+    func run() async throws {
+        try await Console.runAsync {
+            var c = try ConfigurationBuilder.build(store: store, app: app)
+            if let value = flags.archive { c.fetch.archive = value }
+            if let value = flags.issuerId { c.fetch.issuerId = value }
+            if let value = flags.keyId { c.fetch.keyId = value }
+            if let value = flags.privateKey { c.fetch.privateKey = value }
+            if let value = flags.apiURL { c.fetch.apiURL = value }
+            if let value = flags.since { c.fetch.since = value }
+            if let value = flags.until { c.fetch.until = value }
+            if let value = flags.refundHistory { c.fetch.refundHistory = value }
+            if let value = flags.transactionIds { c.fetch.transactionIds = value }
+            if let value = flags.orderIds { c.fetch.orderIds = value }
+            try await FetchPlan.run(c)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import IAPFetch
+import IAPFormats
+import IAPPipeline
+
+/// Turns a configuration's fetch settings into a fetch, runs it with progress on the terminal, and prints its line.
+enum FetchPlan {
+    static func options(_ c: PipelineConfiguration) throws -> FetchOptions {
+        let settings = c.fetch
+        guard let issuerId = settings.issuerId else { throw FetchError.missingOption("issuer-id") }
+        guard let keyId = settings.keyId else { throw FetchError.missingOption("key-id") }
+        guard let privateKey = settings.privateKey else { throw FetchError.missingOption("private-key") }
+        guard let archive = settings.archive ?? c.inputs.first else { throw FetchError.missingOption("archive") }
+        guard !c.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
+        var options = FetchOptions(
+            archive: archive, database: c.databasePath, bundleId: c.bundleId, issuerId: issuerId, keyId: keyId,
+            privateKeyPath: privateKey)
+        guard let environment = AppStoreServerAPI.Environment(rawValue: c.environment) else {
+            throw ValidationError("--environment must be Production or Sandbox (got \(c.environment)).")
+        }
+        options.environment = environment
+        options.apiURL = settings.apiURL
+        options.since = try settings.since.map { try time($0, "since") }
+        options.until = try settings.until.map { try time($0, "until") }
+        switch settings.refundHistory ?? "all" {
+        case "all": options.refundHistoryForAll = true
+        case "none": options.refundHistoryForAll = false
+        case let other: throw ValidationError("--refund-history must be all or none (got \(other)).")
+        }
+        options.transactionIdsPath = settings.transactionIds
+        options.orderIdsPath = settings.orderIds
+        return options
+    }
+
+    /// At most one progress line a second.
+    private final class ProgressThrottle: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last = Date.distantPast
+
+        func allows() -> Bool {
+            lock.withLock {
+                guard Date().timeIntervalSince(last) >= 1 else { return false }
+                last = Date()
+                return true
+            }
+        }
+    }
+
+    private static func time(_ text: String, _ name: String) throws -> Int64 {
+        guard let millis = ISO8601Millis.parse(text) else {
+            throw ValidationError("--\(name) must be ISO 8601 UTC, e.g. 2026-10-01T00:00:00Z (got \(text)).")
+        }
+        return millis
+    }
+
+    /// Fetches and prints the summary. - Returns: the archive folder written into.
+    @discardableResult
+    static func run(_ c: PipelineConfiguration) async throws -> String {
+        let options = try options(c)
+        let throttle = ProgressThrottle()
+        let summary = try await Fetcher(options: options).run { line in
+            if throttle.allows() { Console.note(line) }
+        }
+        for warning in summary.warnings { Console.warn(warning) }
+        print(summary.line)
+        return options.archive
+    }
+}
