@@ -59,4 +59,62 @@ import Testing
         #expect(output.status == 77)
         #expect(output.stderr.contains(key.keyId))
     }
+
+    /// kill -9 while Apple is slow to answer the second history page, then the same command again: the figures are
+    /// those of the same data as files, and no page is saved twice.
+    @Test func aFetchKilledMidwayAndRunAgainLosesNothing() throws {
+        let archive = try TestArchive()
+        let world = try FetchWorld()
+        let key = try TestAPIKey(folder: archive.root + "/keys")
+        let server = FakeAppStoreServer(
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            faults: [2: .delay(.seconds(20))])
+        let url = try server.start()
+        defer { server.stop() }
+        let fetched = archive.root + "/fetched-archive"
+        let database = archive.root + "/fetched.sqlite"
+        let orders = archive.root + "/order-ids.txt"
+        try (world.orderIds.joined(separator: "\n") + "\n").write(toFile: orders, atomically: true, encoding: .utf8)
+        let arguments = [
+            "fetch", "--archive", fetched, "--database", database, "--bundle-id", world.app.bundleId,
+            "--issuer-id", key.issuerId, "--key-id", key.keyId, "--private-key", key.path, "--api-url", url,
+            "--order-ids", orders,
+        ]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.binary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let firstPage = fetched + "/fetched/notification-history"
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, server.requests.count < 2 || !FileManager.default.fileExists(atPath: firstPage) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal, "the fetch was killed, not finished")
+
+        server.setFaults([:])
+        let resumed = try CLITests.run(arguments)
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        let pages = FileManager.default.enumerator(atPath: firstPage)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") } ?? []
+        #expect(pages.count == 2, "\(pages)")
+
+        let root = try archive.trustedRoot()
+        let common = ["--database", database, "--bundle-id", world.app.bundleId, "--root-certificate", root]
+        let run = try CLITests.run(["run", "--input", fetched, "--reports", archive.root + "/fetched-reports"] + common)
+        #expect(run.status == 0, "\(run.stderr)")
+        for (name, lines) in world.fileLines { try archive.write(name, lines: lines) }
+        let files = try CLITests.run([
+            "run", "--input", archive.inputs, "--reports", archive.root + "/files-reports", "--database", archive.root + "/files.sqlite",
+            "--bundle-id", world.app.bundleId, "--root-certificate", root,
+        ])
+        #expect(files.status == 0)
+        let expected = FetchWorld.figures(archive.root + "/files-reports")
+        let figures = FetchWorld.figures(archive.root + "/fetched-reports")
+        #expect(expected.count >= 14)
+        let differing = Set(expected.keys).union(figures.keys).filter { expected[$0] != figures[$0] }.sorted()
+        #expect(differing.isEmpty, "differ: \(differing)")
+    }
 }
