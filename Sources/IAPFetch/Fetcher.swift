@@ -106,9 +106,15 @@ public struct Fetcher: Sendable {
         let customers = Array(Set(named)).sorted()
         summary.customers = customers.count
         let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors)
+        let started = Date()
         summary.refundPages = try await Self.forEach(customers, concurrency: options.concurrency) { index, customer in
-            progress("refund history: customer \(index + 1) of \(customers.count)")
-            return try await refunds.run(customer: customer)
+            let pages = try await refunds.run(customer: customer)
+            let counts = api.counts
+            let done = Double(index + 1)
+            let left = Int(Date().timeIntervalSince(started) / done * (Double(customers.count) - done))
+            progress("refund history: \(index + 1) of \(customers.count) customers, \(counts.requests) requests, "
+                + "\(counts.retries) retried, about \(left) s left")
+            return pages
         }
 
         let orders = try options.orderIdsPath.map(Self.readList) ?? []

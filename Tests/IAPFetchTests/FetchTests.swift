@@ -82,10 +82,11 @@ import Testing
         #expect(differing.isEmpty, "differ: \(differing)")
     }
 
-    @Test func aSecondFetchWithNothingNewAsksOncePerEndpointAndCustomer() async throws {
+    @Test(arguments: StoreKind.allCases)
+    func aSecondFetchWithNothingNewAsksOncePerEndpointAndCustomer(engine: StoreKind) async throws {
         let setup = try Setup()
         let folder = setup.archive.root + "/fetched-archive"
-        let database = setup.archive.root + "/fetched.sqlite"
+        let database = try engine.freshDatabase(in: setup.archive.root)
         _ = try await setup.fetchAndRun(into: folder, database: database, reports: setup.archive.root + "/r1")
         let before = setup.server.requests.count
         let second = try await Fetcher(options: try setup.options(archive: folder, database: database)).run()
@@ -157,6 +158,17 @@ import Testing
         #expect(throws: FetchError.self) {
             _ = try AppStoreAPIKey.load(path: folder + "/missing.p8", keyId: "k", issuerId: "i", bundleId: "b")
         }
+    }
+
+    @Test func aRequestAppleRejectsStopsTheFetchNamingIt() async throws {
+        let setup = try Setup(faults: [1: .status(400)])
+        do {
+            _ = try await Fetcher(options: try setup.options(archive: setup.archive.root + "/a", database: setup.archive.root + "/s.sqlite")).run()
+            Issue.record("a 400 did not stop the fetch")
+        } catch let error as FetchError {
+            #expect(error.description.contains("Get Notification History") && error.description.contains("HTTP 400"))
+        }
+        #expect(setup.server.requests.count == 1, "a 400 is not retried")
     }
 
     @Test func theBoundedParallelLoopRunsEveryItemOnce() async throws {

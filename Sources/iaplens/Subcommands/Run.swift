@@ -20,8 +20,12 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         try await Console.runAsync {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
-            if configuration.fetch.isConfigured { try await FetchPlan.run(configuration) }
+            var configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
+            if configuration.fetch.isConfigured {
+                let archive = try await FetchPlan.run(configuration)
+                // What was fetched is ingested in the same run, wherever the config put it.
+                if !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
+            }
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
             Console.printAnalysis(summary.analysis)
