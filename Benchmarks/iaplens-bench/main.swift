@@ -232,6 +232,7 @@ func runVerifyArchive() throws {
                     switch document.body {
                     case .v2Notification(let jws): outer = [jws]
                     case .notificationHistoryPage(let entries, _, _), .refundHistoryPage(let entries, _, _),
+                        .transactionHistoryPage(let entries, _, _),
                         .orderLookup(_, _, let entries):
                         for case .jws(let jws) in entries { outer.append(jws) }
                     case .v1Notification: break

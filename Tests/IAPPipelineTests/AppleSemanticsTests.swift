@@ -122,4 +122,25 @@ import Testing
         let plainStore = try StoreLocation(plainDatabase).open()
         #expect(try plainStore.read { try $0.integer("SELECT count(*) FROM transaction_versions WHERE extra_fields IS NULL") } == 1)
     }
+
+    /// A Get Transaction History page has the refund page's `signedTransactions` but names its app: it is its own
+    /// kind, and its transactions are not labelled as refund lookups.
+    @Test func aTransactionHistoryPageIsNotARefundLookup() throws {
+        let app = AppFixture()
+        let time = Scenario.at("2025-03-01T00:00:00Z")
+        let bought = app.transaction(id: "c1", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time)
+        let history = JSONValue.object(JSONObject([
+            ("revision", .string("r1")), ("bundleId", .string(app.bundleId)), ("appAppleId", .int(app.appAppleId)),
+            ("environment", .string("Production")), ("hasMore", .bool(false)),
+            ("signedTransactions", .array([.string(try app.sign(bought))])),
+        ])).text
+        let archive = try TestArchive()
+        try archive.write("history.jsonl", lines: [history, try app.refundPage([bought.setting("revocationDate", .int(time + 1000))])])
+        let run = try IngestRun.ingest(archive)
+        #expect(try run.reasons() == [])
+        #expect(try run.count("SELECT count(*) FROM documents WHERE kind = 'transaction_history_entry'") == 1)
+        #expect(try run.count("SELECT count(*) FROM documents WHERE kind = 'refund_history_entry'") == 1)
+        #expect(try run.count("SELECT count(*) FROM transaction_versions WHERE source = 'transaction_history'") == 1)
+        #expect(try run.count("SELECT count(*) FROM transaction_versions WHERE source = 'refund_history'") == 1)
+    }
 }

@@ -22,6 +22,9 @@ public enum DocumentBody: Sendable, Equatable {
     case v1Notification(body: JSONObject)
     /// A page of Get Refund History (V2, or the older V1 lookup without `revision`/`hasMore`).
     case refundHistoryPage(entries: [PageEntry], revision: String?, hasMore: Bool?)
+    /// A page of Get Transaction History: the same `signedTransactions` as a refund page, but every transaction of
+    /// a customer, with the app's `bundleId`, `appAppleId` and `environment` beside them.
+    case transactionHistoryPage(entries: [PageEntry], revision: String?, hasMore: Bool?)
     /// A Look Up Order ID result; `orderId` (added by whoever saved it) is kept as text even when written as a number.
     case orderLookup(orderId: String?, status: Int, entries: [PageEntry])
 }

@@ -35,6 +35,14 @@ extension DocumentShape {
                 }
                 return .orderLookup(orderId: try orderId(object["orderId"], path: path), status: Int(code), entries: entries)
             }
+            // Get Transaction History pages say which app and environment they are about; refund pages do not.
+            if object["bundleId"] != nil || object["appAppleId"] != nil || object["environment"] != nil {
+                return .transactionHistoryPage(
+                    entries: entries,
+                    revision: try optionalString(object, "revision", path: path),
+                    hasMore: try optionalBool(object, "hasMore", path: path)
+                )
+            }
             return .refundHistoryPage(
                 entries: entries,
                 revision: try optionalString(object, "revision", path: path),

@@ -15,6 +15,9 @@ enum PostgresSchema {
             "ALTER TABLE notifications ADD COLUMN extra_fields \(text)",
             "ALTER TABLE transaction_versions ADD COLUMN extra_fields \(text)",
             "ALTER TABLE renewal_infos ADD COLUMN extra_fields \(text)",
+            // Get Transaction History pages are their own source (SQLite's v5 rebuilt the table with it).
+            "ALTER TABLE transaction_versions DROP CONSTRAINT transaction_versions_source_check",
+            "ALTER TABLE transaction_versions ADD CONSTRAINT transaction_versions_source_check CHECK (source IN (\(TransactionSource.sqlList)))",
         ]),
         ("v4 fetch cursors", ["CREATE TABLE fetch_cursors (name \(text) PRIMARY KEY, value \(text) NOT NULL)"]),
     ]
@@ -109,7 +112,7 @@ enum PostgresSchema {
         CREATE TABLE transaction_versions (
             transaction_id \(text) NOT NULL,
             document_id \(text) NOT NULL,
-            source \(text) NOT NULL CHECK (source IN (\(TransactionSource.sqlList))),
+            source \(text) NOT NULL CHECK (source IN (\(TransactionSource.namesOfV1))),
             format \(text) NOT NULL CHECK (format IN (\(PayloadFormat.sqlList))),
             document_time bigint NOT NULL,
             version_sha256 \(text) NOT NULL,

@@ -14,6 +14,10 @@ public enum TransactionSource: String, Sendable, CaseIterable {
     case v1Notification = "v1_notification"
     case refundHistory = "refund_history"
     case orderLookup = "order_lookup"
+    case transactionHistory = "transaction_history"
+
+    /// The values migration v1 knew (PostgreSQL's first `CHECK` list, frozen as released).
+    static let namesOfV1 = "'v2_notification', 'v1_notification', 'refund_history', 'order_lookup'"
 }
 
 /// What a stored document is: a notification line, or one entry of a page.
@@ -23,6 +27,7 @@ public enum DocumentKind: String, Sendable, CaseIterable {
     case v1Notification = "v1_notification"
     case refundHistoryEntry = "refund_history_entry"
     case orderLookupEntry = "order_lookup_entry"
+    case transactionHistoryEntry = "transaction_history_entry"
     /// A line that could not be read far enough to tell (quarantined).
     case unknown
 }

@@ -61,6 +61,8 @@ import Testing
         #expect(try body(#"{"signedTransactions":["t1",7],"revision":"r9","hasMore":false}"#)
             == .refundHistoryPage(entries: [.jws("t1"), .malformed("entry 2 of signedTransactions is a number, not a JWS string")], revision: "r9", hasMore: false))
         #expect(try body(#"{"signedTransactions":[]}"#) == .refundHistoryPage(entries: [], revision: nil, hasMore: nil))
+        #expect(try body(#"{"revision":"r","bundleId":"com.example","environment":"Sandbox","hasMore":true,"signedTransactions":["t"]}"#)
+            == .transactionHistoryPage(entries: [.jws("t")], revision: "r", hasMore: true))
     }
 
     @Test func orderLookupKeepsNumericOrderIdText() throws {

@@ -52,6 +52,8 @@ public struct DocumentProcessor: Sendable {
             return batch
         case .refundHistoryPage(let entries, _, _):
             return page(lookups.refundPage(entries: entries, position: position), position: position, kind: .refundHistoryEntry, file: file)
+        case .transactionHistoryPage(let entries, _, _):
+            return page(lookups.transactionHistoryPage(entries: entries, position: position), position: position, kind: .transactionHistoryEntry, file: file)
         case .orderLookup(let orderId, let status, let entries):
             let result = lookups.orderLookup(orderId: orderId, status: status, entries: entries, receivedAt: receivedAt, documentBytes: bytes, position: position)
             return page(result, position: position, kind: .orderLookupEntry, file: file)

@@ -2,7 +2,8 @@ import IAPFormats
 import IAPModel
 import IAPStore
 
-/// Turns API lookup results — Get Refund History pages and Look Up Order ID results — into store rows.
+/// Turns API lookup results — Get Refund History and Get Transaction History pages, Look Up Order ID results — into
+/// store rows.
 /// Each entry of `signedTransactions` is its own document: a bad entry is quarantined alone. The page's
 /// document time is the greatest `signedDate` of its transactions (REPORTS.md "As-of time").
 struct LookupNormalizer: Sendable {
@@ -17,6 +18,10 @@ struct LookupNormalizer: Sendable {
 
     func refundPage(entries: [PageEntry], position: DocumentPosition) -> PageResult {
         decodeEntries(entries, position: position, kind: .refundHistoryEntry, source: .refundHistory).result
+    }
+
+    func transactionHistoryPage(entries: [PageEntry], position: DocumentPosition) -> PageResult {
+        decodeEntries(entries, position: position, kind: .transactionHistoryEntry, source: .transactionHistory).result
     }
 
     func orderLookup(orderId: String?, status: Int, entries: [PageEntry], receivedAt: Int64?, documentBytes: [UInt8], position: DocumentPosition) -> PageResult {

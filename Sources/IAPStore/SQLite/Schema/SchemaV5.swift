@@ -59,7 +59,9 @@ enum SchemaV5 {
                 transaction_id TEXT NOT NULL,
                 document_id TEXT NOT NULL,
                 source TEXT NOT NULL
-                    CHECK (source IN ('v2_notification', 'v1_notification', 'refund_history', 'order_lookup')),
+                    CHECK (source IN (
+                        'v2_notification', 'v1_notification', 'refund_history', 'order_lookup', 'transaction_history'
+                    )),
                 format TEXT NOT NULL CHECK (format IN ('v2', 'v1')),
                 document_time INTEGER NOT NULL,
                 version_sha256 TEXT NOT NULL,
