@@ -73,13 +73,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "IAPConsumption",
+            dependencies: ["IAPFetch", "IAPStore", "IAPFormats"],
+            swiftSettings: swiftSettings
+        ),
         .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
         .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IAPConsumption", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -131,7 +136,9 @@ let package = Package(
         .testTarget(name: "iaplensTests", dependencies: ["IAPTestSupport", "IAPStore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPFetchTests",
-            dependencies: ["IAPFetch", "IAPTestSupport", "IAPPipeline", "IAPStore", "IAPSimulator", "IAPFormats"],
+            dependencies: [
+                "IAPFetch", "IAPConsumption", "IAPTestSupport", "IAPPipeline", "IAPStore", "IAPSimulator", "IAPFormats",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

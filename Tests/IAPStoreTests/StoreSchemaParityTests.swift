@@ -9,7 +9,7 @@ import Testing
     static let tables = [
         "store_settings", "runs", "source_files", "documents", "quarantine", "notifications", "transaction_versions",
         "transactions", "renewal_infos", "order_lookups", "order_lookup_transactions", "ref_products", "ref_accounts",
-        "fetch_cursors",
+        "fetch_cursors", "consumption_answers",
     ]
 
     @Test func bothEnginesHaveTheSameTablesAndColumns() throws {

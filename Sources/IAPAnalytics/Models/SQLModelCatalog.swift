@@ -55,7 +55,9 @@ public enum SQLModelCatalog {
         SQLModel("reconciliation", .marts, .table, grain: ["month", "currency", "product_type"]),
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
+        SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
+        SQLModel("consumption_requests", .marts, .table, grain: ["notification_id"]),
         SQLModel(
             "flagged_account_events", .marts, .table,
             grain: ["month", "account_id", "kind", "transaction_id", "event_at_ms"]),

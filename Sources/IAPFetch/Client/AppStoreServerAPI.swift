@@ -81,7 +81,30 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         return token
     }
 
+    /// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{transactionId}`). - Returns: Apple's
+    /// status: 202 accepted; another 4xx means Apple refused this body (not worth sending again).
+    public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> Int {
+        let name = "Send Consumption Information for \(transactionId)"
+        let (status, _) = try await exchange(
+            .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name)
+        return status
+    }
+
+    /// A JSON page: 200 is the answer, any other status that is not retried stops with ``FetchError/rejected``.
     private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> JSONObject {
+        let (status, bytes) = try await exchange(method, path, body: body, name: name)
+        guard status == 200 else {
+            throw FetchError.rejected(status: status, request: name, body: String(decoding: bytes, as: UTF8.self))
+        }
+        guard case .object(let object)? = try? JSONParser.parse(bytes) else {
+            throw FetchError.badResponse(request: name, reason: "the body is not a JSON object")
+        }
+        return object
+    }
+
+    /// One request until Apple answers something final: 429 / retryable 5xx / network failures are retried
+    /// (``RetryPolicy``), 401 / 403 stop with ``FetchError/unauthorized``, anything else is returned.
+    private func exchange(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> (Int, [UInt8]) {
         var failures = 0
         var waited: Duration = .zero
         while true {
@@ -99,18 +122,10 @@ public final class AppStoreServerAPI: @unchecked Sendable {
                 let response = try await client.execute(request, timeout: .seconds(60))
                 let bytes = Array(buffer: try await response.body.collect(upTo: 16 << 20))
                 let status = Int(response.status.code)
-                if status == 200 {
-                    guard case .object(let object)? = try? JSONParser.parse(bytes) else {
-                        throw FetchError.badResponse(request: name, reason: "the body is not a JSON object")
-                    }
-                    return object
-                }
                 if status == 401 || status == 403 {
                     throw FetchError.unauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, bundleId: key.bundleId)
                 }
-                guard RetryPolicy.isRetryable(status: status) else {
-                    throw FetchError.rejected(status: status, request: name, body: String(decoding: bytes, as: UTF8.self))
-                }
+                guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
                 outcome = "HTTP \(status)"
             } catch let error as FetchError {
                 throw error

@@ -64,7 +64,7 @@ public enum ReferenceFiles {
 
     // MARK: - Helpers
 
-    private static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int] {
+    static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int] {
         guard let header = table.records.first else {
             let message = "the file is empty; the first line must be the header \(required.joined(separator: ","))."
             throw ReferenceFileError(file: file, problems: [.init(line: 1, message: message)])
@@ -80,11 +80,11 @@ public enum ReferenceFiles {
         return positions.compactMap { $0 }
     }
 
-    private static func value(_ record: CSVTable.Record, _ column: Int) -> String {
+    static func value(_ record: CSVTable.Record, _ column: Int) -> String {
         column < record.fields.count ? trimmed(record.fields[column]) : ""
     }
 
-    private static func isBlank(_ record: CSVTable.Record) -> Bool {
+    static func isBlank(_ record: CSVTable.Record) -> Bool {
         record.fields.allSatisfy { trimmed($0).isEmpty }
     }
 
@@ -101,7 +101,7 @@ public enum ReferenceFiles {
         return bytes.count == 3 && bytes.allSatisfy { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
     }
 
-    private static func sentence(_ problems: [String]) -> String {
+    static func sentence(_ problems: [String]) -> String {
         problems.joined(separator: "; ") + "."
     }
 

@@ -76,6 +76,7 @@ public enum ConfigurationFile {
         case "refund-history": c.fetch.refundHistory = try string()
         case "transaction-ids": c.fetch.transactionIds = try string()
         case "order-ids": c.fetch.orderIds = try string()
+        case "facts": c.fetch.facts = try string()
         case "as-of":
             let text = try string()
             guard let millis = ISO8601Millis.parse(text) else {

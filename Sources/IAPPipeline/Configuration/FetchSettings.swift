@@ -15,6 +15,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var refundHistory: String?
     public var transactionIds: String?
     public var orderIds: String?
+    /// The app's consumption facts CSV (`iaplens consumption --facts`); `run` answers pending requests when set.
+    public var facts: String?
 
     public init() {}
 

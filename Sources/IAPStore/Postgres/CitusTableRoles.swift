@@ -26,6 +26,7 @@ public enum CitusTableRoles {
         ("order_lookups", .reference),
         ("order_lookup_transactions", .reference),
         ("fetch_cursors", .reference),
+        ("consumption_answers", .reference),
         // A document's rows are found by the file they came from: the run's progress, quarantine.
         ("documents", .distributed(column: "file_sha256", group: "files")),
         ("quarantine", .distributed(column: "file_sha256", group: "files")),

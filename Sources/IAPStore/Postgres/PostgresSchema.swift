@@ -20,6 +20,17 @@ enum PostgresSchema {
             "ALTER TABLE transaction_versions ADD CONSTRAINT transaction_versions_source_check CHECK (source IN (\(TransactionSource.sqlList)))",
         ]),
         ("v4 fetch cursors", ["CREATE TABLE fetch_cursors (name \(text) PRIMARY KEY, value \(text) NOT NULL)"]),
+        ("v5 consumption answers", [
+            """
+            CREATE TABLE consumption_answers (
+                notification_id \(text) PRIMARY KEY,
+                transaction_id \(text) NOT NULL,
+                body \(text) NOT NULL,
+                sent_at bigint NOT NULL,
+                http_status bigint NOT NULL
+            )
+            """,
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -16,16 +16,14 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var app: AppOptions
+    @OptionGroup var key: APIKeyFlags
     @OptionGroup var flags: FetchFlags
 
     func run() async throws {
         try await Console.runAsync {
             var c = try ConfigurationBuilder.build(store: store, app: app)
             if let value = flags.archive { c.fetch.archive = value }
-            if let value = flags.issuerId { c.fetch.issuerId = value }
-            if let value = flags.keyId { c.fetch.keyId = value }
-            if let value = flags.privateKey { c.fetch.privateKey = value }
-            if let value = flags.apiURL { c.fetch.apiURL = value }
+            key.apply(to: &c.fetch)
             if let value = flags.since { c.fetch.since = value }
             if let value = flags.until { c.fetch.until = value }
             if let value = flags.refundHistory { c.fetch.refundHistory = value }

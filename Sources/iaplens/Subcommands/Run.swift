@@ -30,6 +30,9 @@ struct Run: AsyncParsableCommand {
             Console.printIngest(summary.ingest)
             Console.printAnalysis(summary.analysis)
             Console.printReports(summary.reports, directory: configuration.reportsDirectory)
+            if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
+                try await ConsumptionPlan.run(configuration, dryRun: false)
+            }
         }
     }
 }

@@ -39,6 +39,9 @@ enum Console {
     static func runAsync(_ body: () async throws -> Void) async throws {
         do {
             try await body()
+        } catch let error as ReferenceFileError {
+            Self.error(error.description)
+            throw ExitCode(64)
         } catch let error as FetchError {
             Self.error(error.description)
             switch error {

@@ -6,12 +6,14 @@ import IAPPipeline
 
 /// Turns a configuration's fetch settings into a fetch, runs it with progress on the terminal, and prints its line.
 enum FetchPlan {
-    static func options(_ c: PipelineConfiguration) throws -> FetchOptions {
+    static func options(_ c: PipelineConfiguration, requireArchive: Bool = true) throws -> FetchOptions {
         let settings = c.fetch
         guard let issuerId = settings.issuerId else { throw FetchError.missingOption("issuer-id") }
         guard let keyId = settings.keyId else { throw FetchError.missingOption("key-id") }
         guard let privateKey = settings.privateKey else { throw FetchError.missingOption("private-key") }
-        guard let archive = settings.archive ?? c.inputs.first else { throw FetchError.missingOption("archive") }
+        guard let archive = settings.archive ?? c.inputs.first ?? (requireArchive ? nil : "") else {
+            throw FetchError.missingOption("archive")
+        }
         guard !c.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
         var options = FetchOptions(
             archive: archive, database: c.databasePath, bundleId: c.bundleId, issuerId: issuerId, keyId: keyId,

@@ -19,6 +19,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     private var requestCount = 0
     private var log: [String] = []
     private var tokenProblems: [String] = []
+    private var consumptionBodies: [(transactionId: String, body: String)] = []
     private let group: MultiThreadedEventLoopGroup
     private var channel: (any Channel)?
     public static let pageSize = 20
@@ -58,6 +59,9 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     /// Every way a token differed from what Apple requires (empty when all were right).
     public var badTokens: [String] { lock.withLock { tokenProblems } }
 
+    /// Send Consumption Information bodies Apple accepted, in order.
+    public var consumptionAnswers: [(transactionId: String, body: String)] { lock.withLock { consumptionBodies } }
+
     public func replaceData(_ newData: FakeAppStoreData) { lock.withLock { data = newData } }
     public func setFaults(_ newFaults: [Int: FakeFault]) { lock.withLock { faults = newFaults; requestCount = 0 } }
 
@@ -83,6 +87,13 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             page = refundHistory(transactionId: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: query["revision"], data: snapshot)
         } else if method == "GET", path.hasPrefix("/inApps/v1/lookup/") {
             page = orderLookup(String(path.dropFirst("/inApps/v1/lookup/".count)), data: snapshot)
+        } else if method == "PUT", path.hasPrefix("/inApps/v2/transactions/consumption/") {
+            let transactionId = String(path.dropFirst("/inApps/v2/transactions/consumption/".count))
+            if let problem = Self.consumptionProblem(body) {
+                return (fault, 400, Array("{\"errorCode\":4000000,\"errorMessage\":\"\(problem)\"}".utf8))
+            }
+            lock.withLock { consumptionBodies.append((transactionId, String(decoding: body, as: UTF8.self))) }
+            return (fault, 202, [])
         } else {
             page = nil
         }
@@ -123,6 +134,29 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         return .object(JSONObject([
             ("status", .number(JSONNumber(order.status))), ("signedTransactions", .array(order.signedTransactions.map { .string($0) })),
         ]))
+    }
+
+    /// nil when the body follows Apple's rules for Send Consumption Information (V2): `customerConsented` true,
+    /// `deliveryStatus` one of Apple's, `sampleContentProvided` a boolean, `consumptionPercentage` 0–100000 if
+    /// present, `refundPreference` one of Apple's if present, nothing else.
+    static func consumptionProblem(_ body: [UInt8]) -> String? {
+        guard case .object(let object)? = try? JSONParser.parse(body) else { return "not a JSON object" }
+        let known: Set = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+        if let unknown = object.keys.first(where: { !known.contains($0) }) { return "unknown field \(unknown)" }
+        guard object["customerConsented"]?.boolValue == true else { return "customerConsented must be true" }
+        guard let status = object["deliveryStatus"]?.stringValue, ConsumptionFactsRow.deliveryStatuses.contains(status) else {
+            return "bad deliveryStatus"
+        }
+        guard object["sampleContentProvided"]?.boolValue != nil else { return "sampleContentProvided must be a boolean" }
+        if let percentage = object["consumptionPercentage"] {
+            guard let value = percentage.numberValue?.int64, (0...100_000).contains(value) else { return "bad consumptionPercentage" }
+        }
+        if let preference = object["refundPreference"] {
+            guard let value = preference.stringValue, ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains(value) else {
+                return "bad refundPreference"
+            }
+        }
+        return nil
     }
 
     /// nil when the token is one Apple would accept.

@@ -1,244 +1,29 @@
 -- Grain: one row per (month, account_id) flagged in that month's window, for
--- every month written. REPORTS.md flagged_accounts.csv.
--- Window: [first ms of the next month - window_days, first ms of the next
--- month). Rules (thresholds from analysis_parameters):
--- * repeat_refunds: refunds_90d >= repeat_refunds_min;
--- * consumable_refund_burst: burst_refunds_min consumable refunds in the
---   window whose refund dates lie within burst_window_ms of the first;
--- * high_refund_rate: lifetime_refunds >= high_rate_min_refunds and
---   lifetime_refunds * 100 >= lifetime_purchases * high_rate_min_percent,
---   lifetime meaning before the window's end (purchases: paid transactions
---   by purchaseDate; refunds by refund date).
--- Unlinked transactions (no account) never count and are never flagged.
--- Decision: high_refund_rate is evaluated every month on lifetime figures,
--- so it persists while the figures hold; it is not sticky once new
--- purchases bring the rate under the threshold.
--- transaction_accounts is `not materialized`: it is read twice (declined
--- refunds by transaction, lifetime purchases by account), and SQLite would
--- otherwise copy the whole TEMP table into an unindexed ephemeral table
--- instead of using its indexes by transaction and account.
+-- every month written. REPORTS.md flagged_accounts.csv: the month windows of
+-- account_flags, where the rules are.
 with
 
-analysis_parameters as (
-    select * from {{ source('analysis_parameters') }}
-),
-
-report_months as (
-    select * from {{ ref('report_months') }}
-),
-
-transaction_accounts as not materialized (
-    select * from {{ ref('int_transaction_accounts') }}
-),
-
-refunds as not materialized (
-    select * from {{ ref('int_refunds') }}
-),
-
-notifications as (
-    select * from {{ ref('stg_store__notifications') }}
-),
-
-windows as (
-    select
-        report_months.month,
-        report_months.month_end_ms - analysis_parameters.window_ms
-            as window_start_ms,
-        report_months.month_end_ms as window_end_ms
-    from report_months
-    cross join analysis_parameters
-    where report_months.is_written
-),
-
--- int_refunds holds every refunded transaction with its account: reading
--- it instead of filtering int_transaction_accounts saves a scan of every
--- transaction each time this CTE is read.
-account_refunds as (
-    select
-        account_id,
-        transaction_id,
-        product_type = 'consumable' as is_consumable,
-        revoked_at_ms
-    from refunds
-    where account_id is not null
-),
-
-refunds_in_windows as (
-    select
-        windows.month,
-        account_refunds.*
-    from windows
-    inner join account_refunds
-        on account_refunds.revoked_at_ms >= windows.window_start_ms
-        and account_refunds.revoked_at_ms < windows.window_end_ms
-),
-
-consumable_bursts as (
-    select distinct
-        first_refunds.month,
-        first_refunds.account_id
-    from refunds_in_windows as first_refunds
-    inner join refunds_in_windows as later_refunds
-        on first_refunds.month = later_refunds.month
-        and first_refunds.account_id = later_refunds.account_id
-        and later_refunds.revoked_at_ms >= first_refunds.revoked_at_ms
-    cross join analysis_parameters
-    where first_refunds.is_consumable
-        and later_refunds.is_consumable
-        and later_refunds.revoked_at_ms
-        <= first_refunds.revoked_at_ms + analysis_parameters.burst_window_ms
-    group by
-        first_refunds.month,
-        first_refunds.account_id,
-        first_refunds.transaction_id,
-        analysis_parameters.burst_refunds_min
-    having count(*) >= analysis_parameters.burst_refunds_min
-),
-
-window_refund_summaries as (
-    select distinct
-        month,
-        account_id,
-        count(*) over account_window as refunds_90d,
-        count(*) filter (where is_consumable) over account_window
-            as consumable_refunds_90d,
-        min(revoked_at_ms) over account_window as first_refund_ms,
-        max(revoked_at_ms) over account_window as last_refund_ms,
-        {{ string_agg(transaction_id, ';') }} over account_window as evidence
-    from refunds_in_windows
-    window account_window as (
-        partition by month, account_id
-        order by revoked_at_ms, transaction_id
-        rows between unbounded preceding and unbounded following
-    )
-),
-
-declined_in_windows as (
-    select
-        windows.month,
-        transaction_accounts.account_id,
-        count(*) as declined_90d
-    from notifications
-    inner join transaction_accounts
-        on notifications.transaction_id = transaction_accounts.transaction_id
-    inner join windows
-        on notifications.notified_at_ms >= windows.window_start_ms
-        and notifications.notified_at_ms < windows.window_end_ms
-    where notifications.notification_type = 'REFUND_DECLINED'
-        and transaction_accounts.account_id is not null
-    group by 1, 2
-),
-
-refunding_accounts as (
-    select
-        account_id,
-        min(revoked_at_ms) as first_refund_ms
-    from account_refunds
-    group by account_id
-),
-
--- One row per (month, account) with a refund before the window's end, with
--- its lifetime counts counted per row: refunds as a range of
--- int_refunds_by_account (account_id, revoked_at_ms) (`refunds` is not
--- materialized, so the lookup reaches that index), paid purchases as a range of
--- int_transactions_priced_by_account (account_id, purchased_at_ms, is_paid),
--- which covers the count. Joining every refund and purchase to every later
--- window and grouping sorted one row per (window, transaction) instead: the
--- slowest step of the analysis at 1M notifications. Materialised so each
--- count runs once per row, not once per later use of its column.
-lifetime_counts as materialized (
-    select
-        windows.month,
-        refunding_accounts.account_id,
-        (
-            select count(*)
-            from refunds
-            where refunds.account_id = refunding_accounts.account_id
-                and refunds.revoked_at_ms < windows.window_end_ms
-        ) as lifetime_refunds,
-        (
-            select count(*)
-            from transaction_accounts
-            where transaction_accounts.account_id
-                = refunding_accounts.account_id
-                and transaction_accounts.is_paid
-                and transaction_accounts.purchased_at_ms
-                < windows.window_end_ms
-        ) as lifetime_purchases
-    from windows
-    inner join refunding_accounts
-        on refunding_accounts.first_refund_ms < windows.window_end_ms
-),
-
-account_months as (
-    select
-        lifetime_counts.month,
-        lifetime_counts.account_id,
-        coalesce(window_refund_summaries.refunds_90d, 0) as refunds_90d,
-        coalesce(window_refund_summaries.consumable_refunds_90d, 0)
-            as consumable_refunds_90d,
-        coalesce(declined_in_windows.declined_90d, 0) as declined_90d,
-        lifetime_counts.lifetime_purchases,
-        lifetime_counts.lifetime_refunds,
-        window_refund_summaries.first_refund_ms,
-        window_refund_summaries.last_refund_ms,
-        window_refund_summaries.evidence,
-        consumable_bursts.account_id is not null as has_consumable_burst
-    from lifetime_counts
-    left join window_refund_summaries
-        on lifetime_counts.month = window_refund_summaries.month
-        and lifetime_counts.account_id = window_refund_summaries.account_id
-    left join declined_in_windows
-        on lifetime_counts.month = declined_in_windows.month
-        and lifetime_counts.account_id = declined_in_windows.account_id
-    left join consumable_bursts
-        on lifetime_counts.month = consumable_bursts.month
-        and lifetime_counts.account_id = consumable_bursts.account_id
-),
-
-rules_applied as (
-    select
-        account_months.*,
-        account_months.refunds_90d
-        >= analysis_parameters.repeat_refunds_min as is_repeat_refunds,
-        account_months.lifetime_refunds
-        >= analysis_parameters.high_rate_min_refunds
-        and account_months.lifetime_refunds * 100
-        >= account_months.lifetime_purchases
-        * analysis_parameters.high_rate_min_percent as is_high_refund_rate
-    from account_months
-    cross join analysis_parameters
+account_flags as (
+    select * from {{ ref('account_flags') }}
 ),
 
 final as (
     select
         month,
         account_id,
-        rtrim(
-            case
-                when has_consumable_burst then 'consumable_refund_burst;'
-                else ''
-            end
-            || case
-                when is_high_refund_rate then 'high_refund_rate;' else ''
-            end
-            || case
-                when is_repeat_refunds then 'repeat_refunds;' else ''
-            end,
-            ';'
-        ) as rules,
+        rules,
         refunds_90d,
         consumable_refunds_90d,
         declined_90d,
         lifetime_purchases,
         lifetime_refunds,
-        {{ utc_timestamp_of_ms(first_refund_ms) }} as first_refund,
-        {{ utc_timestamp_of_ms(last_refund_ms) }} as last_refund,
+        first_refund,
+        last_refund,
         evidence,
         first_refund_ms,
         last_refund_ms
-    from rules_applied
-    where has_consumable_burst or is_high_refund_rate or is_repeat_refunds
+    from account_flags
+    where month is not null
 )
 
 select * from final;

@@ -46,6 +46,10 @@ enum StoreMigrations {
             // new and a killed one resumes where it stopped.
             try db.execute(sql: "CREATE TABLE fetch_cursors (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT")
         }
+        migrator.registerMigration("v8 consumption answers") { db in
+            // Every answer `iaplens consumption` sent Apple, with Apple's status: a request is answered at most once.
+            try db.execute(sql: SchemaV8.consumptionAnswers)
+        }
         return migrator
     }
 }

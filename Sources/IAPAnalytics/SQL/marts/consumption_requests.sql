@@ -1,0 +1,83 @@
+-- Grain: one row per V2 CONSUMPTION_REQUEST notification (notification_id)
+-- of the configured environment, with what iaplens answers from
+-- (PIPELINE.md "Answering consumption requests"):
+-- * account_id, product_type: the request's transaction (REPORTS.md
+--   "Account", "Product type"); null when the store lacks the transaction.
+-- * rules: the flag rules the account met in the request's own window
+--   (account_flags, window 'request:' || notification_id); '' when none.
+-- * decision: what Apple decided after the request: 'refunded' (a REFUND
+--   for the transaction signed after it) or 'declined' (REFUND_DECLINED),
+--   whichever came first; null while open. A decided request is no longer
+--   pending.
+with
+
+notifications as (
+    select * from {{ ref('stg_store__notifications') }}
+),
+
+transaction_accounts as (
+    select * from {{ ref('int_transaction_accounts') }}
+),
+
+account_flags as (
+    select * from {{ ref('account_flags') }}
+),
+
+requests as (
+    select
+        notification_id,
+        transaction_id,
+        signed_at_ms
+    from notifications
+    where notification_type = 'CONSUMPTION_REQUEST'
+        and format = 'v2'
+        and transaction_id is not null
+        and signed_at_ms is not null
+),
+
+decided as (
+    select
+        requests.*,
+        (
+            select min(later.signed_at_ms)
+            from notifications as later
+            where later.transaction_id = requests.transaction_id
+                and later.notification_type = 'REFUND'
+                and later.signed_at_ms > requests.signed_at_ms
+        ) as refunded_at_ms,
+        (
+            select min(later.signed_at_ms)
+            from notifications as later
+            where later.transaction_id = requests.transaction_id
+                and later.notification_type = 'REFUND_DECLINED'
+                and later.signed_at_ms > requests.signed_at_ms
+        ) as declined_at_ms
+    from requests
+),
+
+final as (
+    select
+        decided.notification_id,
+        decided.transaction_id,
+        decided.signed_at_ms,
+        {{ month_of_ms(decided.signed_at_ms) }} as month,
+        transaction_accounts.account_id,
+        transaction_accounts.product_type,
+        coalesce(account_flags.rules, '') as rules,
+        case
+            when decided.refunded_at_ms is not null
+                and (
+                    decided.declined_at_ms is null
+                    or decided.refunded_at_ms <= decided.declined_at_ms
+                ) then 'refunded'
+            when decided.declined_at_ms is not null then 'declined'
+        end as decision
+    from decided
+    left join transaction_accounts
+        on decided.transaction_id = transaction_accounts.transaction_id
+    left join account_flags
+        on account_flags.window_key = 'request:' || decided.notification_id
+        and account_flags.account_id = transaction_accounts.account_id
+)
+
+select * from final;

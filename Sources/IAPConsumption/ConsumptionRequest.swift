@@ -1,0 +1,45 @@
+import IAPStore
+
+/// A `CONSUMPTION_REQUEST` as the `consumption_requests` mart holds it (PIPELINE.md "Answering consumption
+/// requests").
+public struct ConsumptionRequest: Sendable, Equatable {
+    public let notificationId: String
+    public let transactionId: String
+    public let signedAtMs: Int64
+    public let accountId: String?
+    /// REPORTS.md product type (`auto_renewable`, `consumable`, …); nil when the store lacks the transaction.
+    public let productType: String?
+    /// The flag rules the account met in the request's window, `;`-separated; empty when none.
+    public let rules: String
+    /// `refunded` / `declined` when Apple decided after the request; nil while open.
+    public let decision: String?
+
+    public init(
+        notificationId: String, transactionId: String, signedAtMs: Int64, accountId: String?, productType: String?,
+        rules: String, decision: String?
+    ) {
+        self.notificationId = notificationId
+        self.transactionId = transactionId
+        self.signedAtMs = signedAtMs
+        self.accountId = accountId
+        self.productType = productType
+        self.rules = rules
+        self.decision = decision
+    }
+
+    /// Every request of the mart no answer has been recorded for, oldest first.
+    static func unanswered(in store: any StoreEngine) throws -> [ConsumptionRequest] {
+        try store.read { connection in
+            try connection.rows("""
+                SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision
+                FROM consumption_requests
+                WHERE notification_id NOT IN (SELECT notification_id FROM consumption_answers)
+                ORDER BY signed_at_ms, notification_id
+                """).map { row in
+                ConsumptionRequest(
+                    notificationId: row[0].text ?? "", transactionId: row[1].text ?? "", signedAtMs: row[2].integer ?? 0,
+                    accountId: row[3].text, productType: row[4].text, rules: row[5].text ?? "", decision: row[6].text)
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import IAPPipeline
+
+struct Consumption: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Answer Apple's pending consumption requests with the app's facts and iaplens's refund-abuse evidence.",
+        discussion: """
+            A customer's refund request makes Apple send CONSUMPTION_REQUEST and wait 12 hours for Send Consumption Information. Every pending request (not answered, signed at most 12 hours ago, not yet refunded or declined) with a row in --facts whose customer consented is answered: the facts, and refundPreference DECLINE when the transaction's account meets a flag rule in the 90 days before the request. Each request is answered at most once; the answer and Apple's status are kept in the store. Run it hourly.
+
+            --facts is a CSV from the app: transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
+
+            Example:
+              iaplens consumption --database iaplens.sqlite --bundle-id com.example.app --facts facts.csv \\
+                --issuer-id 57246542-96fe-1a63-e053-0824d011072a --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
+            """)
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var app: AppOptions
+    @OptionGroup var key: APIKeyFlags
+
+    @Option(name: .long, help: ArgumentHelp("The app's consumption facts, CSV (see above). Config key: \"facts\".", valueName: "file"))
+    var facts: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Print the bodies it would send, one JSON line each, and send nothing.")
+    var dryRun = false
+
+    func run() async throws {
+        try await Console.runAsync {
+            var c = try ConfigurationBuilder.build(store: store, app: app)
+            key.apply(to: &c.fetch)
+            if let facts { c.fetch.facts = facts }
+            try await ConsumptionPlan.run(c, dryRun: dryRun)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import IAPConsumption
+import IAPFetch
+import IAPFormats
+import IAPPipeline
+import IAPStore
+import IAPTestSupport
+import Testing
+
+/// `iaplens consumption` against the fake App Store Server API (issue 18, PIPELINE.md "Answering consumption
+/// requests").
+@Suite struct ConsumptionTests {
+    static let hour: Int64 = 3_600_000
+    static let day: Int64 = 86_400_000
+
+    /// A store holding every case of the spec, analysed, with its facts file.
+    final class World: @unchecked Sendable {
+        let archive: TestArchive
+        let app = AppFixture()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let facts: String
+        let ring = "aaaaaaaa-0000-4000-8000-00000000000a"
+        let honest = "bbbbbbbb-0000-4000-8000-00000000000b"
+        let later = "cccccccc-0000-4000-8000-00000000000c"
+
+        init(_ name: String = #function) throws {
+            archive = try TestArchive(name)
+            facts = archive.root + "/facts.csv"
+            var lines: [String] = []
+            func coins(_ id: String, token: String, bought: Int64) -> JSONValue {
+                app.transaction(id: id, product: "com.example.coins", type: "Consumable", purchase: bought, price: 4_990, signedDate: bought,
+                                extra: ["appAccountToken": .string(token)])
+            }
+            func buy(_ id: String, token: String, at time: Int64) throws -> JSONValue {
+                let transaction = coins(id, token: token, bought: time)
+                lines.append(try app.notification(type: "ONE_TIME_CHARGE", uuid: "buy-\(id)", signedDate: time, transaction: transaction))
+                return transaction
+            }
+            func refund(_ transaction: JSONValue, id: String, at time: Int64) throws {
+                lines.append(try app.notification(type: "REFUND", uuid: "refund-\(id)", signedDate: time,
+                    transaction: transaction.setting("revocationDate", .int(time)).setting("signedDate", .int(time))))
+            }
+            func request(_ transaction: JSONValue, id: String, at time: Int64) throws {
+                lines.append(try app.notification(type: "CONSUMPTION_REQUEST", uuid: "request-\(id)", signedDate: time, transaction: transaction,
+                                                  data: ["consumptionRequestReason": "UNINTENDED_PURCHASE"]))
+            }
+            let now = self.now
+            // The ring: three refunds in the last 60 days, then a fourth purchase it asks to refund.
+            for index in 1...3 {
+                let bought = try buy("r\(index)", token: ring, at: now - Int64(60 - index) * ConsumptionTests.day)
+                try refund(bought, id: "r\(index)", at: now - Int64(50 - index) * ConsumptionTests.day)
+            }
+            try request(try buy("r4", token: ring, at: now - 2 * ConsumptionTests.day), id: "r4", at: now - 1 * ConsumptionTests.hour)
+            // An honest customer's first request; one without facts; one without consent.
+            try request(try buy("h1", token: honest, at: now - 3 * ConsumptionTests.day), id: "h1", at: now - 2 * ConsumptionTests.hour)
+            try request(try buy("h2", token: honest, at: now - 3 * ConsumptionTests.day), id: "h2", at: now - 3 * ConsumptionTests.hour)
+            try request(try buy("h3", token: honest, at: now - 3 * ConsumptionTests.day), id: "h3", at: now - 4 * ConsumptionTests.hour)
+            // Too late: 13 hours ago. Decided: Apple refunded after the request.
+            try request(try buy("h4", token: honest, at: now - 3 * ConsumptionTests.day), id: "h4", at: now - 13 * ConsumptionTests.hour)
+            let decided = try buy("h5", token: honest, at: now - 3 * ConsumptionTests.day)
+            try request(decided, id: "h5", at: now - 5 * ConsumptionTests.hour)
+            try refund(decided, id: "h5", at: now - 4 * ConsumptionTests.hour)
+            // Refunds after the request do not count against it: the window ends at the request.
+            try request(try buy("l1", token: later, at: now - 3 * ConsumptionTests.day), id: "l1", at: now - 6 * ConsumptionTests.hour)
+            for index in 2...4 {
+                try refund(try buy("l\(index)", token: later, at: now - 3 * ConsumptionTests.day), id: "l\(index)", at: now - 5 * ConsumptionTests.hour + Int64(index))
+            }
+            // An auto-renewable subscription: no consumptionPercentage.
+            let subscription = app.transaction(id: "s1", original: "s1", purchase: now - 10 * ConsumptionTests.day, expires: now + 20 * ConsumptionTests.day, price: 9_990, signedDate: now - 10 * ConsumptionTests.day,
+                                               extra: ["appAccountToken": .string(honest)])
+            lines.append(try app.notification(type: "SUBSCRIBED", uuid: "sub-s1", signedDate: now - 10 * ConsumptionTests.day, transaction: subscription))
+            try request(subscription, id: "s1", at: now - 7 * ConsumptionTests.hour)
+            try archive.write("notifications.jsonl", lines: lines)
+            try """
+                transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
+                r4,true,DELIVERED,100000,false
+                h1,true,DELIVERED,25000,false
+                h3,false,DELIVERED,0,false
+                h4,true,DELIVERED,,false
+                h5,true,DELIVERED,50000,true
+                l1,true,UNDELIVERED_SERVER_OUTAGE,,false
+                s1,true,DELIVERED,40000,false
+
+                """.write(toFile: facts, atomically: true, encoding: .utf8)
+            _ = try Pipeline(configuration: try archive.configuration(app)).run()
+        }
+
+        func responder(api: AppStoreServerAPI?) throws -> ConsumptionResponder {
+            ConsumptionResponder(
+                store: try StoreLocation(archive.database).open(), facts: try ReferenceFiles.readConsumptionFacts(at: facts), api: api)
+        }
+    }
+
+    static let expectedBodies = [
+        ("r4", #"{"consumptionPercentage":100000,"customerConsented":true,"deliveryStatus":"DELIVERED","refundPreference":"DECLINE","sampleContentProvided":false}"#),
+        ("h1", #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#),
+        ("l1", #"{"customerConsented":true,"deliveryStatus":"UNDELIVERED_SERVER_OUTAGE","sampleContentProvided":false}"#),
+        ("s1", #"{"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#),
+    ]
+
+    @Test func aDryRunShowsTheBodiesAndSendsNothing() async throws {
+        let world = try World()
+        let summary = try await world.responder(api: nil).run(now: world.now)
+        #expect(summary.bodies.map(\.transactionId).sorted() == Self.expectedBodies.map(\.0).sorted())
+        for (transaction, body) in Self.expectedBodies {
+            #expect(summary.bodies.first { $0.transactionId == transaction }?.body == body, "\(transaction)")
+        }
+        #expect(summary.count(.wouldSend) == 4 && summary.count(.missed) == 1 && summary.count(.decided) == 1)
+        #expect(summary.count(.skippedNoFacts) == 1 && summary.count(.skippedNoConsent) == 1)
+        #expect(summary.declines == 1)
+        let recorded = try StoreLocation(world.archive.database).open().read { try $0.integer("SELECT count(*) FROM consumption_answers") }
+        #expect(recorded == 0)
+    }
+
+    @Test func aRealRunAnswersOnceThroughFaultsAndARerunSendsNothing() async throws {
+        let world = try World()
+        let key = try TestAPIKey(folder: world.archive.root + "/keys")
+        let server = FakeAppStoreServer(
+            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            faults: [1: .status(429), 2: .status(500)])
+        let url = try server.start()
+        defer { server.stop() }
+        let (apiKey, _) = try AppStoreAPIKey.load(path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+        let api = AppStoreServerAPI(key: apiKey, baseURL: url, retry: RetryPolicy(baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20)))
+        let summary = try await world.responder(api: api).run(now: world.now)
+        #expect(summary.count(.answered) == 4, "\(summary.line)")
+        #expect(server.badTokens.isEmpty)
+        #expect(server.consumptionAnswers.map(\.transactionId).sorted() == Self.expectedBodies.map(\.0).sorted())
+        for (transaction, body) in Self.expectedBodies {
+            #expect(server.consumptionAnswers.first { $0.transactionId == transaction }?.body == body)
+        }
+        let sent = server.requests.count
+        let again = try await world.responder(api: api).run(now: world.now + 60_000)
+        await api.shutdown()
+        #expect(server.requests.count == sent, "a rerun sends nothing")
+        #expect(again.count(.answered) == 0 && again.bodies.isEmpty)
+        let stored = try StoreLocation(world.archive.database).open().read {
+            try $0.rows("SELECT transaction_id, http_status FROM consumption_answers ORDER BY transaction_id").map { "\($0[0].text ?? "") \($0[1].integer ?? 0)" }
+        }
+        #expect(stored == ["h1 202", "l1 202", "r4 202", "s1 202"])
+    }
+}
