@@ -37,7 +37,7 @@ import Testing
         return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    @Test(arguments: ["run", "fetch", "ingest", "analyze", "report", "status", "simulate", "demo", "reasons"])
+    @Test(arguments: ["run", "fetch", "consumption", "ingest", "analyze", "report", "status", "simulate", "demo", "reasons"])
     func everySubcommandHasHelp(_ command: String) throws {
         let output = try Self.run([command, "--help"])
         #expect(output.status == 0)

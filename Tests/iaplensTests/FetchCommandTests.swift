@@ -117,4 +117,28 @@ import Testing
         let differing = Set(expected.keys).union(figures.keys).filter { expected[$0] != figures[$0] }.sorted()
         #expect(differing.isEmpty, "differ: \(differing)")
     }
+
+    /// `consumption --dry-run`: the bodies alone on standard output, one JSON line each; nothing sent or kept.
+    @Test func aConsumptionDryRunPrintsOneBodyPerLine() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let coins = app.transaction(id: "c1", product: "com.example.coins", type: "Consumable", purchase: now - 86_400_000, price: 990, signedDate: now - 86_400_000)
+        try archive.write("n.jsonl", lines: [
+            try app.notification(type: "ONE_TIME_CHARGE", uuid: "buy", signedDate: now - 86_400_000, transaction: coins),
+            try app.notification(type: "CONSUMPTION_REQUEST", uuid: "ask", signedDate: now - 3_600_000, transaction: coins),
+        ])
+        let facts = archive.root + "/facts.csv"
+        try "transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided\nc1,true,DELIVERED,100000,false\n"
+            .write(toFile: facts, atomically: true, encoding: .utf8)
+        let common = ["--database", archive.database, "--bundle-id", app.bundleId]
+        let ingest = try CLITests.run(["ingest", "--input", archive.inputs, "--root-certificate", try archive.trustedRoot()] + common)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let dry = try CLITests.run(["consumption", "--dry-run", "--facts", facts] + common)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout == #"{"consumptionPercentage":100000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"# + "\n")
+        #expect(dry.stderr.contains("1 would_send"))
+        let missing = try CLITests.run(["consumption", "--facts", facts] + common)
+        #expect(missing.status == 64, "a real run needs the key: \(missing.stderr)")
+    }
 }
