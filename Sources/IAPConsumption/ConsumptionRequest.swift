@@ -33,7 +33,9 @@ public struct ConsumptionRequest: Sendable, Equatable {
             try connection.rows("""
                 SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision
                 FROM consumption_requests
-                WHERE notification_id NOT IN (SELECT notification_id FROM consumption_answers)
+                WHERE notification_id NOT IN (
+                    SELECT notification_id FROM consumption_answers WHERE result IN ('answered', 'refused')
+                )
                 ORDER BY signed_at_ms, notification_id
                 """).map { row in
                 ConsumptionRequest(

@@ -68,20 +68,36 @@ public struct ConsumptionResponder: Sendable {
     {
         if request.decision != nil { return .decided }
         if now - request.signedAtMs > Self.answerWindowMs { return .missed }
-        guard let facts = facts[request.transactionId] else { return .skippedNoFacts }
-        guard facts.customerConsented else { return .skippedNoConsent }
+        guard let facts = facts[request.transactionId] else { return try record(request, .skippedNoFacts, now: now) }
+        guard facts.customerConsented else { return try record(request, .skippedNoConsent, now: now) }
         let body = ConsumptionBody.make(for: request, facts: facts)
         summary.bodies.append((request.transactionId, String(decoding: body, as: UTF8.self)))
         if !request.rules.isEmpty { summary.declines += 1 }
         guard let api else { return .wouldSend }
         let status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
         // Recorded whatever Apple said: a 202 is answered; a refusal of this body would be refused again.
+        return try record(request, status == 202 ? .answered : .refused, body: body, status: status, now: now)
+    }
+
+    /// Keeps the outcome in the store (a dry run keeps nothing): final for answers, the latest reason for skips.
+    private func record(
+        _ request: ConsumptionRequest, _ outcome: ConsumptionSummary.Outcome, body: [UInt8]? = nil, status: Int? = nil,
+        now: Int64
+    ) throws -> ConsumptionSummary.Outcome {
+        guard api != nil else { return outcome }
         _ = try store.write { connection in
             try connection.execute(
-                "INSERT INTO consumption_answers (notification_id, transaction_id, body, sent_at, http_status) VALUES (?, ?, ?, ?, ?)",
-                [.text(request.notificationId), .text(request.transactionId), .text(String(decoding: body, as: UTF8.self)),
-                 .integer(now), .integer(Int64(status))])
+                """
+                INSERT INTO consumption_answers (notification_id, transaction_id, result, body, sent_at, http_status)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (notification_id) DO UPDATE SET
+                    result = excluded.result, body = excluded.body, sent_at = excluded.sent_at,
+                    http_status = excluded.http_status
+                """,
+                [.text(request.notificationId), .text(request.transactionId), .text(outcome.rawValue),
+                 body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
+                 status.map { .integer(Int64($0)) } ?? .null])
         }
-        return status == 202 ? .answered : .refused
+        return outcome
     }
 }

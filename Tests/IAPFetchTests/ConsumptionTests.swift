@@ -135,8 +135,34 @@ import Testing
         #expect(server.requests.count == sent, "a rerun sends nothing")
         #expect(again.count(.answered) == 0 && again.bodies.isEmpty)
         let stored = try StoreLocation(world.archive.database).open().read {
-            try $0.rows("SELECT transaction_id, http_status FROM consumption_answers ORDER BY transaction_id").map { "\($0[0].text ?? "") \($0[1].integer ?? 0)" }
+            try $0.rows("SELECT transaction_id, result, http_status FROM consumption_answers ORDER BY transaction_id")
+                .map { "\($0[0].text ?? "") \($0[1].text ?? "") \($0[2].integer.map(String.init) ?? "-")" }
         }
-        #expect(stored == ["h1 202", "l1 202", "r4 202", "s1 202"])
+        #expect(stored == [
+            "h1 answered 202", "h2 skipped_no_facts -", "h3 skipped_no_consent -", "l1 answered 202", "r4 answered 202",
+            "s1 answered 202",
+        ])
+
+        // The loop in the reports: every request of the month with what became of it.
+        // As of now: reports count a request as missed from T, the analysis time, not the wall clock.
+        _ = try Pipeline(configuration: try world.archive.configuration(world.app) { $0.asOf = world.now }).run()
+        var answers: [String: String] = [:]
+        var preferences: [String: String] = [:]
+        var sections = ""
+        for month in (try FileManager.default.contentsOfDirectory(atPath: world.archive.reports)).filter({ $0.count == 7 }) {
+            let folder = world.archive.reports + "/" + month
+            for row in CSVReader.records(try String(contentsOfFile: folder + "/consumption_requests.csv", encoding: .utf8)) {
+                answers[row["transaction_id"] ?? ""] = row["answer"]
+                preferences[row["transaction_id"] ?? ""] = row["refund_preference"]
+            }
+            sections += try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
+        }
+        #expect(answers == [
+            "r4": "answered", "h1": "answered", "l1": "answered", "s1": "answered", "h2": "skipped_no_facts",
+            "h3": "skipped_no_consent", "h4": "missed", "h5": "decided_before_answer",
+        ])
+        #expect(preferences.filter { $0.value == "DECLINE" }.map(\.key) == ["r4"])
+        #expect(sections.contains("### Consumption requests"))
+        #expect(sections.contains("answered in time"))
     }
 }

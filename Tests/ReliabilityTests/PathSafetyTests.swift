@@ -63,7 +63,8 @@ import Testing
         let reportFiles = Tree.files(reports).keys
         #expect(!reportFiles.isEmpty)
         let contract: Set<String> = ["churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
-                                     "flagged_accounts.csv", "reconciliation.csv", "order_lookups.csv", "report.md"]
+                                     "flagged_accounts.csv", "reconciliation.csv", "order_lookups.csv", "consumption_requests.csv",
+                                     "report.md"]
         for file in reportFiles where file != "index.md" {
             let parts = file.split(separator: "/")
             #expect(parts.count == 2 && PathSafetyTests.isMonth(parts[0]) && contract.contains(String(parts[1])), "unexpected report file \(file)")

@@ -58,6 +58,7 @@ public enum SQLModelCatalog {
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
         SQLModel("consumption_requests", .marts, .table, grain: ["notification_id"]),
+        SQLModel("consumption_request_outcomes", .marts, .table, grain: ["request_id"]),
         SQLModel(
             "flagged_account_events", .marts, .table,
             grain: ["month", "account_id", "kind", "transaction_id", "event_at_ms"]),

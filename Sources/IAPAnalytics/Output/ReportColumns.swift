@@ -32,6 +32,11 @@ public enum ReportColumns {
         "month", "lookup_id", "order_id", "status", "transactions", "transaction_ids", "refunded_transactions",
         "account_ids", "note",
     ]
+    /// `consumption_requests.csv` (iaplens's own addition): each consumption request of the month and what became of it.
+    public static let consumptionRequests = [
+        "request_id", "transaction_id", "requested_at", "account_id", "rules", "answer", "refund_preference",
+        "answered_at", "decision",
+    ]
 
     /// One CSV file of a month: its name and header, the mart that holds its rows and the key its rows are sorted
     /// by (byte order for text keys).
@@ -61,6 +66,9 @@ public enum ReportColumns {
             name: "reconciliation.csv", columns: reconciliation, mart: "reconciliation",
             keyColumns: ["month", "currency", "product_type"]),
         File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
+        File(
+            name: "consumption_requests.csv", columns: consumptionRequests, mart: "consumption_request_outcomes",
+            keyColumns: ["requested_at", "request_id"]),
     ]
 
     /// The key columns that hold integers: ordered as numbers, so no collation applies (PostgreSQL refuses one).

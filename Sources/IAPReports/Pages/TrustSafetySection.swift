@@ -63,6 +63,8 @@ enum TrustSafetySection {
                 ]
             ).render(month, emptyText: "No consumable refunds in this month."))
 
+        blocks.append(ConsumptionSection.render(month: month))
+
         blocks.append("### Order lookups")
         blocks.append(
             TableView(

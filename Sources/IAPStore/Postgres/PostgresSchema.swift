@@ -25,9 +25,11 @@ enum PostgresSchema {
             CREATE TABLE consumption_answers (
                 notification_id \(text) PRIMARY KEY,
                 transaction_id \(text) NOT NULL,
-                body \(text) NOT NULL,
+                result \(text) NOT NULL
+                    CHECK (result IN ('answered', 'refused', 'skipped_no_facts', 'skipped_no_consent')),
+                body \(text),
                 sent_at bigint NOT NULL,
-                http_status bigint NOT NULL
+                http_status bigint
             )
             """,
         ]),

@@ -26,13 +26,20 @@ struct Run: AsyncParsableCommand {
                 // What was fetched is ingested in the same run, wherever the config put it.
                 if !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
             }
-            let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
-            Console.printIngest(summary.ingest)
-            Console.printAnalysis(summary.analysis)
-            Console.printReports(summary.reports, directory: configuration.reportsDirectory)
-            if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
-                try await ConsumptionPlan.run(configuration, dryRun: false)
+            let pipeline = Pipeline(configuration: configuration)
+            guard configuration.fetch.isConfigured, configuration.fetch.facts != nil else {
+                let summary = try pipeline.run(progress: Console.progress)
+                Console.printIngest(summary.ingest)
+                Console.printAnalysis(summary.analysis)
+                Console.printReports(summary.reports, directory: configuration.reportsDirectory)
+                return
             }
+            // With facts: answer the pending consumption requests once the new documents are in, then analyze and
+            // report, so the reports show today's answers.
+            Console.printIngest(try pipeline.ingest(progress: Console.progress))
+            try await ConsumptionPlan.run(configuration, dryRun: false)
+            Console.printAnalysis(try pipeline.analyze())
+            Console.printReports(try pipeline.report(), directory: configuration.reportsDirectory)
         }
     }
 }

@@ -60,28 +60,29 @@ consumption_requests as (
         and transaction_accounts.account_id is not null
 ),
 
--- only_account_id: null for a month (every account), the request's account
--- for a request, so a request window never evaluates anyone else. (The null
--- is written as a CASE over a text column so both engines type it as that
--- column's text, collation included.)
-windows as (
+-- A month window looks at every account; a request window only at the
+-- request's account. Each step below meets the two through the join that
+-- suits it (a time range for months, the account for requests) and then
+-- applies the same rules to both.
+month_windows as (
     select
         report_months.month as window_key,
         report_months.month,
-        case when 1 = 0 then report_months.month end as only_account_id,
         report_months.month_end_ms - analysis_parameters.window_ms
             as window_start_ms,
         report_months.month_end_ms as window_end_ms
     from report_months
     cross join analysis_parameters
     where report_months.is_written
-    union all
+),
+
+request_windows as (
     select
-        'request:' || consumption_requests.notification_id,
-        null,
+        'request:' || consumption_requests.notification_id as window_key,
         consumption_requests.account_id,
-        consumption_requests.signed_at_ms - analysis_parameters.window_ms,
-        consumption_requests.signed_at_ms
+        consumption_requests.signed_at_ms - analysis_parameters.window_ms
+            as window_start_ms,
+        consumption_requests.signed_at_ms as window_end_ms
     from consumption_requests
     cross join analysis_parameters
 ),
@@ -101,14 +102,21 @@ account_refunds as (
 
 refunds_in_windows as (
     select
-        windows.window_key,
+        month_windows.window_key,
         account_refunds.*
-    from windows
+    from month_windows
     inner join account_refunds
-        on account_refunds.revoked_at_ms >= windows.window_start_ms
-        and account_refunds.revoked_at_ms < windows.window_end_ms
-        and coalesce(windows.only_account_id, account_refunds.account_id)
-        = account_refunds.account_id
+        on account_refunds.revoked_at_ms >= month_windows.window_start_ms
+        and account_refunds.revoked_at_ms < month_windows.window_end_ms
+    union all
+    select
+        request_windows.window_key,
+        account_refunds.*
+    from request_windows
+    inner join account_refunds
+        on account_refunds.account_id = request_windows.account_id
+        and account_refunds.revoked_at_ms >= request_windows.window_start_ms
+        and account_refunds.revoked_at_ms < request_windows.window_end_ms
 ),
 
 consumable_bursts as (
@@ -151,21 +159,37 @@ window_refund_summaries as (
     )
 ),
 
-declined_in_windows as (
+declines as (
     select
-        windows.window_key,
         transaction_accounts.account_id,
-        count(*) as declined_90d
+        notifications.notified_at_ms
     from notifications
     inner join transaction_accounts
         on notifications.transaction_id = transaction_accounts.transaction_id
-    inner join windows
-        on notifications.notified_at_ms >= windows.window_start_ms
-        and notifications.notified_at_ms < windows.window_end_ms
-        and coalesce(windows.only_account_id, transaction_accounts.account_id)
-        = transaction_accounts.account_id
     where notifications.notification_type = 'REFUND_DECLINED'
         and transaction_accounts.account_id is not null
+),
+
+declined_in_windows as (
+    select
+        month_windows.window_key,
+        declines.account_id,
+        count(*) as declined_90d
+    from declines
+    inner join month_windows
+        on declines.notified_at_ms >= month_windows.window_start_ms
+        and declines.notified_at_ms < month_windows.window_end_ms
+    group by 1, 2
+    union all
+    select
+        request_windows.window_key,
+        declines.account_id,
+        count(*) as declined_90d
+    from declines
+    inner join request_windows
+        on declines.account_id = request_windows.account_id
+        and declines.notified_at_ms >= request_windows.window_start_ms
+        and declines.notified_at_ms < request_windows.window_end_ms
     group by 1, 2
 ),
 
@@ -175,6 +199,27 @@ refunding_accounts as (
         min(revoked_at_ms) as first_refund_ms
     from account_refunds
     group by account_id
+),
+
+window_accounts as (
+    select
+        month_windows.window_key,
+        month_windows.month,
+        month_windows.window_end_ms,
+        refunding_accounts.account_id
+    from month_windows
+    inner join refunding_accounts
+        on refunding_accounts.first_refund_ms < month_windows.window_end_ms
+    union all
+    select
+        request_windows.window_key,
+        null,
+        request_windows.window_end_ms,
+        refunding_accounts.account_id
+    from request_windows
+    inner join refunding_accounts
+        on refunding_accounts.account_id = request_windows.account_id
+        and refunding_accounts.first_refund_ms < request_windows.window_end_ms
 ),
 
 -- One row per (window, account) with a refund before the window's end, with
@@ -188,29 +233,25 @@ refunding_accounts as (
 -- count runs once per row, not once per later use of its column.
 lifetime_counts as materialized (
     select
-        windows.window_key,
-        windows.month,
-        refunding_accounts.account_id,
+        window_accounts.window_key,
+        window_accounts.month,
+        window_accounts.account_id,
         (
             select count(*)
             from refunds
-            where refunds.account_id = refunding_accounts.account_id
-                and refunds.revoked_at_ms < windows.window_end_ms
+            where refunds.account_id = window_accounts.account_id
+                and refunds.revoked_at_ms < window_accounts.window_end_ms
         ) as lifetime_refunds,
         (
             select count(*)
             from transaction_accounts
             where transaction_accounts.account_id
-                = refunding_accounts.account_id
+                = window_accounts.account_id
                 and transaction_accounts.is_paid
                 and transaction_accounts.purchased_at_ms
-                < windows.window_end_ms
+                < window_accounts.window_end_ms
         ) as lifetime_purchases
-    from windows
-    inner join refunding_accounts
-        on refunding_accounts.first_refund_ms < windows.window_end_ms
-        and coalesce(windows.only_account_id, refunding_accounts.account_id)
-        = refunding_accounts.account_id
+    from window_accounts
 ),
 
 account_windows as (

@@ -25,6 +25,7 @@ account_flags as (
 
 requests as (
     select
+        lineage_id,
         notification_id,
         transaction_id,
         signed_at_ms
@@ -35,24 +36,33 @@ requests as (
         and signed_at_ms is not null
 ),
 
+-- The first refund and the first decline of the transaction after the
+-- request: one join of the few requests to their transactions' later
+-- decisions (in the same lineage), not a lookup per request.
 decided as (
     select
-        requests.*,
-        (
-            select min(later.signed_at_ms)
-            from notifications as later
-            where later.transaction_id = requests.transaction_id
-                and later.notification_type = 'REFUND'
-                and later.signed_at_ms > requests.signed_at_ms
+        requests.notification_id,
+        requests.transaction_id,
+        requests.signed_at_ms,
+        min(
+            case when later.notification_type = 'REFUND' then later.signed_at_ms end
         ) as refunded_at_ms,
-        (
-            select min(later.signed_at_ms)
-            from notifications as later
-            where later.transaction_id = requests.transaction_id
-                and later.notification_type = 'REFUND_DECLINED'
-                and later.signed_at_ms > requests.signed_at_ms
+        min(
+            case
+                when later.notification_type = 'REFUND_DECLINED'
+                    then later.signed_at_ms
+            end
         ) as declined_at_ms
     from requests
+    left join notifications as later
+        on later.lineage_id = requests.lineage_id
+        and later.transaction_id = requests.transaction_id
+        and later.notification_type in ('REFUND', 'REFUND_DECLINED')
+        and later.signed_at_ms > requests.signed_at_ms
+    group by
+        requests.notification_id,
+        requests.transaction_id,
+        requests.signed_at_ms
 ),
 
 final as (

@@ -1,0 +1,71 @@
+-- Grain: one row per consumption request (request_id: its notification ID),
+-- by month of its signedDate, with what became of it: iaplens's own addition
+-- to the reports (consumption_requests.csv; PIPELINE.md "Answering
+-- consumption requests").
+-- answer, as of T:
+-- * answered / refused: sent, and Apple took it (202) or refused it;
+-- * skipped_no_facts / skipped_no_consent: the last run that saw it could
+--   not send it;
+-- * decided_before_answer: Apple refunded or declined before any answer;
+-- * missed: unanswered more than 12 hours after the request;
+-- * pending: still within its 12 hours.
+-- decision: what Apple decided after the request (refunded / declined), ''
+-- while open.
+with
+
+analysis_parameters as (
+    select * from {{ source('analysis_parameters') }}
+),
+
+consumption_requests as (
+    select * from {{ ref('consumption_requests') }}
+),
+
+answers as (
+    select * from {{ source('consumption_answers') }}
+),
+
+joined as (
+    select
+        consumption_requests.*,
+        answers.result,
+        answers.body,
+        answers.sent_at
+    from consumption_requests
+    left join answers
+        on consumption_requests.notification_id = answers.notification_id
+),
+
+final as (
+    select
+        joined.month,
+        joined.notification_id as request_id,
+        joined.transaction_id,
+        joined.signed_at_ms,
+        {{ utc_timestamp_of_ms(joined.signed_at_ms) }} as requested_at,
+        coalesce(joined.account_id, '') as account_id,
+        joined.rules,
+        case
+            when joined.result is not null then joined.result
+            when joined.decision is not null then 'decided_before_answer'
+            when analysis_parameters.as_of_ms - joined.signed_at_ms > 43200000
+                then 'missed'
+            else 'pending'
+        end as answer,
+        case
+            when joined.result in ('answered', 'refused')
+                and joined.body like '%"refundPreference":"DECLINE"%'
+                then 'DECLINE'
+            else ''
+        end as refund_preference,
+        case
+            when joined.result in ('answered', 'refused')
+                then {{ utc_timestamp_of_ms(joined.sent_at) }}
+            else ''
+        end as answered_at,
+        coalesce(joined.decision, '') as decision
+    from joined
+    cross join analysis_parameters
+)
+
+select * from final;
