@@ -32,6 +32,7 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
         try configuration.validate(requireInputs: false)
+        try requireExistingStore(for: "analyze")
         let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
         return try analyze(store: try openStore())
@@ -42,6 +43,7 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
+        try requireExistingStore(for: "report")
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
         return try report(store: try openStore())
@@ -81,6 +83,16 @@ public struct Pipeline: Sendable {
         var resolved = configuration
         resolved.bundleId = bundleId
         return Pipeline(configuration: resolved)
+    }
+
+    /// `analyze` and `report` never create a store: a mistyped `--database` would otherwise publish empty reports over
+    /// real ones.
+    private func requireExistingStore(for command: String) throws {
+        let location = try storeLocation()
+        guard try location.storeExists() else {
+            throw PipelineError.invalidConfiguration(
+                "No store at \(location): \(command) reads a store that ingest has filled. Check --database, or run `iaplens ingest` (or `run`) first.")
+        }
     }
 
     /// The store `--database` names: a SQLite file, or a PostgreSQL URL.

@@ -17,6 +17,7 @@ struct IAPLens: AsyncParsableCommand {
 
             Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store or Apple's API kept failing (retry later), 77 Apple refused the API key.
             """,
+        version: IAPLensVersion.text,
         subcommands: [Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )
 }

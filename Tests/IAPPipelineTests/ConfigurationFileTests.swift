@@ -32,4 +32,29 @@ import Testing
         }
         #expect(throws: PipelineError.self) { _ = try apply(Array(#"{"burst-refund": 3}"#.utf8)) }
     }
+
+    /// cron starts jobs in $HOME: a relative path in the config file means beside the config file.
+    @Test func relativePathsAreBesideTheConfigFile() throws {
+        let archive = try TestArchive()
+        let folder = archive.root + "/etc/iaplens"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/app.json"
+        try #"{"input": ["archive", "/abs/in"], "database": "store.sqlite", "products": "../products.csv", "facts": "facts.csv", "private-key": "AuthKey_X.p8", "reports": "/var/reports"}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        var configuration = PipelineConfiguration()
+        try ConfigurationFile.apply(path, to: &configuration)
+        #expect(configuration.inputs == [folder + "/archive", "/abs/in"])
+        #expect(configuration.databasePath == folder + "/store.sqlite")
+        #expect(configuration.productsPath == folder + "/../products.csv")
+        #expect(configuration.fetch.facts == folder + "/facts.csv")
+        #expect(configuration.fetch.privateKey == folder + "/AuthKey_X.p8")
+        #expect(configuration.reportsDirectory == "/var/reports")
+        // A key the file does not set keeps its default, relative to where iaplens runs; a URL is no path.
+        #expect(configuration.accountsPath == nil)
+        try #"{"database": "postgresql://u@h/d?schema=s"}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        var other = PipelineConfiguration()
+        try ConfigurationFile.apply(path, to: &other)
+        #expect(other.databasePath == "postgresql://u@h/d?schema=s")
+        #expect(other.reportsDirectory == "reports")
+    }
 }

@@ -91,4 +91,25 @@ import Testing
             #expect(readme.contains("| `\(reason.rawValue)` | \(reason.meaning) | \(reason.remedy) |"), "README lacks \(reason.rawValue)")
         }
     }
+
+    @Test func versionNamesTheReleaseAndTheStoreMigrations() throws {
+        let output = try Self.run(["--version"])
+        #expect(output.status == 0)
+        #expect(output.stdout.hasPrefix("iaplens 0."))
+        #expect(output.stdout.contains("SQLite migration v8"))
+    }
+
+    /// A mistyped --database must not publish empty reports over real ones.
+    @Test(arguments: ["analyze", "report"])
+    func analyzeAndReportRefuseAStoreThatDoesNotExist(_ command: String) throws {
+        let archive = try TestArchive()
+        let typo = archive.root + "/typo.sqlite"
+        var arguments = [command, "--database", typo, "--bundle-id", "com.example.tests"]
+        if command == "report" { arguments += ["--reports", archive.reports] }
+        let output = try Self.run(arguments)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("No store at"))
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        #expect(!FileManager.default.fileExists(atPath: archive.reports + "/index.md"))
+    }
 }

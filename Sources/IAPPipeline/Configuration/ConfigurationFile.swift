@@ -1,6 +1,7 @@
 import IAPAnalytics
 import Foundation
 import IAPFormats
+import IAPStore
 
 /// A JSON configuration file whose keys are the long flag names (`"bundle-id"`, `"input"`, …).
 /// It supplies defaults; flags given on the command line win (applied after by the CLI).
@@ -27,6 +28,31 @@ public enum ConfigurationFile {
         for (key, value) in object.pairs {
             try apply(key: key, value: value, to: &configuration, path: path)
         }
+        resolvePaths(in: &configuration, keys: Set(object.keys), againstFolderOf: path)
+    }
+
+    /// Relative paths in a config file name files beside the config file, not in whatever folder cron starts in:
+    /// each path-valued key the file sets is made absolute against the config file's folder (a PostgreSQL URL is
+    /// left alone; defaults and flags keep meaning the working directory).
+    static func resolvePaths(in c: inout PipelineConfiguration, keys: Set<String>, againstFolderOf configPath: String) {
+        let absolute = (configPath as NSString).isAbsolutePath ? configPath : FileManager.default.currentDirectoryPath + "/" + configPath
+        let folder = (absolute as NSString).deletingLastPathComponent
+        func resolve(_ path: String) -> String {
+            path.isEmpty || (path as NSString).isAbsolutePath || StoreLocation.isPostgres(path) ? path
+                : (folder as NSString).appendingPathComponent(path)
+        }
+        func resolve(_ path: String?) -> String? { path.map { resolve($0) } }
+        if keys.contains("input") { c.inputs = c.inputs.map { resolve($0) } }
+        if keys.contains("database") { c.databasePath = resolve(c.databasePath) }
+        if keys.contains("reports") { c.reportsDirectory = resolve(c.reportsDirectory) }
+        if keys.contains("root-certificate") { c.rootCertificates = c.rootCertificates.map { resolve($0) } }
+        if keys.contains("products") { c.productsPath = resolve(c.productsPath) }
+        if keys.contains("accounts") { c.accountsPath = resolve(c.accountsPath) }
+        if keys.contains("private-key") { c.fetch.privateKey = resolve(c.fetch.privateKey) }
+        if keys.contains("archive") { c.fetch.archive = resolve(c.fetch.archive) }
+        if keys.contains("transaction-ids") { c.fetch.transactionIds = resolve(c.fetch.transactionIds) }
+        if keys.contains("order-ids") { c.fetch.orderIds = resolve(c.fetch.orderIds) }
+        if keys.contains("facts") { c.fetch.facts = resolve(c.fetch.facts) }
     }
 
     private static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String) throws(PipelineError) {

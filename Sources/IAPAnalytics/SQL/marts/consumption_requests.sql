@@ -11,7 +11,7 @@
 --   pending.
 with
 
-notifications as (
+notifications as not materialized (
     select * from {{ ref('stg_store__notifications') }}
 ),
 
