@@ -49,7 +49,8 @@ private func checkDocument(_ bytes: [UInt8]) {
     switch document.body {
     case .v2Notification(let jws): checkJWS(jws)
     case .v1Notification(let body): _ = try? ResponseBodyV1(body: body)
-    case .notificationHistoryPage(let entries, _, _), .refundHistoryPage(let entries, _, _), .orderLookup(_, _, let entries):
+    case .notificationHistoryPage(let entries, _, _), .refundHistoryPage(let entries, _, _),
+        .transactionHistoryPage(let entries, _, _), .orderLookup(_, _, let entries):
         for case .jws(let jws) in entries { checkJWS(jws) }
     }
 }
