@@ -209,6 +209,7 @@ public struct Pipeline: Sendable {
         options.smallBusiness = configuration.smallBusiness
         options.months = configuration.months
         options.thresholds = configuration.thresholds
+        options.maxQuarantinePercent = configuration.maxQuarantinePercent
         return options
     }
 }

@@ -15,7 +15,7 @@ struct IAPLens: AsyncParsableCommand {
 
             Try it on simulated data: iaplens demo
 
-            Exit codes: 0 completed (even with quarantined documents), 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store or Apple's API kept failing (retry later), 77 Apple refused the API key.
+            Exit codes: 0 completed, 65 completed but more than --max-quarantine-percent of the documents were quarantined, 66 no input files found, 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store or Apple's API kept failing (retry later), 77 Apple refused the API key.
             """,
         version: IAPLensVersion.text,
         subcommands: [Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]

@@ -76,6 +76,8 @@ import Testing
         let output = try Self.run([
             "run", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
             "--bundle-id", app.bundleId, "--app-apple-id", String(app.appAppleId), "--root-certificate", try archive.trustedRoot(),
+            // One line of two is bad: half, which this run accepts (the default, 20 %, would exit 65).
+            "--max-quarantine-percent", "50",
         ], in: NSTemporaryDirectory())
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("1 quarantined"))
@@ -111,5 +113,42 @@ import Testing
         #expect(output.stderr.contains("No store at"))
         #expect(!FileManager.default.fileExists(atPath: typo))
         #expect(!FileManager.default.fileExists(atPath: archive.reports + "/index.md"))
+    }
+
+    /// An empty (or unmounted) archive folder is not a good run: exit 66 with a sentence.
+    @Test func aRunThatFindsNoInputFilesSaysSoAndExits66() throws {
+        let archive = try TestArchive()
+        let output = try Self.run([
+            "ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests",
+        ])
+        #expect(output.status == 66)
+        #expect(output.stderr.contains("no input files were found"))
+    }
+
+    /// Test-signed data without its --root-certificate: nearly everything is quarantined. The run completes, warns
+    /// naming the reason and its remedy, every page opens with the warning, and the exit code is 65.
+    @Test func aRunThatQuarantinesMostOfItsInputWarnsEverywhereAndExits65() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        var lines: [String] = []
+        for index in 0..<5 {
+            let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
+            lines.append(try app.notification(
+                type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
+                transaction: app.transaction(id: "t\(index)", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time)))
+        }
+        try archive.write("n.jsonl", lines: lines)
+        let arguments = ["run", "--input", archive.inputs, "--bundle-id", app.bundleId]
+        let output = try Self.run(arguments + ["--database", archive.database, "--reports", archive.reports])
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(output.stderr.contains("100 % of the documents read (5 of 5) were quarantined"))
+        #expect(output.stderr.contains("--root-certificate"), "the remedy is named")
+        let index = try String(contentsOfFile: archive.reports + "/index.md", encoding: .utf8)
+        #expect(index.contains("were quarantined"))
+        // With its root the same data is a good run.
+        let fixed = try Self.run(arguments + [
+            "--root-certificate", try archive.trustedRoot(), "--database", archive.root + "/good.sqlite", "--reports", archive.root + "/good",
+        ])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 }

@@ -54,7 +54,9 @@ import Testing
         // Key names with ESC (a terminal title sequence) and BEL: the line is quarantined, its message names them.
         try archive.write("hostile.jsonl", lines: [#"{"\u001b]0;pwned\u0007": 1, "\u001b[2J": 2}"#])
         let ingest = try CLITests.run(["ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.app"])
-        #expect(ingest.status == 0, "\(ingest.stderr)")
+        // Everything it read was quarantined: it completes, says so, and exits 65.
+        #expect(ingest.status == 65, "\(ingest.stderr)")
+        #expect(!ingest.stderr.contains("\u{1b}") && !ingest.stderr.contains("\u{07}"))
         let status = try CLITests.run(["status", "--database", archive.database, "--quarantine", "5"])
         #expect(status.status == 0)
         #expect(status.stdout.contains("unknown_shape") || status.stdout.contains("bad_json"), "\(status.stdout)")

@@ -15,6 +15,9 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var months: [String]
     /// The thresholds of the flag rules (``FlagThreshold``).
     public var thresholds: FlagThresholds
+    /// Above this share of quarantined documents every page opens with a warning naming the main reason
+    /// (`--max-quarantine-percent`). It changes no model, so it is not part of the model key.
+    public var maxQuarantinePercent = QuarantineShare.defaultMaxPercent
 
     /// Creates options; the defaults are those of REPORTS.md.
     public init(

@@ -66,6 +66,9 @@ public struct Analyzer: Sendable {
 
     static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {
         var notes: [String] = []
+        let share = QuarantineShare(
+            documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
+        if share.exceeds(options.maxQuarantinePercent) { notes.append(share.warning) }
         if dataQuality.unverifiedDocuments > 0 {
             let count = dataQuality.unverifiedDocuments
             notes.append(

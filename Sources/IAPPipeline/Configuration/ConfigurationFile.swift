@@ -103,6 +103,7 @@ public enum ConfigurationFile {
         case "transaction-ids": c.fetch.transactionIds = try string()
         case "order-ids": c.fetch.orderIds = try string()
         case "facts": c.fetch.facts = try string()
+        case "max-quarantine-percent": c.maxQuarantinePercent = Int(clamping: try integer())
         case "as-of":
             let text = try string()
             guard let millis = ISO8601Millis.parse(text) else {

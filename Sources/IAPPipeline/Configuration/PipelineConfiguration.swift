@@ -33,6 +33,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var asOf: Int64?
     /// Flag rule thresholds (REPORTS.md defaults; ``FlagThreshold`` lists them).
     public var thresholds = FlagThresholds()
+    /// `--max-quarantine-percent`: above this share of quarantined documents a run warns, every page says so, and
+    /// `ingest` / `run` exit 65.
+    public var maxQuarantinePercent = QuarantineShare.defaultMaxPercent
     /// The App Store Server API key and what to fetch (`iaplens fetch`; `run` fetches first when set).
     public var fetch = FetchSettings()
 
@@ -54,5 +57,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
             throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
+        if !(0...100).contains(maxQuarantinePercent) {
+            throw .invalidConfiguration("--max-quarantine-percent must be from 0 to 100 (got \(maxQuarantinePercent)).")
+        }
     }
 }

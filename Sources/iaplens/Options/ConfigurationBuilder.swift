@@ -18,6 +18,7 @@ enum ConfigurationBuilder {
             if !app.rootCertificates.isEmpty { c.rootCertificates = app.rootCertificates }
             if app.noVerify { c.noVerify = true }
             if let value = app.v1SharedSecret { c.v1SharedSecret = value }
+            if let value = app.maxQuarantinePercent { c.maxQuarantinePercent = value }
         }
         if let inputs, !inputs.input.isEmpty { c.inputs = inputs.input }
         if let report {

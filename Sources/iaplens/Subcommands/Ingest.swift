@@ -15,6 +15,7 @@ struct Ingest: ParsableCommand {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs)
             let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
             Console.printIngest(summary)
+            if let code = Console.health(summary, configuration) { throw ExitCode(code) }
         }
     }
 }

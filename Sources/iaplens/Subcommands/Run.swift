@@ -32,14 +32,17 @@ struct Run: AsyncParsableCommand {
                 Console.printIngest(summary.ingest)
                 Console.printAnalysis(summary.analysis)
                 Console.printReports(summary.reports, directory: configuration.reportsDirectory)
+                if let code = Console.health(summary.ingest, configuration) { throw ExitCode(code) }
                 return
             }
             // With facts: answer the pending consumption requests once the new documents are in, then analyze and
             // report, so the reports show today's answers.
-            Console.printIngest(try pipeline.ingest(progress: Console.progress))
+            let ingest = try pipeline.ingest(progress: Console.progress)
+            Console.printIngest(ingest)
             try await ConsumptionPlan.run(configuration, dryRun: false)
             Console.printAnalysis(try pipeline.analyze())
             Console.printReports(try pipeline.report(), directory: configuration.reportsDirectory)
+            if let code = Console.health(ingest, configuration) { throw ExitCode(code) }
         }
     }
 }

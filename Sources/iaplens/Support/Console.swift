@@ -79,6 +79,21 @@ enum Console {
         }
     }
 
+    /// A run that read nothing, or quarantined most of what it read, completes but must not look good: the warning
+    /// goes to stderr, and the exit code (66 no input files, 65 too much quarantined) is returned for the end.
+    static func health(_ summary: IngestSummary, _ c: PipelineConfiguration) -> Int32? {
+        if summary.filesFound == 0 {
+            warn("no input files were found in \(c.inputs.joined(separator: ", ")): check that the archive is mounted and --input names it.")
+            return 66
+        }
+        let share = QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
+        if share.exceeds(c.maxQuarantinePercent) {
+            warn(share.warning)
+            return 65
+        }
+        return nil
+    }
+
     static func printIngest(_ summary: IngestSummary) {
         print("ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
             + "\(summary.documentsRead) document(s): \(summary.accepted) accepted, \(summary.otherEnvironment) other environment, "
