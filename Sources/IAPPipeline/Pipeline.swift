@@ -62,13 +62,13 @@ public struct Pipeline: Sendable {
     }
 
     /// `status`: what the store holds. Reads only, so it works while a run holds the store.
-    public func status(quarantineLimit: Int = 0) throws -> StoreStatus {
+    public func status(quarantineLimit: Int = 0, reason: String? = nil) throws -> StoreStatus {
         let location = try storeLocation()
         guard try location.storeExists() else {
             throw PipelineError.invalidConfiguration(
                 "No store at \(location): run `iaplens ingest` or `iaplens run` first, or pass --database.")
         }
-        return try StoreStatus.read(from: try location.open(), quarantineLimit: quarantineLimit)
+        return try StoreStatus.read(from: try location.open(), quarantineLimit: quarantineLimit, reason: reason)
     }
 
     // MARK: - Stage bodies (the caller holds the lock)

@@ -85,6 +85,20 @@ import Testing
         let status = try Self.run(["status", "--database", archive.database, "--quarantine", "5"])
         #expect(status.stdout.contains("bad_json"))
         #expect(status.stdout.contains("n.jsonl:2"))
+        // The stored start of the document, filtered by reason; and the same as JSON for monitoring.
+        let filtered = try Self.run(["status", "--database", archive.database, "--quarantine", "5", "--reason", "bad_json"])
+        #expect(filtered.stdout.contains("starts: not json"), "\(filtered.stdout)")
+        let none = try Self.run(["status", "--database", archive.database, "--quarantine", "5", "--reason", "wrong_app"])
+        #expect(!none.stdout.contains("n.jsonl:2"))
+        let badReason = try Self.run(["status", "--database", archive.database, "--reason", "nonsense"])
+        #expect(badReason.status == 64)
+        let json = try Self.run(["status", "--database", archive.database, "--json", "--quarantine", "1"])
+        #expect(json.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect((object?["quarantine_by_reason"] as? [String: Int])?["bad_json"] == 1)
+        #expect((object?["documents_by_outcome"] as? [String: Int])?["accepted"] == 1)
+        #expect(((object?["quarantined_documents"] as? [[String: Any]])?.first?["excerpt"] as? String) == "not json")
+        #expect(json.stdout.split(separator: "\n").count == 1, "one line")
     }
 
     @Test func theReadmeDocumentsEveryQuarantineReason() throws {

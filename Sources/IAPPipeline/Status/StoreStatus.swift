@@ -22,6 +22,8 @@ public struct StoreStatus: Sendable, Equatable {
         public let entry: Int
         public let reason: String
         public let message: String
+        /// The start of the document as it was read (what `iaplens reasons` tells to inspect).
+        public let excerpt: String
     }
 
     public var bundleId: String?
@@ -40,7 +42,7 @@ public struct StoreStatus: Sendable, Equatable {
     public var quarantineSamples: [QuarantineSample] = []
 
     /// Reads the status of a store. `quarantineLimit` rows of quarantine detail are included.
-    public static func read(from store: any StoreEngine, quarantineLimit: Int = 0) throws -> StoreStatus {
+    public static func read(from store: any StoreEngine, quarantineLimit: Int = 0, reason: String? = nil) throws -> StoreStatus {
         try store.read { db in
             let binary = db.dialect.binaryCollation
             var status = StoreStatus()
@@ -77,11 +79,12 @@ public struct StoreStatus: Sendable, Equatable {
             }
             if quarantineLimit > 0 {
                 status.quarantineSamples = try db.rows("""
-                    SELECT path, line, entry, reason, message FROM quarantine
+                    SELECT path, line, entry, reason, message, excerpt FROM quarantine
+                    WHERE CAST(? AS TEXT) IS NULL OR reason = ?
                     ORDER BY reason COLLATE \(binary), path COLLATE \(binary), line, entry LIMIT ?
-                    """, [SQLValue(quarantineLimit)]).map { row in
+                    """, [SQLValue(reason), SQLValue(reason), SQLValue(quarantineLimit)]).map { row in
                     QuarantineSample(path: row[0].text ?? "", line: Int(row[1].integer ?? 0), entry: Int(row[2].integer ?? 0),
-                                     reason: row[3].text ?? "", message: row[4].text ?? "")
+                                     reason: row[3].text ?? "", message: row[4].text ?? "", excerpt: row[5].text ?? "")
                 }
             }
             return status

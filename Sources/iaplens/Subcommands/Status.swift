@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPPipeline
+import IAPFormats
 import IAPStore
 
 struct Status: ParsableCommand {
@@ -8,16 +9,29 @@ struct Status: ParsableCommand {
 
     @OptionGroup var store: StoreOptions
 
-    @Option(name: .long, help: "Also list up to N quarantined documents with file, line and message.")
+    @Option(name: .long, help: "Also list up to N quarantined documents with file, line, message and the start of the document.")
     var quarantine: Int = 0
+
+    @Option(name: .long, help: ArgumentHelp("Only quarantined documents with this reason code (see `iaplens reasons`).", valueName: "code"))
+    var reason: String?
+
+    @Flag(name: .long, help: "Print the status as one JSON object (for monitoring) instead of text.")
+    var json = false
 
     func run() throws {
         try Console.run {
+            if let reason, QuarantineReason(rawValue: reason) == nil {
+                throw ValidationError("--reason must be a quarantine reason code such as bad_json (got \(reason)); `iaplens reasons` lists them.")
+            }
             let configuration = try ConfigurationBuilder.build(store: store)
-            let status = try Pipeline(configuration: configuration).status(quarantineLimit: max(0, quarantine))
+            let status = try Pipeline(configuration: configuration).status(quarantineLimit: max(0, quarantine), reason: reason)
             // Never the password of a PostgreSQL URL.
             let shown = (try? StoreLocation(configuration.databasePath).description) ?? configuration.databasePath
-            print(TerminalText.safe(StatusPrinter.render(status, databasePath: shown)))
+            if json {
+                print(StatusPrinter.json(status, databasePath: shown))
+            } else {
+                print(TerminalText.safe(StatusPrinter.render(status, databasePath: shown)))
+            }
         }
     }
 }
@@ -50,6 +64,7 @@ enum StatusPrinter {
             for sample in s.quarantineSamples {
                 let place = sample.entry > 0 ? "\(sample.path):\(sample.line) entry \(sample.entry)" : "\(sample.path):\(sample.line)"
                 lines.append("  [\(sample.reason)] \(place): \(sample.message)")
+                if !sample.excerpt.isEmpty { lines.append("      starts: \(sample.excerpt.prefix(200))") }
             }
         }
         return lines.joined(separator: "\n")
@@ -59,5 +74,40 @@ enum StatusPrinter {
         lines.append("\(title):")
         if counts.isEmpty { lines.append("  none") }
         for count in counts { lines.append("  \(count.label): \(count.count)") }
+    }
+
+    /// The status as one JSON object, keys sorted: what monitoring reads. Text from the data is JSON-escaped.
+    static func json(_ s: StoreStatus, databasePath: String) -> String {
+        func counts(_ list: [StoreStatus.Count]) -> JSONValue {
+            .object(JSONObject(list.map { ($0.label, .number(JSONNumber(Int64($0.count)))) }))
+        }
+        func number(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
+        var pairs: [(String, JSONValue)] = [
+            ("store", .string(databasePath)),
+            ("files_complete", number(s.filesComplete)), ("files_incomplete", number(s.filesIncomplete)),
+            ("transactions", number(s.transactions)), ("duplicates", number(s.duplicates)),
+            ("unverified_documents", number(s.unverifiedDocuments)),
+            ("documents_by_outcome", counts(s.documentsByOutcome)), ("documents_by_kind", counts(s.documentsByKind)),
+            ("documents_by_environment", counts(s.documentsByEnvironment)),
+            ("notifications_by_type", counts(s.notificationsByType)), ("quarantine_by_reason", counts(s.quarantineByReason)),
+            ("months", .array(s.months.map { .string($0) })),
+            ("last_runs", .array(s.lastRuns.map { run in
+                var fields: [(String, JSONValue)] = [
+                    ("command", .string(run.command)), ("outcome", .string(run.outcome)), ("started_at", .string(run.startedAt)),
+                    ("documents_read", number(run.documentsRead)), ("documents_quarantined", number(run.documentsQuarantined)),
+                    ("verified", .bool(run.isVerified)),
+                ]
+                if let finished = run.finishedAt { fields.append(("finished_at", .string(finished))) }
+                return .object(JSONObject(fields))
+            })),
+            ("quarantined_documents", .array(s.quarantineSamples.map { sample in
+                .object(JSONObject([
+                    ("reason", .string(sample.reason)), ("path", .string(sample.path)), ("line", number(sample.line)),
+                    ("entry", number(sample.entry)), ("message", .string(sample.message)), ("excerpt", .string(sample.excerpt)),
+                ]))
+            })),
+        ]
+        if let bundleId = s.bundleId { pairs.append(("bundle_id", .string(bundleId))) }
+        return String(decoding: JSONValue.object(JSONObject(pairs)).canonicalJSON(), as: UTF8.self)
     }
 }
