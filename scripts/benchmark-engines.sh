@@ -44,7 +44,8 @@ record postgres_version "$(psql --version | awk '{ print $3 }')"
 
 for size in $sizes; do
     archive=$(simulated_archive "$iaplens" "$data" "$size")
-    common=(--bundle-id "$bundle" --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
+    common=(--bundle-id "$bundle" --app-apple-id 1234567890)
+    root=(--root-certificate "$archive/certs/root.pem")  # ingest only: analyze and report refuse it
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
     for engine in sqlite postgres; do
         if [ $engine = sqlite ]; then
@@ -54,7 +55,7 @@ for size in $sizes; do
             db="$url?schema=bench_${size}_$$"
         fi
         note "$engine: ingest $size (verified)"
-        /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" \
+        /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${root[@]}" \
             > "$data/engines-ingest-$size-$engine.out" 2> "$data/engines-ingest-$size-$engine.time"
         record "${engine}_${size}_documents" \
             "$(sed -nE 's/^ingest: .* ([0-9]+) document\(s\):.*/\1/p' "$data/engines-ingest-$size-$engine.out" | tail -1)"

@@ -70,14 +70,15 @@ record openssl_speed_verify_per_s_all_cores "$speedN"
 # 2. Each archive size.
 for size in $sizes; do
     archive=$(simulated_archive "$iaplens" "$data" "$size")
-    common=(--bundle-id "$bundle" --app-apple-id "$apple_id" --root-certificate "$archive/certs/root.pem")
+    common=(--bundle-id "$bundle" --app-apple-id "$apple_id")
+    root=(--root-certificate "$archive/certs/root.pem")  # ingest only: analyze and report refuse it
     for mode in verified noverify; do
         db="$data/store-$size-$mode.sqlite"
         rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
         extra=()
         [ $mode = noverify ] && extra=(--no-verify)
         note "ingest $size ($mode)"
-        /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${extra[@]}" \
+        /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${root[@]}" "${extra[@]}" \
             > "$data/ingest-$size-$mode.out" 2> "$data/ingest-$size-$mode.time"
         documents=$(sed -nE 's/^ingest: .* ([0-9]+) document\(s\):.*/\1/p' "$data/ingest-$size-$mode.out" | tail -1)
         record "ingest_${size}_${mode}_documents" "$documents"

@@ -165,4 +165,15 @@ import Testing
         ])
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
+
+    /// An option a command does not use is refused, not silently ignored.
+    @Test(arguments: ["analyze", "report"])
+    func ingestOnlyOptionsAreRefusedWhereNothingIsRead(_ command: String) throws {
+        let archive = try TestArchive()
+        let output = try Self.run([
+            command, "--database", archive.database, "--bundle-id", "com.example.tests", "--root-certificate", "/nonexistent",
+        ])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--root-certificate only applies when documents are read"))
+    }
 }

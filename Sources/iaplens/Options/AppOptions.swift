@@ -26,6 +26,19 @@ struct AppOptions: ParsableArguments {
         valueName: "0-100"))
     var maxQuarantinePercent: Int?
 
+    /// Refuses the ingest-only options for a command that reads no archive (`analyze`, `report`): accepted and
+    /// ignored, they would let a user believe they had an effect.
+    func rejectIngestOptions(command: String) throws {
+        var given: [String] = []
+        if !rootCertificates.isEmpty { given.append("--root-certificate") }
+        if v1SharedSecret != nil { given.append("--v1-shared-secret") }
+        if noVerify { given.append("--no-verify") }
+        guard given.isEmpty else {
+            throw ValidationError(
+                "\(given.joined(separator: ", ")) only applies when documents are read (ingest, run); \(command) reads the store. Remove it, or use `iaplens run`.")
+        }
+    }
+
     @Flag(name: .customLong("no-verify"), help: "Decode signatures without checking them (archives verified on receipt). Recorded in every report.")
     var noVerify = false
 }
