@@ -57,4 +57,20 @@ import Testing
         #expect(other.databasePath == "postgresql://u@h/d?schema=s")
         #expect(other.reportsDirectory == "reports")
     }
+
+    /// Every key of the configuration file has its IAPLENS_* variable, and each is read.
+    @Test func everyKeyHasAnEnvironmentVariable() throws {
+        var environment: [String: String] = [:]
+        for name in ConfigurationEnvironment.variables { environment[name] = "7" }
+        environment["IAPLENS_NO_VERIFY"] = "true"
+        environment["IAPLENS_SMALL_BUSINESS"] = "1"
+        environment["IAPLENS_AS_OF"] = "2026-10-31T23:59:59Z"
+        environment["IAPLENS_INPUT"] = "a,b"
+        var configuration = PipelineConfiguration()
+        try ConfigurationEnvironment.apply(environment, to: &configuration)
+        #expect(configuration.inputs == ["a", "b"])
+        #expect(configuration.bundleId == "7" && configuration.appAppleId == 7 && configuration.noVerify)
+        #expect(configuration.fetch.privateKey == "7" && configuration.maxQuarantinePercent == 7)
+        #expect(ConfigurationEnvironment.variable(for: "v1-shared-secret") == "IAPLENS_V1_SHARED_SECRET")
+    }
 }

@@ -21,10 +21,13 @@ import Testing
         let stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: String? = nil) throws -> Output {
+    static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
@@ -175,5 +178,28 @@ import Testing
         ])
         #expect(output.status == 64)
         #expect(output.stderr.contains("--root-certificate only applies when documents are read"))
+    }
+
+    /// Every option also comes from an `IAPLENS_*` variable (config file < environment < flags).
+    @Test func optionsComeFromIAPLENSVariables() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        let time: Int64 = 1_760_000_000_000
+        try archive.write("n.jsonl", lines: [try app.notification(
+            type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: time,
+            transaction: app.transaction(id: "t1", purchase: time, expires: time + 2_592_000_000, signedDate: time))])
+        let environment = [
+            "IAPLENS_INPUT": archive.inputs, "IAPLENS_DATABASE": archive.database, "IAPLENS_REPORTS": archive.reports,
+            "IAPLENS_BUNDLE_ID": app.bundleId, "IAPLENS_ROOT_CERTIFICATE": try archive.trustedRoot(),
+        ]
+        let output = try Self.run(["run"], environment: environment)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(FileManager.default.fileExists(atPath: archive.reports + "/index.md"))
+        let wrong = try Self.run(["status"], environment: ["IAPLENS_DATABASE": archive.database, "IAPLENS_APP_APPLE_ID": "twelve"])
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("IAPLENS_APP_APPLE_ID must be a whole number"))
+        // A flag wins over the variable.
+        let flag = try Self.run(["status", "--database", archive.root + "/none.sqlite"], environment: ["IAPLENS_DATABASE": archive.database])
+        #expect(flag.status == 64, "the flag's store, which does not exist, is the one used")
     }
 }

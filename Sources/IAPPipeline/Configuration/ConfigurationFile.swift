@@ -55,7 +55,7 @@ public enum ConfigurationFile {
         if keys.contains("facts") { c.fetch.facts = resolve(c.fetch.facts) }
     }
 
-    private static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String) throws(PipelineError) {
+    static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String) throws(PipelineError) {
         func string() throws(PipelineError) -> String {
             guard let text = value.stringValue else { throw wrongType(key, "a string", path) }
             return text

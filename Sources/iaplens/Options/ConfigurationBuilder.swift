@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IAPAnalytics
 import IAPFormats
 import IAPPipeline
@@ -10,6 +11,7 @@ enum ConfigurationBuilder {
     ) throws -> PipelineConfiguration {
         var c = PipelineConfiguration()
         if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
+        try ConfigurationEnvironment.apply(ProcessInfo.processInfo.environment, to: &c)
         if let database = store.database { c.databasePath = database }
         if let app {
             if let value = app.bundleId { c.bundleId = value }

@@ -1,0 +1,61 @@
+import Foundation
+import IAPAnalytics
+import IAPFormats
+
+/// `IAPLENS_*` environment variables: every configuration key as a variable (`bundle-id` → `IAPLENS_BUNDLE_ID`),
+/// so a scheduler or a container passes options and secrets (`IAPLENS_V1_SHARED_SECRET`) without a file or a
+/// command line others can read. Precedence: the config file, then the environment, then flags.
+public enum ConfigurationEnvironment {
+    enum Kind {
+        case text
+        /// Comma-separated.
+        case list
+        case integer
+        case flag
+    }
+
+    /// Every key of the configuration file with how its variable is written.
+    static let keys: [(key: String, kind: Kind)] = [
+        ("input", .list), ("database", .text), ("reports", .text), ("bundle-id", .text), ("app-apple-id", .integer),
+        ("environment", .text), ("root-certificate", .list), ("no-verify", .flag), ("v1-shared-secret", .text),
+        ("products", .text), ("accounts", .text), ("small-business", .flag), ("month", .list), ("as-of", .text),
+        ("issuer-id", .text), ("key-id", .text), ("private-key", .text), ("archive", .text), ("api-url", .text),
+        ("since", .text), ("until", .text), ("refund-history", .text), ("transaction-ids", .text), ("order-ids", .text),
+        ("facts", .text), ("max-quarantine-percent", .integer),
+    ] + FlagThreshold.allCases.map { ($0.rawValue, Kind.integer) }
+
+    /// `IAPLENS_` and the key in upper case with `_` for `-`.
+    public static func variable(for key: String) -> String {
+        "IAPLENS_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// Every variable this iaplens reads, for `--help` and the README.
+    public static var variables: [String] { keys.map { variable(for: $0.key) } }
+
+    /// Applies the variables `environment` sets onto `configuration`.
+    public static func apply(_ environment: [String: String], to configuration: inout PipelineConfiguration) throws(PipelineError) {
+        for (key, kind) in keys {
+            let name = variable(for: key)
+            guard let text = environment[name] else { continue }
+            let value: JSONValue
+            switch kind {
+            case .text:
+                value = .string(text)
+            case .list:
+                value = .array(text.split(separator: ",").map { .string(String($0)) })
+            case .integer:
+                guard let number = Int64(text.trimmingCharacters(in: .whitespaces)) else {
+                    throw .invalidConfiguration("\(name) must be a whole number (got \(text)).")
+                }
+                value = .number(JSONNumber(number))
+            case .flag:
+                switch text.lowercased() {
+                case "1", "true", "yes": value = .bool(true)
+                case "0", "false", "no", "": value = .bool(false)
+                default: throw .invalidConfiguration("\(name) must be true or false (got \(text)).")
+                }
+            }
+            try ConfigurationFile.apply(key: key, value: value, to: &configuration, path: "(environment variable \(name))")
+        }
+    }
+}
