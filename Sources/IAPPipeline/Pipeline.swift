@@ -32,9 +32,10 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
         try configuration.validate(requireInputs: false)
-        try requireExistingStore(for: "analyze")
+        // The lock first: while another run fills a new store, this one says so (75), not that there is none.
         let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
+        try requireExistingStore(for: "analyze")
         return try analyze(store: try openStore())
     }
 
@@ -43,9 +44,10 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
-        try requireExistingStore(for: "report")
+        // The lock first: while another run fills a new store, this one says so (75), not that there is none.
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
+        try requireExistingStore(for: "report")
         return try report(store: try openStore())
     }
 
