@@ -36,15 +36,24 @@ public struct IndexPageRenderer {
 
     private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures]) -> String {
         var table = MarkdownTable(columns: [
-            .init("Month"), .init("Voluntary churn", .right), .init("Involuntary churn", .right),
+            .init("Month"), .init("Sales", .right), .init("Net revenue", .right), .init("Est. proceeds", .right),
+            .init("Voluntary churn", .right), .init("Involuntary churn", .right),
             .init("Other churn", .right), .init("Refunds", .right), .init("Consumable lost proceeds", .right),
             .init("Billing recovered / episodes", .right), .init("Flagged accounts", .right),
         ])
+        // Finance's figures per currency (reconciliation.csv): sales, net of the month's refunds, estimated proceeds.
+        func money(_ amounts: CurrencyAmounts) -> Markdown {
+            let texts = amounts.entries.map { MoneyText.amount($0.milli, currency: $0.currency) }
+            return texts.isEmpty ? "—" : Markdown.joined(texts.map { Markdown(text: $0) }, separator: ", ")
+        }
         for (month, figure) in zip(months, figures) {
             let lost = figure.consumableLostProceeds.entries.map { MoneyText.amount($0.milli, currency: $0.currency) }
             let recovery = figure.recoveryRateTenths.map { " (\(ChangeText.percent(tenths: $0)))" } ?? ""
             table.rows.append([
                 Markdown(markup: monthLink(month)),
+                Markdown(text: String(figure.sales)),
+                money(figure.netByCurrency),
+                money(figure.proceedsByCurrency),
                 Markdown(text: String(figure.voluntaryChurn)),
                 Markdown(text: String(figure.involuntaryChurn)),
                 Markdown(text: String(figure.otherChurn)),
