@@ -192,8 +192,14 @@ import Testing
             "IAPLENS_INPUT": archive.inputs, "IAPLENS_DATABASE": archive.database, "IAPLENS_REPORTS": archive.reports,
             "IAPLENS_BUNDLE_ID": app.bundleId, "IAPLENS_ROOT_CERTIFICATE": try archive.trustedRoot(),
         ]
-        let output = try Self.run(["run"], environment: environment)
+        let output = try Self.run(["run", "--json"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
+        // --json: the summary as one JSON line.
+        #expect(output.stdout.split(separator: "\n").count == 1)
+        let summary = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        #expect((summary?["ingest"] as? [String: Any])?["accepted"] as? Int == 1)
+        #expect(summary?["exit_code"] as? Int == 0)
+        #expect(((summary?["reports"] as? [String: Any])?["written"] as? Int ?? 0) > 0)
         #expect(FileManager.default.fileExists(atPath: archive.reports + "/index.md"))
         let wrong = try Self.run(["status"], environment: ["IAPLENS_DATABASE": archive.database, "IAPLENS_APP_APPLE_ID": "twelve"])
         #expect(wrong.status == 64)

@@ -18,6 +18,9 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var inputs: InputOptions
     @OptionGroup var report: ReportOptions
 
+    @Flag(name: .long, help: "Print the run's summary as one JSON line on standard output (warnings stay on standard error).")
+    var json = false
+
     func run() async throws {
         try await Console.runAsync {
             var configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
@@ -29,20 +32,32 @@ struct Run: AsyncParsableCommand {
             let pipeline = Pipeline(configuration: configuration)
             guard configuration.fetch.isConfigured, configuration.fetch.facts != nil else {
                 let summary = try pipeline.run(progress: Console.progress)
-                Console.printIngest(summary.ingest)
-                Console.printAnalysis(summary.analysis)
-                Console.printReports(summary.reports, directory: configuration.reportsDirectory)
-                if let code = Console.health(summary.ingest, configuration) { throw ExitCode(code) }
+                let code = Console.health(summary.ingest, configuration)
+                if json {
+                    print(RunSummaryJSON.line(ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0))
+                } else {
+                    Console.printIngest(summary.ingest)
+                    Console.printAnalysis(summary.analysis)
+                    Console.printReports(summary.reports, directory: configuration.reportsDirectory)
+                }
+                if let code { throw ExitCode(code) }
                 return
             }
             // With facts: answer the pending consumption requests once the new documents are in, then analyze and
             // report, so the reports show today's answers.
             let ingest = try pipeline.ingest(progress: Console.progress)
-            Console.printIngest(ingest)
+            if !json { Console.printIngest(ingest) }
             try await ConsumptionPlan.run(configuration, dryRun: false)
-            Console.printAnalysis(try pipeline.analyze())
-            Console.printReports(try pipeline.report(), directory: configuration.reportsDirectory)
-            if let code = Console.health(ingest, configuration) { throw ExitCode(code) }
+            let analysis = try pipeline.analyze()
+            let reports = try pipeline.report()
+            let code = Console.health(ingest, configuration)
+            if json {
+                print(RunSummaryJSON.line(ingest: ingest, analysis: analysis, reports: reports, exitCode: code ?? 0))
+            } else {
+                Console.printAnalysis(analysis)
+                Console.printReports(reports, directory: configuration.reportsDirectory)
+            }
+            if let code { throw ExitCode(code) }
         }
     }
 }

@@ -1,0 +1,35 @@
+import IAPAnalytics
+import IAPFormats
+import IAPPipeline
+import IAPReports
+
+/// `run --json`: the run as one JSON line on standard output (keys sorted), for monitoring and log shippers.
+/// Warnings stay on standard error; the exit code is the same as without `--json`.
+enum RunSummaryJSON {
+    static func line(ingest: IngestSummary, analysis: AnalysisSummary?, reports: ReportWriteSummary?, exitCode: Int32) -> String {
+        func number(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
+        var pairs: [(String, JSONValue)] = [
+            ("exit_code", number(Int(exitCode))),
+            ("ingest", .object(JSONObject([
+                ("files_found", number(ingest.filesFound)), ("files_read", number(ingest.filesRead)),
+                ("files_already_read", number(ingest.filesAlreadyRead)), ("files_ignored", number(ingest.filesIgnored.count)),
+                ("unreadable_files", number(ingest.unreadableFiles.count)), ("documents_read", number(ingest.documentsRead)),
+                ("accepted", number(ingest.accepted)), ("other_environment", number(ingest.otherEnvironment)),
+                ("test_notifications", number(ingest.testNotifications)), ("quarantined", number(ingest.quarantined)),
+                ("quarantined_by_reason", .object(JSONObject(ingest.quarantinedByReason.sorted { $0.key < $1.key }
+                    .map { ($0.key, number($0.value)) }))),
+            ]))),
+        ]
+        if let analysis {
+            var fields: [(String, JSONValue)] = [("months", .array(analysis.months.map { .string($0) }))]
+            if let asOf = analysis.asOf { fields.append(("as_of", .string(ISO8601Millis.format(asOf)))) }
+            pairs.append(("analysis", .object(JSONObject(fields))))
+        }
+        if let reports {
+            pairs.append(("reports", .object(JSONObject([
+                ("written", number(reports.written.count)), ("unchanged", number(reports.unchanged.count)),
+            ]))))
+        }
+        return String(decoding: JSONValue.object(JSONObject(pairs)).canonicalJSON(), as: UTF8.self)
+    }
+}
