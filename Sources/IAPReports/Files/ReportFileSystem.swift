@@ -59,6 +59,23 @@ enum ReportFileSystem {
         for name in stale { unlink(folder + "/" + name) }
     }
 
+    /// Removes the files of `folder` whose names end with `suffix` and whose paths are not in `keep`: charts and
+    /// case pages a month no longer has. Returns the removed paths, sorted.
+    static func removeFiles(in folder: String, endingWith suffix: String, except keep: Set<String>) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        var stale: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            let path = folder + "/" + name
+            if name.hasSuffix(suffix) && !keep.contains(path) { stale.append(path) }
+        }
+        closedir(directory)
+        stale.sort()
+        return stale.filter { unlink($0) == 0 }
+    }
+
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
     /// killed run) only ever sees the old file or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {

@@ -1,7 +1,8 @@
 import IAPFormats
 import IAPAnalytics
 
-/// Writes a ``ReportSet`` to disk: eight CSV files and `report.md` per month, then `index.md`.
+/// Writes a ``ReportSet`` to disk: eight CSV files, `report.md` and `report.html` with their charts and case pages
+/// per month, then `index.md` and `index.html`.
 ///
 /// Each file is written atomically and only when its bytes changed, so a rerun on the same data touches nothing
 /// (mtimes, file watchers and sync tools stay quiet). Months no longer in the set are left as they are.
@@ -16,21 +17,31 @@ public struct ReportWriter: Sendable {
         self.directory = directory
     }
 
-    /// Writes `<YYYY-MM>/{churn,expiration_intents,billing_retry,refunds,consumable_losses,flagged_accounts,
-    /// reconciliation,order_lookups}.csv` and `<YYYY-MM>/report.md` for every month, then `index.md`.
+    /// Writes, for every month, the eight CSV files, `report.md` with its charts (`charts/*.svg`), `report.html` and
+    /// a case page per flagged account (`accounts/*.html`); then `index.md`, `index.html`, their charts and the one
+    /// stylesheet, `style.css`.
     ///
     /// A month lacking one of the files gets it with the header row only, as the contract requires of every month
     /// folder. Every table is checked before anything is written, so a malformed set leaves the folder untouched.
+    /// Charts and case pages that a month no longer has (an account no longer flagged) are removed; nothing else is.
     /// - Parameter set: The report set.
     /// - Returns: The paths written and the paths already up to date.
     /// - Throws: ``ReportWriterError`` naming the month, file or path that failed.
     public func write(_ set: ReportSet) throws(ReportWriterError) -> ReportWriteSummary {
         var files: [(path: String, bytes: [UInt8])] = []
-        var folders: [String] = [directory]
+        var folders: [String] = [directory, join(directory, "charts")]
+        /// Folders whose `.svg` / `.html` files are all ours: what is not written again is stale.
+        var owned: [(folder: String, suffix: String)] = [(join(directory, "charts"), ".svg")]
+        func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
+        func addCharts(_ page: Page, in folder: String) {
+            for case .chart(let spec) in page.blocks { add(join(folder, "charts/" + spec.name + ".svg"), SVGChart.render(spec)) }
+        }
+
         for (index, month) in set.months.enumerated() {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
-            folders.append(folder)
+            folders += [folder, join(folder, "charts"), join(folder, AccountPagePath.folder)]
+            owned += [(join(folder, "charts"), ".svg"), (join(folder, AccountPagePath.folder), ".html")]
             for file in ReportColumns.files {
                 let table = month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns)
                 let path = join(folder, file.name)
@@ -41,10 +52,21 @@ public struct ReportWriter: Sendable {
             let previous =
                 index > 0 && CalendarMonth(set.months[index - 1].month) == parsed.previous
                 ? set.months[index - 1] : nil
-            let page = MonthPageRenderer.render(month: month, previous: previous, set: set)
-            files.append((join(folder, "report.md"), Array(page.utf8)))
+            let markdown = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .markdown)
+            add(join(folder, "report.md"), MarkdownWriter.render(markdown))
+            addCharts(markdown, in: folder)
+            let html = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .html)
+            add(join(folder, "report.html"), HTMLWriter.render(html))
+            for row in month.rows("flagged_accounts.csv") {
+                let page = CasePageRenderer.page(account: row, month: month, set: set)
+                add(join(folder, AccountPagePath.relative(row.text("account_id"))), HTMLWriter.render(page))
+            }
         }
-        files.append((join(directory, "index.md"), Array(IndexPageRenderer.render(set).utf8)))
+        let index = IndexPageRenderer.page(set)
+        add(join(directory, "index.md"), MarkdownWriter.render(index))
+        add(join(directory, "index.html"), HTMLWriter.render(index))
+        addCharts(index, in: directory)
+        add(join(directory, Stylesheet.fileName), Stylesheet.css)
 
         for folder in folders { try ReportFileSystem.makeDirectory(folder) }
         // A run killed while writing leaves `<name>.tmp-<pid>` behind; the run lock says no writer is alive.
@@ -58,6 +80,10 @@ public struct ReportWriter: Sendable {
                 try ReportFileSystem.writeAtomically(file.bytes, to: file.path)
                 summary.written.append(file.path)
             }
+        }
+        let written = Set(files.map(\.path))
+        for (folder, suffix) in owned {
+            summary.removed += ReportFileSystem.removeFiles(in: folder, endingWith: suffix, except: written)
         }
         return summary
     }

@@ -48,7 +48,7 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
     }
 
     /// Longest data text shown in one place; the CSV keeps the full value.
-    static let maximumTextLength = 200
+    static let maximumTextLength = Text.maximumDataLength
 
     /// Escapes data for inline use (table cell, paragraph, heading text after our own prefix).
     ///
@@ -58,8 +58,8 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
     ///   backslash-escaped. An `_` between two letters or digits cannot start emphasis, so IDs such as
     ///   `gold_monthly` keep their underscore readable in the raw file.
     /// - Bidirectional overrides become U+FFFD so an ID cannot disguise itself in a reviewer's view.
-    static func escape(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars.prefix(maximumTextLength))
+    static func escape(_ text: String, limit: Int = maximumTextLength) -> String {
+        let scalars = Array(text.unicodeScalars.prefix(limit))
         var out = ""
         out.reserveCapacity(scalars.count)
         for (index, scalar) in scalars.enumerated() {
@@ -84,7 +84,7 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
                 }
             }
         }
-        if text.unicodeScalars.count > maximumTextLength { out += "…" }
+        if text.unicodeScalars.count > limit { out += "…" }
         return out
     }
 

@@ -1,55 +1,56 @@
-/// Mermaid chart blocks (```` ```mermaid ````) that render on the common code hosts.
+/// A chart's data as a Mermaid `xychart-beta` block, which the common code hosts draw.
 ///
-/// Labels come from data (product IDs, reason codes), so every label goes through ``label(_:)``: Mermaid has no
-/// escaping that works in every renderer, so characters with syntax meaning are replaced instead.
+/// The SVG file beside the page is the picture every viewer shows; this block keeps the contract's Mermaid charts
+/// (REPORTS.md) and the charted numbers as text in the page, where a diff of two runs shows them. Labels come from
+/// data (product IDs), so every label goes through ``label(_:)``: Mermaid has no escaping that works in every
+/// renderer, so characters with syntax meaning are replaced instead.
 enum MermaidChart {
-    /// A pie chart; slices with a zero value are left out. Nil when nothing is left to draw.
-    static func pie(title: String, slices: [(label: String, value: Int64)]) -> String? {
-        let drawn = slices.filter { $0.value > 0 }
-        guard !drawn.isEmpty else { return nil }
-        var lines = ["pie showData", "    title \(label(title))"]
-        for slice in drawn {
-            lines.append("    \"\(label(slice.label))\" : \(slice.value)")
+    /// The block for a chart over categories; nil for a timeline or a chart without categories.
+    static func block(_ spec: ChartSpec) -> String? {
+        guard case .categorical(let data) = spec.body, !data.categories.isEmpty, !data.series.isEmpty else {
+            return nil
         }
-        return block(lines)
-    }
-
-    /// One series of an `xychart-beta`.
-    struct Series {
-        enum Kind: String {
-            case bar
-            case line
+        // xychart has no stacked columns, but it draws later bar series over earlier ones: cumulative sums from the
+        // whole column down to the first series look stacked.
+        var drawn: [(kind: String, values: [Int64], colour: String)] = []
+        switch data.kind {
+        case .lines:
+            drawn = data.series.enumerated().map { ("line", $1.values.map { $0 ?? 0 }, ChartStyle.colour($0)) }
+        case .groupedColumns:
+            drawn = data.series.enumerated().map { ("bar", $1.values.map { $0 ?? 0 }, ChartStyle.colour($0)) }
+        case .stackedColumns:
+            for top in data.series.indices.reversed() {
+                let sums = data.categories.indices.map { c in
+                    data.series[0...top].reduce(Int64(0)) { $0 &+ (c < $1.values.count ? $1.values[c] ?? 0 : 0) }
+                }
+                drawn.append(("bar", sums, ChartStyle.colour(top)))
+            }
         }
-
-        let kind: Kind
-        /// Values as Mermaid numbers (plain decimal with ASCII minus), one per category.
-        let values: [String]
-    }
-
-    /// An `xychart-beta` with categorical x axis; nil when there is no category.
-    ///
-    /// xychart has no legend, so the caller names the colours in the text around the chart; `palette` fixes them
-    /// (one CSS colour per series, in order) so that caption and chart agree on every renderer.
-    static func xyChart(
-        title: String, categories: [String], yAxis: String, series: [Series], palette: [String]
-    ) -> String? {
-        guard !categories.isEmpty, !series.isEmpty else { return nil }
         var lines = [
             "---",
             "config:",
             "    themeVariables:",
             "        xyChart:",
-            "            plotColorPalette: \"\(palette.joined(separator: ", "))\"",
+            "            plotColorPalette: \"\(drawn.map(\.colour).joined(separator: ", "))\"",
             "---",
             "xychart-beta",
-            "    title \"\(label(title))\"",
-            "    x-axis [" + categories.map { "\"\(label($0))\"" }.joined(separator: ", ") + "]",
-            "    y-axis \"\(label(yAxis))\"",
+            "    title \"\(label(spec.title))\"",
+            "    x-axis [" + data.categories.map { "\"\(label($0))\"" }.joined(separator: ", ") + "]",
+            "    y-axis \"\(label(data.axisTitle))\"",
         ]
-        for entry in series {
-            lines.append("    \(entry.kind.rawValue) [" + entry.values.joined(separator: ", ") + "]")
+        for entry in drawn {
+            lines.append("    \(entry.kind) [" + entry.values.map { number($0, data.unit) }.joined(separator: ", ") + "]")
         }
-        return block(lines)
+        return "```mermaid\n" + lines.joined(separator: "\n") + "\n```"
+    }
+
+    /// A value as a Mermaid number: plain decimal with an ASCII minus.
+    static func number(_ value: Int64, _ unit: ChartSpec.ValueUnit) -> String {
+        switch unit {
+        case .count: String(value)
+        case .money(let currency): MoneyText.chartValue(value, currency: currency)
+        case .percentTenths: (value < 0 ? "-" : "") + "\(value.magnitude / 10).\(value.magnitude % 10)"
+        }
     }
 
     /// A label Mermaid cannot misread: quotes, `:`, `;`, `#`, brackets, braces, angle brackets, backticks,
@@ -79,9 +80,5 @@ enum MermaidChart {
             return cut + "…"
         }
         return out
-    }
-
-    private static func block(_ lines: [String]) -> String {
-        "```mermaid\n" + lines.joined(separator: "\n") + "\n```"
     }
 }

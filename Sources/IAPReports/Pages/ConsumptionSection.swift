@@ -4,12 +4,12 @@ import IAPAnalytics
 /// how many iaplens answered in time (and with `DECLINE`), and what Apple decided afterwards, so the team sees
 /// whether its answers changed Apple's decisions. The rows are in `consumption_requests.csv`.
 enum ConsumptionSection {
-    static func render(month: MonthReport) -> String {
+    static func render(month: MonthReport, accountLink: @escaping (String) -> String?) -> [Block] {
         let rows = month.rows("consumption_requests.csv")
-        var blocks = ["### Consumption requests"]
+        var blocks: [Block] = [.heading(level: 3, "Consumption requests", anchor: "consumption-requests")]
         guard !rows.isEmpty else {
-            blocks.append("_No consumption request in this month._")
-            return blocks.joined(separator: "\n\n")
+            blocks.append(.aside("No consumption request in this month."))
+            return blocks
         }
         func count(_ answer: String) -> Int { rows.filter { $0.text("answer") == answer }.count }
         let sent = rows.filter { ["answered", "refused"].contains($0.text("answer")) }
@@ -18,16 +18,35 @@ enum ConsumptionSection {
         let refunded = sent.filter { $0.text("decision") == "refunded" }.count
         let declined = sent.filter { $0.text("decision") == "declined" }.count
         let open = sent.count - refunded - declined
+        let skippedFacts = count("skipped_no_facts")
+        let skippedConsent = count("skipped_no_consent")
         blocks.append(
-            "**\(rows.count)** request(s) from Apple (a customer asked for a refund): **\(answered) answered in time** "
-                + "(\(declines) asking Apple to decline: the account met a flag rule), \(count("refused")) refused by Apple, "
-                + "\(count("missed")) missed (no answer within 12 hours), "
-                + "\(count("skipped_no_facts") + count("skipped_no_consent")) skipped (\(count("skipped_no_facts")) without the app's facts, "
-                + "\(count("skipped_no_consent")) without the customer's consent), "
-                + "\(count("decided_before_answer")) decided by Apple before an answer, \(count("pending")) pending.")
+            .paragraph(
+                "\(strong: .prose(String(rows.count))) request(s) from Apple (a customer asked for a refund): "
+                    + "\(strong: "\(answered) answered in time") (\(declines) asking Apple to decline: the account met a "
+                    + "flag rule), \(count("refused")) refused by Apple, \(count("missed")) missed (no answer within 12 "
+                    + "hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
+                    + "\(skippedConsent) without the customer's consent), \(count("decided_before_answer")) decided by "
+                    + "Apple before an answer, \(count("pending")) pending."))
         blocks.append(
-            "Of the answered: **\(refunded) refunded**, **\(declined) declined**, \(open) still open. Every request is in "
-                + "[consumption\\_requests.csv](consumption_requests.csv).")
-        return blocks.joined(separator: "\n\n")
+            .paragraph(
+                "Of the answered: \(strong: "\(refunded) refunded"), \(strong: "\(declined) declined"), \(open) still "
+                    + "open. Every request is in "
+                    + "\(link: .data("consumption_requests.csv"), to: "consumption_requests.csv")."))
+        blocks.append(
+            TableView(
+                file: "consumption_requests.csv",
+                columns: [
+                    .init("requested_at", "Requested (UTC)"),
+                    .init("transaction_id", "Transaction"),
+                    .init("account_id", "Account", .link(accountLink)),
+                    .init("rules", "Rules met", .words { $0.split(separator: ";").joined(separator: ", ") }),
+                    .init("answer", "Answer", .words(Vocabulary.consumptionAnswer)),
+                    .init("refund_preference", "Preference"),
+                    .init("answered_at", "Answered (UTC)"),
+                    .init("decision", "Apple's decision"),
+                ]
+            ).render(month, emptyText: "No consumption request in this month."))
+        return blocks
     }
 }

@@ -2,14 +2,14 @@ import IAPAnalytics
 
 /// The **Data quality** section, the same on every page: what was read, what counted, what did not and why.
 enum DataQualitySection {
-    /// The section's Markdown (without the `## Data quality` heading).
-    static func render(_ quality: DataQualitySummary) -> String {
-        var blocks: [String] = []
+    /// The section's blocks (without the `Data quality` heading).
+    static func render(_ quality: DataQualitySummary) -> [Block] {
+        var blocks: [Block] = []
         if let warning = noVerifyWarning(quality) { blocks.append(warning) }
 
-        var table = MarkdownTable(columns: [.init("Measure"), .init("Count", .right), .init("Meaning")])
-        func add(_ measure: String, _ count: Int, _ meaning: String) {
-            table.rows.append([Markdown(text: measure), Markdown(text: String(count)), Markdown(markup: meaning)])
+        var table = PageTable(columns: [.init("Measure"), .init("Count", .right), .init("Meaning")])
+        func add(_ measure: String, _ count: Int, _ meaning: Text) {
+            table.rows.append([.prose(measure), .prose(String(count)), meaning])
         }
         add("Files read", quality.filesRead, "input files read completely")
         add("Documents read", quality.documentsRead, "notifications and page entries, every copy")
@@ -20,47 +20,56 @@ enum DataQualitySection {
         let otherEnvironments = quality.otherEnvironments.reduce(0) { $0 + $1.count }
         add("Other environments", otherEnvironments, "stored, never mixed into the figures")
         add("TEST notifications", quality.testNotifications, "stored, never counted")
-        add("Unverified documents", quality.unverifiedDocuments, "accepted without a signature check (`--no-verify`)")
+        add(
+            "Unverified documents", quality.unverifiedDocuments,
+            "accepted without a signature check (\(code: "--no-verify"))")
         add(
             "Unpriced transactions", quality.unpricedTransactions,
-            "counted without an amount, currency `XXX`"
-                + (quality.unpricedTransactions > 0 ? "; pass `--products`" : ""))
+            "counted without an amount, currency \(code: "XXX")"
+                + (quality.unpricedTransactions > 0 ? "; pass \(code: "--products")" : Text()))
         add(
             "Unlinked transactions", quality.unlinkedTransactions,
-            "no account known, never flagged" + (quality.unlinkedTransactions > 0 ? "; pass `--accounts`" : ""))
-        blocks.append(table.render(limit: Int.max))
+            "no account known, never flagged"
+                + (quality.unlinkedTransactions > 0 ? "; pass \(code: "--accounts")" : Text()))
+        blocks.append(.table(table))
 
         if !quality.quarantinedByReason.isEmpty {
-            var reasons = MarkdownTable(columns: [
+            var reasons = PageTable(columns: [
                 .init("Quarantine reason"), .init("Documents", .right), .init("Meaning"),
             ])
             for reason in quality.quarantinedByReason {
-                reasons.rows.append([
-                    Markdown(text: reason.label), Markdown(text: String(reason.count)),
-                    Markdown(
-                        text: Vocabulary.quarantineReason(reason.label) ?? "see `iaplens status` for the messages"),
-                ])
+                let meaning = Vocabulary.quarantineReason(reason.label).map(Text.prose)
+                    ?? "see \(code: "iaplens status") for the messages"
+                reasons.rows.append([.data(reason.label), .prose(String(reason.count)), meaning])
             }
-            blocks.append(reasons.render(limit: Int.max))
+            blocks.append(.table(reasons))
         }
         if !quality.otherEnvironments.isEmpty {
-            let list = quality.otherEnvironments.map { Markdown(text: "\($0.label): \($0.count)").source }
-            blocks.append("Other environments: " + list.joined(separator: ", ") + ".")
+            let list = quality.otherEnvironments.map { Text.data("\($0.label): \($0.count)") }
+            blocks.append(.paragraph("Other environments: " + Text.joined(list, separator: ", ") + "."))
         }
-        blocks.append("Reference files: " + referenceFiles(quality) + ".")
-        return blocks.joined(separator: "\n\n")
+        blocks.append(.paragraph("Reference files: " + referenceFiles(quality) + "."))
+        return blocks
     }
 
-    /// The bold warning shown when signatures were not checked; nil when every document was verified.
-    static func noVerifyWarning(_ quality: DataQualitySummary) -> String? {
+    /// The warning shown when signatures were not checked; nil when every document was verified.
+    static func noVerifyWarning(_ quality: DataQualitySummary) -> Block? {
         guard quality.unverifiedDocuments > 0 else { return nil }
-        return "> **Warning: `--no-verify` was used. \(quality.unverifiedDocuments) accepted documents were not "
-            + "signature-checked; these figures trust the archive as it is.**"
+        return .callout(
+            [
+                .strong(
+                    "Warning: \(code: "--no-verify") was used. \(quality.unverifiedDocuments) accepted documents were "
+                        + "not signature-checked; these figures trust the archive as it is.")
+            ], kind: .warning)
     }
 
-    private static func referenceFiles(_ quality: DataQualitySummary) -> String {
-        let products = quality.productCatalogRows.map { "`products.csv` loaded (\($0) rows)" } ?? "no `products.csv`"
-        let accounts = quality.accountMappingRows.map { "`accounts.csv` loaded (\($0) rows)" } ?? "no `accounts.csv`"
+    private static func referenceFiles(_ quality: DataQualitySummary) -> Text {
+        let products: Text =
+            quality.productCatalogRows.map { "\(code: "products.csv") loaded (\($0) rows)" }
+            ?? "no \(code: "products.csv")"
+        let accounts: Text =
+            quality.accountMappingRows.map { "\(code: "accounts.csv") loaded (\($0) rows)" }
+            ?? "no \(code: "accounts.csv")"
         return products + ", " + accounts
     }
 }

@@ -2,22 +2,24 @@ import IAPAnalytics
 
 /// The **Finance** section: reconciliation per currency, by product type, and refunds.
 enum FinanceSection {
-    /// The section's Markdown (sub-headings included, the `## Finance` heading not).
-    static func render(month: MonthReport, set: ReportSet) -> String {
-        var blocks: [String] = []
-        let rate =
+    /// The section's blocks (sub-headings included, the `Finance` heading not).
+    static func render(month: MonthReport, set: ReportSet) -> [Block] {
+        var blocks: [Block] = []
+        let rate: Text =
             set.smallBusiness
             ? "85 % (Small Business Program)"
             : "70 %, or 85 % for subscription renewals a year or more after the first purchase"
         blocks.append(
-            "Estimated proceeds are an **estimate**: taxes are not modelled and the proceeds rate is \(rate). "
-                + "Apple's financial reports are the record. Amounts here are rounded to cents; the `_milli` columns "
-                + "of [reconciliation.csv](reconciliation.csv) are exact and authoritative.")
+            .paragraph(
+                "Estimated proceeds are an \(strong: "estimate"): taxes are not modelled and the proceeds rate is "
+                    + rate + ". Apple's financial reports are the record. Amounts here are rounded to the "
+                    + "currency's smallest unit; the \(code: "_milli") columns of "
+                    + "\(link: .data("reconciliation.csv"), to: "reconciliation.csv") are exact and authoritative."))
 
-        blocks.append("### Per currency")
+        blocks.append(.heading(level: 3, "Per currency"))
         blocks.append(currencyTotals(month))
 
-        blocks.append("### By product type")
+        blocks.append(.heading(level: 3, "By product type"))
         blocks.append(
             TableView(
                 file: "reconciliation.csv",
@@ -36,11 +38,12 @@ enum FinanceSection {
                 ]
             ).render(month, emptyText: "No sales or refunds in this month."))
         blocks.append(
-            "_Prior-period refunds_ were purchased in an earlier month: the gap between what was booked then and what "
-                + "the App Store pays now. Currency `XXX` holds unpriced transactions (no catalog price): they are "
-                + "counted but add nothing to the amounts.")
+            .paragraph(
+                "\(em: "Prior-period refunds") were purchased in an earlier month: the gap between what was booked then "
+                    + "and what the App Store pays now. Currency \(code: "XXX") holds unpriced transactions (no catalog "
+                    + "price): they are counted but add nothing to the amounts."))
 
-        blocks.append("### Refunds")
+        blocks.append(.heading(level: 3, "Refunds"))
         blocks.append(
             TableView(
                 file: "refunds.csv",
@@ -55,13 +58,13 @@ enum FinanceSection {
                     .init("unpriced", "Unpriced", .count),
                 ]
             ).render(month, emptyText: "No refunds in this month."))
-        return blocks.joined(separator: "\n\n")
+        return blocks
     }
 
     /// One row per currency: the figures finance books, summed over product types.
-    private static func currencyTotals(_ month: MonthReport) -> String {
+    private static func currencyTotals(_ month: MonthReport) -> Block {
         let rows = month.rows("reconciliation.csv")
-        guard !rows.isEmpty else { return "_No sales or refunds in this month._" }
+        guard !rows.isEmpty else { return .aside("No sales or refunds in this month.") }
         let moneyColumns = [
             "gross_milli", "refunded_milli", "net_milli", "est_proceeds_milli", "prior_period_refunded_milli",
         ]
@@ -77,20 +80,18 @@ enum FinanceSection {
                 counts[index].add(row.integer(column), currency: currency)
             }
         }
-        var table = MarkdownTable(columns: [
+        var table = PageTable(columns: [
             .init("Currency"), .init("Sales", .right), .init("Gross", .right), .init("Refunds", .right),
             .init("Refunded", .right), .init("Net", .right), .init("Est. proceeds", .right),
             .init("Prior-period refunds", .right), .init("Prior-period refunded", .right),
         ])
         for currency in money[0].currencies {
-            let amount = { (index: Int) in Markdown(text: MoneyText.amount(money[index][currency], currency: currency))
-            }
-            let count = { (index: Int) in Markdown(text: String(counts[index][currency])) }
+            let amount = { (index: Int) in Text.money(money[index][currency], currency: currency) }
+            let count = { (index: Int) in Text.data(String(counts[index][currency])) }
             table.rows.append([
-                Markdown(text: currency), count(0), amount(0), count(1), amount(1), amount(2), amount(3), count(2),
-                amount(4),
+                .data(currency), count(0), amount(0), count(1), amount(1), amount(2), amount(3), count(2), amount(4),
             ])
         }
-        return table.render(limit: Int.max)
+        return .table(table)
     }
 }

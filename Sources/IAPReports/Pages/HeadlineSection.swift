@@ -8,29 +8,28 @@ enum HeadlineSection {
         let change: String
     }
 
-    /// The section's Markdown (without its heading).
-    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> String
-    {
+    /// The section's blocks (without its heading).
+    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> [Block] {
         let lines = lines(current: current, previous: previous)
-        var columns = [MarkdownTable.Column("Figure"), MarkdownTable.Column(Markdown(text: month), .right)]
+        var columns = [PageTable.Column("Figure"), PageTable.Column(.data(month), .right)]
         if let previousMonth {
-            columns.append(MarkdownTable.Column(Markdown(text: previousMonth), .right))
-            columns.append(MarkdownTable.Column("Change", .right))
+            columns.append(PageTable.Column(.data(previousMonth), .right))
+            columns.append(PageTable.Column("Change", .right))
         }
-        var table = MarkdownTable(columns: columns)
+        var table = PageTable(columns: columns)
         table.rows = lines.map { line in
-            var cells = [Markdown(text: line.figure), Markdown(text: line.current)]
+            var cells = [Text.data(line.figure), Text.data(line.current)]
             if previousMonth != nil {
-                cells.append(Markdown(text: line.previous))
-                cells.append(Markdown(text: line.change))
+                cells.append(.data(line.previous))
+                cells.append(.data(line.change))
             }
             return cells
         }
-        var text = table.render(limit: Int.max)
+        var blocks: [Block] = [.table(table)]
         if previousMonth == nil {
-            text += "\n\n_No previous month in this report set, so no change is shown._"
+            blocks.append(.aside("No previous month in this report set, so no change is shown."))
         }
-        return text
+        return blocks
     }
 
     /// The headline figures with their change; `previous` nil means there is no previous month to compare with.

@@ -5,24 +5,30 @@ enum ProductSection {
     /// Products drawn in the churn chart; the rest are in the table and CSV.
     static let chartedProducts = 12
 
-    /// The section's Markdown (sub-headings included, the `## Product` heading not).
-    static func render(month: MonthReport, figures: MonthFigures) -> String {
-        var blocks = ["### Churn"]
+    /// The section's blocks (sub-headings included, the `Product` heading not).
+    static func render(month: MonthReport, figures: MonthFigures) -> [Block] {
+        var blocks: [Block] = [.heading(level: 3, "Churn")]
         if figures.totalChurn == 0 {
-            blocks.append("_No subscription churned in this month._")
+            blocks.append(.aside("No subscription churned in this month."))
         } else {
             blocks.append(
-                "\(figures.totalChurn) paid subscriptions ended: **\(figures.voluntaryChurn) voluntary** (canceled, "
-                    + "declined a price increase or refunded), **\(figures.involuntaryChurn) involuntary** "
-                    + "(billing failed and did not recover) and \(figures.otherChurn) other (product withdrawn or "
-                    + "reason unknown).")
+                .paragraph(
+                    "\(figures.totalChurn) paid subscriptions ended: \(strong: "\(figures.voluntaryChurn) voluntary") "
+                        + "(canceled, declined a price increase or refunded), "
+                        + "\(strong: "\(figures.involuntaryChurn) involuntary") (billing failed and did not recover) and "
+                        + "\(figures.otherChurn) other (product withdrawn or reason unknown)."))
             let reasons = figures.churnByReason.sorted { $0.reason.utf8.lexicographicallyPrecedes($1.reason.utf8) }
-            if let pie = MermaidChart.pie(
-                title: "Churn reasons", slices: reasons.map { (Vocabulary.churnReason($0.reason), $0.subscriptions) })
-            {
-                blocks.append(pie)
-            }
-            if let chart = productChart(month) { blocks.append(chart) }
+            blocks.append(
+                .chart(
+                    ChartSpec(
+                        name: "churn-reasons", title: "Churn reasons",
+                        caption: "Subscriptions that ended in \(month.month), by reason.",
+                        body: .categorical(
+                            .init(
+                                kind: .groupedColumns, categories: reasons.map { Vocabulary.churnReason($0.reason) },
+                                series: [.init(name: "Subscriptions", values: reasons.map(\.subscriptions))],
+                                unit: .count, axisTitle: "Subscriptions")))))
+            blocks.append(productChart(month))
         }
         blocks.append(
             TableView(
@@ -35,9 +41,8 @@ enum ProductSection {
                 ]
             ).render(month, emptyText: "No churn rows."))
 
-        blocks.append("### Expiration intents")
-        blocks.append(
-            "Apple's own reason code for churn other than refunds, from the subscription's renewal info.")
+        blocks.append(.heading(level: 3, "Expiration intents"))
+        blocks.append(.paragraph("Apple's own reason code for churn other than refunds, from the subscription's renewal info."))
         blocks.append(
             TableView(
                 file: "expiration_intents.csv",
@@ -48,18 +53,25 @@ enum ProductSection {
                 ]
             ).render(month, emptyText: "No expiration intents in this month."))
 
-        blocks.append("### Billing retry")
+        blocks.append(.heading(level: 3, "Billing retry"))
         blocks.append(billingSummary(figures))
-        if let pie = MermaidChart.pie(
-            title: "Billing-retry outcomes",
-            slices: [
+        if figures.billingEpisodes > 0 {
+            let outcomes: [(String, Int64)] = [
                 ("recovered in grace", figures.billingRecoveredInGrace),
                 ("recovered after grace", figures.billingRecovered - figures.billingRecoveredInGrace),
                 ("expired", figures.billingExpired),
                 ("pending", figures.billingPending),
-            ])
-        {
-            blocks.append(pie)
+            ]
+            blocks.append(
+                .chart(
+                    ChartSpec(
+                        name: "billing-outcomes", title: "Billing-retry outcomes",
+                        caption: "Billing-retry episodes that started in \(month.month), by what became of them.",
+                        body: .categorical(
+                            .init(
+                                kind: .groupedColumns, categories: outcomes.map(\.0),
+                                series: [.init(name: "Episodes", values: outcomes.map(\.1))], unit: .count,
+                                axisTitle: "Episodes")))))
         }
         blocks.append(
             TableView(
@@ -73,51 +85,64 @@ enum ProductSection {
                     .init("pending", "Pending", .count),
                 ]
             ).render(month, emptyText: "No billing-retry episodes in this month."))
-        return blocks.joined(separator: "\n\n")
+        return blocks
     }
 
-    private static func billingSummary(_ figures: MonthFigures) -> String {
+    private static func billingSummary(_ figures: MonthFigures) -> Block {
         guard figures.billingEpisodes > 0 else {
-            return "_No billing-retry episode started in this month._"
+            return .aside("No billing-retry episode started in this month.")
         }
-        let rate = figures.recoveryRateTenths.map { "**\(ChangeText.percent(tenths: $0)) of resolved episodes recovered** " } ?? ""
-        return "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): \(rate)"
-            + "\(figures.billingRecovered) recovered within 60 days (of which \(figures.billingRecoveredInGrace) inside "
-            + "the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying."
+        let rate: Text =
+            figures.recoveryRateTenths.map {
+                "\(strong: .prose("\(ChangeText.percent(tenths: $0)) of resolved episodes recovered")) "
+            } ?? Text()
+        return .paragraph(
+            "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): " + rate
+                + "\(figures.billingRecovered) recovered within 60 days (of which \(figures.billingRecoveredInGrace) "
+                + "inside the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying.")
     }
 
-    /// Churn per product: the full bar is all churn, the bar drawn over it is the involuntary part.
-    /// xychart has no grouped or stacked bars and no legend, so the overlay and the caption do that work.
-    private static func productChart(_ month: MonthReport) -> String? {
-        var products: [(id: String, total: Int64, involuntary: Int64)] = []
+    /// Churn per product, voluntary, involuntary and other stacked, the products with most churn first.
+    private static func productChart(_ month: MonthReport) -> Block {
+        var products: [(id: String, voluntary: Int64, involuntary: Int64, other: Int64)] = []
         for row in month.rows("churn.csv") {
             let id = row.text("product_id")
             let count = row.integer("subscriptions")
-            let involuntary = row.text("churn_type") == "involuntary" ? count : 0
-            if let index = products.firstIndex(where: { $0.id == id }) {
-                products[index].total += count
-                products[index].involuntary += involuntary
-            } else {
-                products.append((id, count, involuntary))
+            let type = row.text("churn_type")
+            let index =
+                products.firstIndex { $0.id == id }
+                ?? {
+                    products.append((id, 0, 0, 0))
+                    return products.count - 1
+                }()
+            switch type {
+            case "voluntary": products[index].voluntary &+= count
+            case "involuntary": products[index].involuntary &+= count
+            default: products[index].other &+= count
             }
         }
         // Biggest first; ties keep the CSV's product order (stable sort), so the chart is the same every run.
+        let total = { (p: (id: String, voluntary: Int64, involuntary: Int64, other: Int64)) in
+            p.voluntary &+ p.involuntary &+ p.other
+        }
         let shown = products.enumerated()
-            .sorted {
-                $0.element.total != $1.element.total ? $0.element.total > $1.element.total : $0.offset < $1.offset
-            }
+            .sorted { total($0.element) != total($1.element) ? total($0.element) > total($1.element) : $0.offset < $1.offset }
             .prefix(chartedProducts).map(\.element)
-        guard
-            let chart = MermaidChart.xyChart(
-                title: "Churn by product", categories: shown.map(\.id), yAxis: "Subscriptions",
-                series: [
-                    .init(kind: .bar, values: shown.map { String($0.total) }),
-                    .init(kind: .bar, values: shown.map { String($0.involuntary) }),
-                ],
-                palette: ["#4e79a7", "#e15759"])
-        else { return nil }
-        let cut = products.count > shown.count ? " The \(shown.count) products with most churn are drawn." : ""
-        return chart + "\n\n_Blue bar: all churned subscriptions of the product; red part: involuntary (billing)._"
-            + cut
+        let cut: Text =
+            products.count > shown.count ? " The \(shown.count) products with most churn are drawn." : Text()
+        return .chart(
+            ChartSpec(
+                name: "churn-by-product", title: "Churn by product",
+                caption: "Churned subscriptions per product: voluntary (solid blue), involuntary (striped red-orange, "
+                    + "billing) and other (striped green)." + cut,
+                body: .categorical(
+                    .init(
+                        kind: .stackedColumns, categories: shown.map(\.id),
+                        series: [
+                            .init(name: "Voluntary", values: shown.map(\.voluntary)),
+                            .init(name: "Involuntary", values: shown.map(\.involuntary)),
+                            .init(name: "Other", values: shown.map(\.other)),
+                        ],
+                        unit: .count, axisTitle: "Subscriptions"))))
     }
 }

@@ -1,35 +1,51 @@
-/// Milliunit amounts as people read them: `1234.56 USD`, rounded half away from zero to two decimals.
+/// Milliunit amounts as people read them, in the currency's own minor units: `1234.56 USD`, `5100 JPY`,
+/// `1.250 KWD`, rounded half away from zero to the last decimal the currency has.
 ///
-/// The CSV `_milli` columns stay the exact, authoritative figures; this rounding happens only at the Markdown edge.
-/// Negative amounts use the minus sign U+2212, like every signed figure in the Markdown pages.
+/// The CSV `_milli` columns stay the exact, authoritative figures; this rounding happens only at the page edge.
+/// Negative amounts use the minus sign U+2212, like every signed figure on the pages.
 enum MoneyText {
-    /// `1234.56 USD`, `−0.70 EUR`.
+    /// `1234.56 USD`, `−0.70 EUR`, `5100 JPY`.
     static func amount(_ milli: Int64, currency: String) -> String {
-        let (negative, cents) = roundedCents(milli)
-        return (negative ? "−" : "") + units(cents) + " " + currency
+        let (negative, units) = rounded(milli, currency: currency)
+        return (negative ? "−" : "") + number(units, currency: currency) + " " + currency
     }
 
     /// `+12.50 USD` / `−3.00 USD` / `0.00 USD`: a change.
     static func signedAmount(_ milli: Int64, currency: String) -> String {
-        let (negative, cents) = roundedCents(milli)
-        let sign = cents == 0 ? "" : (negative ? "−" : "+")
-        return sign + units(cents) + " " + currency
+        let (negative, units) = rounded(milli, currency: currency)
+        let sign = units == 0 ? "" : (negative ? "−" : "+")
+        return sign + number(units, currency: currency) + " " + currency
     }
 
     /// `1234.56` / `-3.5` style plain decimal for chart data (ASCII minus: Mermaid parses it).
-    static func chartValue(_ milli: Int64) -> String {
-        let (negative, cents) = roundedCents(milli)
-        return (negative && cents > 0 ? "-" : "") + units(cents)
+    static func chartValue(_ milli: Int64, currency: String) -> String {
+        let (negative, units) = rounded(milli, currency: currency)
+        return (negative && units > 0 ? "-" : "") + number(units, currency: currency)
     }
 
-    private static func roundedCents(_ milli: Int64) -> (negative: Bool, cents: UInt64) {
+    /// The magnitude in the currency's smallest unit, rounded half away from zero.
+    private static func rounded(_ milli: Int64, currency: String) -> (negative: Bool, units: UInt64) {
+        let divisor = divisor(currency)
         let magnitude = milli.magnitude
-        let cents = magnitude / 10 + (magnitude % 10 >= 5 ? 1 : 0)
-        return (milli < 0, cents)
+        let units = magnitude / divisor + (magnitude % divisor >= (divisor + 1) / 2 && divisor > 1 ? 1 : 0)
+        return (milli < 0, units)
     }
 
-    private static func units(_ cents: UInt64) -> String {
-        let fraction = cents % 100
-        return "\(cents / 100)." + (fraction < 10 ? "0\(fraction)" : "\(fraction)")
+    /// Milliunits per smallest unit: 1000 for JPY, 10 for USD, 1 for KWD.
+    static func divisor(_ currency: String) -> UInt64 {
+        switch CurrencyMinorUnits.decimals(currency) {
+        case 0: 1000
+        case 3: 1
+        default: 10
+        }
+    }
+
+    private static func number(_ units: UInt64, currency: String) -> String {
+        let decimals = CurrencyMinorUnits.decimals(currency)
+        guard decimals > 0 else { return String(units) }
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let fraction = String(units % scale)
+        return "\(units / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 }

@@ -71,3 +71,19 @@ enum Vocabulary {
         QuarantineReason(rawValue: code)?.meaning
     }
 }
+
+extension Vocabulary {
+    /// An answer of `consumption_requests.csv`.
+    static func consumptionAnswer(_ code: String) -> String {
+        switch code {
+        case "answered": "answered"
+        case "refused": "refused by Apple"
+        case "skipped_no_facts": "skipped: no facts"
+        case "skipped_no_consent": "skipped: no consent"
+        case "decided_before_answer": "decided before an answer"
+        case "missed": "missed"
+        case "pending": "pending"
+        default: code
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import IAPAnalytics
+
+/// Describes a flagged account's case page, `reports/<YYYY-MM>/accounts/<name>.html`: what a reviewer needs to act
+/// on one account. The rules it met with their evidence, its totals purchased and refunded per currency, its
+/// timeline as a chart and a table, its consumption requests of the month, and the other months it was flagged in.
+enum CasePageRenderer {
+    /// Timeline rows shown on a case page; an account with more has the most recent ones, and the store the rest.
+    static let timelineLimit = 500
+
+    /// The timeline chart's lanes, top to bottom, by event kind.
+    static let lanes = ["purchase", "consumption_request", "refund", "refund_declined", "refund_reversed"]
+
+    /// The case page of one flagged account (a row of the month's `flagged_accounts.csv`).
+    static func page(account row: ReportRow, month: MonthReport, set: ReportSet) -> Page {
+        let account = row.text("account_id")
+        let timeline = month.flaggedTimelines.first { $0.accountId == account }
+        let events = timeline?.events ?? []
+        var blocks: [Block] = [
+            .paragraph(
+                MonthPageRenderer.runLine(set) + " · \(link: "\(month.month) report", to: "../report.md#flagged-accounts")"
+                    + " · \(link: "all months", to: "../../index.md")")
+        ]
+        blocks += MonthPageRenderer.callouts(set)
+        blocks.append(
+            .paragraph(
+                "A flag is a reason to look, not proof of abuse. The window is the \(set.flagRules.windowDays) days "
+                    + "ending with \(month.month); lifetime figures count everything before the window's end."))
+
+        blocks.append(.heading(level: 2, "Rules met", anchor: "rules"))
+        blocks += AccountEvidence.rules(row, set.flagRules)
+        blocks.append(figuresTable(row, rules: set.flagRules))
+
+        blocks.append(.heading(level: 2, "Purchased and refunded", anchor: "totals"))
+        blocks.append(totals(events))
+
+        blocks.append(.heading(level: 2, "Timeline", anchor: "timeline"))
+        if events.isEmpty {
+            blocks.append(.aside("No timeline events recorded for this account."))
+        } else {
+            blocks.append(.chart(timelineChart(Array(events.suffix(timelineLimit)))))
+            blocks += AccountEvidence.timelineTable(events, row: row, limit: timelineLimit)
+        }
+
+        blocks.append(.heading(level: 2, "Consumption requests this month", anchor: "consumption-requests"))
+        blocks.append(consumptionRequests(account, month))
+
+        blocks.append(.heading(level: 2, "Other months flagged", anchor: "other-months"))
+        let others = set.months.filter { other in
+            other.month != month.month && other.rows("flagged_accounts.csv").contains { $0.text("account_id") == account }
+        }
+        blocks.append(
+            others.isEmpty
+                ? .aside("Not flagged in any other month of this report set.")
+                : .paragraph(
+                    Text.joined(
+                        others.map { .link(.data($0.month), to: "../../\($0.month)/" + AccountPagePath.relative(account)) },
+                        separator: " · ")))
+        return Page(title: "Account \(account) — flagged in \(month.month)", blocks: blocks, depth: 2)
+    }
+
+    private static func figuresTable(_ row: ReportRow, rules: FlagThresholds) -> Block {
+        let days = rules.windowDays
+        let figures: [(String, String)] = [
+            ("Refunds in the \(days) days", "refunds_90d"),
+            ("Consumable refunds in the \(days) days", "consumable_refunds_90d"),
+            ("Refunds declined in the \(days) days", "declined_90d"),
+            ("Lifetime purchases", "lifetime_purchases"),
+            ("Lifetime refunds", "lifetime_refunds"),
+            ("First refund in the window (UTC)", "first_refund"),
+            ("Last refund in the window (UTC)", "last_refund"),
+        ]
+        return .table(
+            PageTable(
+                columns: [.init("Figure"), .init("Value", .right)],
+                rows: figures.map { [.prose($0.0), .data(row.text($0.1))] }))
+    }
+
+    /// Per currency: paid purchases and refunds on the timeline, counted and summed.
+    private static func totals(_ events: [TimelineEvent]) -> Block {
+        var purchased = CurrencyAmounts()
+        var purchases = CurrencyAmounts()
+        var refunded = CurrencyAmounts()
+        var refunds = CurrencyAmounts()
+        for event in events {
+            switch event.kind {
+            case "purchase":
+                purchases.add(1, currency: event.currency)
+                purchased.add(event.amountMilli ?? 0, currency: event.currency)
+                refunds.add(0, currency: event.currency)
+                refunded.add(0, currency: event.currency)
+            case "refund":
+                refunds.add(1, currency: event.currency)
+                refunded.add(event.amountMilli ?? 0, currency: event.currency)
+                purchases.add(0, currency: event.currency)
+                purchased.add(0, currency: event.currency)
+            default: continue
+            }
+        }
+        guard !purchases.entries.isEmpty else { return .aside("No purchases or refunds on the timeline.") }
+        var table = PageTable(columns: [
+            .init("Currency"), .init("Purchases", .right), .init("Purchased", .right), .init("Refunds", .right),
+            .init("Refunded", .right),
+        ])
+        for currency in purchases.currencies {
+            table.rows.append([
+                .data(currency), .data(String(purchases[currency])),
+                .money(purchased[currency], currency: currency), .data(String(refunds[currency])),
+                .money(refunded[currency], currency: currency),
+            ])
+        }
+        return .table(table)
+    }
+
+    private static func timelineChart(_ events: [TimelineEvent]) -> ChartSpec {
+        let day: Int64 = 86_400_000
+        let first = events.map(\.time).min() ?? 0
+        let last = events.map(\.time).max() ?? 0
+        let pad = max((last - first) / 20, day)
+        let marks = events.map { event in
+            ChartSpec.Timeline.Event(
+                time: event.time, lane: lanes.firstIndex(of: event.kind) ?? lanes.count,
+                label: "\(event.transactionId) \(event.productId)"
+                    + (event.amountMilli.map { " " + MoneyText.amount($0, currency: event.currency) } ?? ""))
+        }
+        let laneNames = lanes.map(Vocabulary.timelineEvent) + (marks.contains { $0.lane == lanes.count } ? ["other"] : [])
+        return ChartSpec(
+            name: "timeline", title: "Timeline",
+            caption: "Each mark is one event of the account, by kind: purchases, consumption requests, refunds, "
+                + "declined and reversed refunds (the table below lists them).",
+            body: .timeline(.init(lanes: laneNames, events: marks, start: first - pad, end: last + pad)))
+    }
+
+    private static func consumptionRequests(_ account: String, _ month: MonthReport) -> Block {
+        let rows = month.rows("consumption_requests.csv").filter { $0.text("account_id") == account }
+        guard !rows.isEmpty else { return .aside("No consumption request for this account in this month.") }
+        return .table(
+            PageTable(
+                columns: [
+                    .init("Requested (UTC)"), .init("Transaction"), .init("Answer"), .init("Preference"),
+                    .init("Apple's decision"),
+                ],
+                rows: rows.map { row in
+                    [
+                        .data(row.text("requested_at")), .data(row.text("transaction_id")),
+                        .data(Vocabulary.consumptionAnswer(row.text("answer"))), .data(row.text("refund_preference")),
+                        .data(row.text("decision")),
+                    ]
+                }))
+    }
+}

@@ -1,0 +1,93 @@
+/// The index's trend charts, one value per month: churn voluntary against involuntary, refunds and the refund rate,
+/// consumable losses and net revenue per currency, billing-retry recovery.
+enum TrendCharts {
+    /// Most currencies charted for consumable losses and for net revenue; the key-figures table lists them all.
+    static let chartedCurrencies = 4
+
+    static func charts(months: [String], figures: [MonthFigures]) -> [ChartSpec] {
+        func chart(
+            _ name: String, _ title: String, _ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series],
+            _ unit: ChartSpec.ValueUnit, _ axis: String, _ caption: Text
+        ) -> ChartSpec {
+            ChartSpec(
+                name: name, title: title, caption: caption,
+                body: .categorical(.init(kind: kind, categories: months, series: series, unit: unit, axisTitle: axis)))
+        }
+        var charts = [
+            chart(
+                "churn", "Churn, voluntary and involuntary", .lines,
+                [
+                    .init(name: "Voluntary", values: figures.map(\.voluntaryChurn)),
+                    .init(name: "Involuntary (billing)", values: figures.map(\.involuntaryChurn)),
+                ],
+                .count, "Subscriptions",
+                "Paid subscriptions that ended, by month: voluntary (solid line, circles) and involuntary (dashed "
+                    + "line, squares)."),
+            chart(
+                "refunds", "Refunds", .groupedColumns, [.init(name: "Refunds", values: figures.map(\.refunds))],
+                .count, "Refunds", "Refunds by month of the refund date, all product types."),
+            chart(
+                "refund-rate", "Refund rate", .lines,
+                [
+                    .init(
+                        name: "Refunds per 100 sales",
+                        values: figures.map { ChangeText.rateTenths($0.refunds, of: $0.sales) })
+                ],
+                .percentTenths, "Per cent",
+                "The month's refunds per 100 of the month's sales (refunds may be of earlier purchases); no point in a "
+                    + "month without sales."),
+        ]
+        for (index, currency) in topCurrencies(figures.map(\.consumableLostProceeds)).enumerated() {
+            charts.append(
+                chart(
+                    "consumable-losses-" + fileSafe(currency, index), "Consumable lost proceeds, \(currency)",
+                    .groupedColumns,
+                    [.init(name: "Lost proceeds", values: figures.map { $0.consumableLostProceeds[currency] })],
+                    .money(currency: currency), currency,
+                    "Estimated proceeds lost to consumable refunds, in \(currency)."))
+        }
+        charts.append(
+            chart(
+                "billing-recovery", "Billing-retry recovery", .groupedColumns,
+                [
+                    .init(name: "Episodes", values: figures.map(\.billingEpisodes)),
+                    .init(name: "Recovered", values: figures.map(\.billingRecovered)),
+                    .init(name: "Expired", values: figures.map(\.billingExpired)),
+                ],
+                .count, "Episodes",
+                "Billing-retry episodes by the month the failed period expired: started (solid blue), recovered "
+                    + "within 60 days (striped red-orange) and expired (striped green); the rest are still retrying."))
+        for (index, currency) in topCurrencies(figures.map(\.netByCurrency)).enumerated() {
+            charts.append(
+                chart(
+                    "net-revenue-" + fileSafe(currency, index), "Net revenue, \(currency)", .groupedColumns,
+                    [.init(name: "Net revenue", values: figures.map { $0.netByCurrency[currency] })],
+                    .money(currency: currency), currency,
+                    "Gross sales minus refunds of the month, in \(currency) (before Apple's commission)."))
+        }
+        return charts
+    }
+
+    /// The currencies with the largest total magnitude, ties in byte order, so the same ones are charted every run.
+    static func topCurrencies(_ amounts: [CurrencyAmounts]) -> [String] {
+        var totals = CurrencyAmounts()
+        for list in amounts {
+            for entry in list.entries {
+                totals.add(Int64(clamping: entry.milli.magnitude), currency: entry.currency)
+            }
+        }
+        return totals.entries.enumerated()
+            .filter { $0.element.milli != 0 }
+            .sorted {
+                $0.element.milli != $1.element.milli ? $0.element.milli > $1.element.milli : $0.offset < $1.offset
+            }
+            .prefix(chartedCurrencies).map(\.element.currency)
+    }
+
+    /// `usd` for a well-formed code; the chart's position otherwise (currency codes come from the data).
+    private static func fileSafe(_ currency: String, _ index: Int) -> String {
+        let letters = currency.unicodeScalars.filter { ("A"..."Z").contains($0) }
+        return letters.count == 3 && currency.unicodeScalars.count == 3
+            ? currency.lowercased() : "\(index + 1)"
+    }
+}
