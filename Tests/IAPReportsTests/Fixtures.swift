@@ -71,7 +71,7 @@ enum Fixtures {
     }
 
     /// October, with hostile IDs, a flagged account and more churn than September.
-    static func october(productId: String = "com.example.gold") -> MonthReport {
+    static func october(productId: String = "com.example.gold", accountId: String = "acct|7") -> MonthReport {
         MonthReport(
             month: "2026-10",
             tables: tables([
@@ -123,7 +123,7 @@ enum Fixtures {
                     "flagged_accounts.csv", ReportColumns.flaggedAccounts,
                     [
                         [
-                            .text("acct|7"), .text("consumable_refund_burst;repeat_refunds"), .integer(3), .integer(3),
+                            .text(accountId), .text("consumable_refund_burst;repeat_refunds"), .integer(3), .integer(3),
                             .integer(1), .integer(4), .integer(3),
                             .text("2026-10-02T10:00:00Z"), .text("2026-10-20T08:30:00Z"), .text("t1;t2;t3"),
                         ]
@@ -147,13 +147,13 @@ enum Fixtures {
                     [
                         [
                             .text("2026-10"), .text("L1"), .text("MK5TTTVWJH"), .text("valid"), .integer(2),
-                            .text("t1;t9"), .integer(1), .text("acct|7"), .empty,
+                            .text("t1;t9"), .integer(1), .text(accountId), .empty,
                         ]
                     ]),
             ]),
             flaggedTimelines: [
                 FlaggedAccountTimeline(
-                    accountId: "acct|7",
+                    accountId: accountId,
                     events: [
                         TimelineEvent(
                             time: october1 - 20 * day, kind: "purchase", transactionId: "t1",

@@ -26,8 +26,22 @@ import Testing
         #expect(MoneyText.amount(995, currency: "EUR") == "1.00 EUR")
         #expect(MoneyText.amount(994, currency: "EUR") == "0.99 EUR")
         #expect(MoneyText.amount(-700, currency: "USD") == "−0.70 USD")
-        #expect(MoneyText.amount(0, currency: "XXX") == "0.00 XXX")
-        #expect(MoneyText.chartValue(-12_345) == "-12.35")
+        #expect(MoneyText.amount(0, currency: "XXX") == "0 XXX")
+        #expect(MoneyText.chartValue(-12_345, currency: "USD") == "-12.35")
+    }
+
+    /// Each currency with its own minor units (ISO 4217): none for JPY and KRW, three for KWD.
+    @Test func moneyInTheCurrencysOwnMinorUnits() {
+        #expect(MoneyText.amount(5_100_000, currency: "JPY") == "5100 JPY")
+        #expect(MoneyText.amount(5_100_500, currency: "JPY") == "5101 JPY")
+        #expect(MoneyText.amount(5_100_499, currency: "JPY") == "5100 JPY")
+        #expect(MoneyText.amount(-1_500, currency: "KRW") == "−2 KRW")
+        #expect(MoneyText.amount(1_250, currency: "KWD") == "1.250 KWD")
+        #expect(MoneyText.amount(7, currency: "BHD") == "0.007 BHD")
+        #expect(MoneyText.amount(1_234_560, currency: "ZZZ") == "1234.56 ZZZ")
+        #expect(MoneyText.signedAmount(-600_000, currency: "JPY") == "−600 JPY")
+        #expect(MoneyText.chartValue(-12_345, currency: "JPY") == "-12")
+        #expect(MoneyText.amount(Int64.min, currency: "USD") == "−9223372036854775.81 USD")
     }
 
     @Test func changes() {

@@ -12,9 +12,10 @@ import Testing
         #expect(page.contains("| [2026-10](2026-10/report.md) | 130 | 1113.75 USD | 779.63 USD | 11 | 3 | 1 | 5 | 3.47 USD | 2 / 5 (40.0 %) | 1 |"))
         #expect(page.contains("    x-axis [\"2026-09\", \"2026-10\"]"))
         #expect(page.contains("    line [8, 11]\n    line [2, 3]"))
-        #expect(page.contains("### Consumable lost proceeds USD"))
+        #expect(page.contains("### Consumable lost proceeds, USD\n\n![Consumable lost proceeds, USD](charts/consumable-losses-usd.svg)"))
+        #expect(page.contains("![Net revenue, USD](charts/net-revenue-usd.svg)"))
         #expect(page.contains("    bar [2.77, 3.47]"))
-        #expect(page.contains("    bar [4, 5]\n    bar [2, 2]"))
+        #expect(page.contains("    bar [4, 5]\n    bar [2, 2]\n    bar [2, 3]"))
         #expect(page.contains("## Data quality"))
     }
 

@@ -48,9 +48,22 @@ import Testing
         #expect(MermaidChart.label(String(repeating: "p", count: 60)).unicodeScalars.count == 40)
     }
 
-    @Test func pieLeavesOutZeroSlicesAndEmptyCharts() throws {
-        #expect(MermaidChart.pie(title: "t", slices: [("a", 0)]) == nil)
-        let pie = try #require(MermaidChart.pie(title: "T", slices: [("a:b", 2), ("c", 0)]))
-        #expect(pie == "```mermaid\npie showData\n    title T\n    \"a b\" : 2\n```")
+    @Test func stackedColumnsBecomeCumulativeBarsInMermaid() throws {
+        let spec = ChartSpec(
+            name: "x", title: "T", caption: "",
+            body: .categorical(
+                .init(
+                    kind: .stackedColumns, categories: ["a:b", "c"],
+                    series: [.init(name: "one", values: [1, 2]), .init(name: "two", values: [3, nil])], unit: .count,
+                    axisTitle: "n")))
+        let block = try #require(MermaidChart.block(spec))
+        #expect(block.contains("    x-axis [\"a b\", \"c\"]\n    y-axis \"n\"\n    bar [4, 2]\n    bar [1, 2]\n```"))
+        #expect(block.contains("plotColorPalette: \"#D55E00, #0072B2\""))
+    }
+
+    @Test func timelinesHaveNoMermaidBlock() {
+        let spec = ChartSpec(
+            name: "t", title: "T", caption: "", body: .timeline(.init(lanes: ["a"], events: [], start: 0, end: 1)))
+        #expect(MermaidChart.block(spec) == nil)
     }
 }

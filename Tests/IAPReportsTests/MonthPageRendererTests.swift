@@ -26,9 +26,8 @@ import Testing
         // Then no raw HTML, no broken row and no raw quote in a Mermaid label survive
         #expect(!page.contains("<script>"))
         #expect(page.contains("gold\\|x &lt;script&gt;alert(\"1\")&lt;/script&gt;: &#96;x&#96;"))
-        for line in page.split(separator: "\n") where line.hasPrefix("    x-axis") {
-            #expect(line.contains("\"gold x script alert 1 /script x\""))
-        }
+        let productAxis = page.split(separator: "\n").filter { $0.hasPrefix("    x-axis") && $0.contains("gold") }
+        #expect(productAxis == ["    x-axis [\"gold x script alert 1 /script x\", \"com.example.silver\"]"])
         #expect(page.contains("```mermaid"))
     }
 
@@ -106,9 +105,14 @@ import Testing
 
     @Test func chartsArePresent() {
         let page = octoberPage()
-        #expect(page.contains("```mermaid\npie showData\n    title Churn reasons"))
+        // Each chart is the SVG beside the page, its caption, and its data as a folded Mermaid block.
+        for name in ["churn-reasons", "churn-by-product", "billing-outcomes"] {
+            #expect(page.contains("](charts/\(name).svg)\n\n_"))
+        }
+        #expect(page.contains("<details><summary>Chart data (Mermaid)</summary>\n\n```mermaid\n"))
+        #expect(page.contains("xychart-beta\n    title \"Churn reasons\""))
         #expect(page.contains("xychart-beta\n    title \"Churn by product\""))
-        #expect(page.contains("    title Billing-retry outcomes"))
+        #expect(page.contains("xychart-beta\n    title \"Billing-retry outcomes\""))
     }
 
     @Test func longTablesAreCutWithALinkToTheCSV() {

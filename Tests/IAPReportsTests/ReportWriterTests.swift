@@ -29,13 +29,20 @@ import Testing
         let root = try temporaryDirectory() + "/reports"
         // When the set is written
         let summary = try ReportWriter(directory: root).write(Fixtures.set())
-        // Then every month has its eight CSV files and report.md, and the index exists
+        // Then every month has its CSV files, report.md with its charts, report.html and a case page per flagged
+        // account, and the index exists in both formats with its charts and the one stylesheet
         var expected: [String] = []
         for month in ["2026-09", "2026-10"] {
             expected += ReportColumns.files.map { "\(root)/\(month)/\($0.name)" }
             expected.append("\(root)/\(month)/report.md")
+            expected += ["churn-reasons", "churn-by-product", "billing-outcomes"].map { "\(root)/\(month)/charts/\($0).svg" }
+            expected.append("\(root)/\(month)/report.html")
         }
-        expected.append("\(root)/index.md")
+        expected.append("\(root)/2026-10/accounts/acct_7-0cda15b4c3a3.html")
+        expected += ["\(root)/index.md", "\(root)/index.html"]
+        expected += ["churn", "refunds", "refund-rate", "consumable-losses-usd", "billing-recovery", "net-revenue-usd"]
+            .map { "\(root)/charts/\($0).svg" }
+        expected.append("\(root)/style.css")
         #expect(summary.written == expected)
         #expect(summary.unchanged.isEmpty)
         for path in expected { #expect(ReportFileSystem.contents(of: path) != nil) }
