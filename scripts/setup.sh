@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what iaplens needs on a fresh Debian machine with Swift: the system libraries it links.
+# Installs what iaplens needs on a fresh Debian machine with Swift: the system libraries it links, and with
+# --tests what the tests need besides (Chromium for the HTML report).
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
 packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libpq-dev)
+# The tests also render the HTML reports in a real headless browser (and the charts' font).
+[ "${1:-}" = "--tests" ] && packages+=(chromium fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
     dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

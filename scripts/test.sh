@@ -2,7 +2,7 @@
 # The test command: installs what is missing, builds, and runs every test (unit, end-to-end, CLI).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh || exit 1
+bash scripts/setup.sh --tests || exit 1
 # A throwaway PostgreSQL cluster for the PostgreSQL store's tests (its own folder and port on loopback, run as the
 # postgres user); stopped and removed when this script ends, however it ends.
 postgres_env=$(bash scripts/postgres.sh start) || { echo "tests: could not start PostgreSQL" >&2; exit 1; }
