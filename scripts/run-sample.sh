@@ -20,5 +20,5 @@ rm -f .build/sample.sqlite .build/sample.sqlite-wal .build/sample.sqlite-shm
     --products "$sample/archive/products.csv" \
     --accounts "$sample/archive/accounts.csv"
 echo
-echo "Open reports/index.md (one folder per month under reports/); store: .build/sample.sqlite"
+echo "Open reports/index.html in a browser, or read reports/index.md (one folder per month under reports/); store: .build/sample.sqlite"
 echo "Inspect the store with: $bin status --database .build/sample.sqlite --quarantine 20"

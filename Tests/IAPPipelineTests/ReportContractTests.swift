@@ -1,3 +1,4 @@
+import IAPFormats
 import Foundation
 import IAPAnalytics
 import IAPPipeline
@@ -47,7 +48,11 @@ import Testing
         _ = try run(archive, kind)
         let files = try snapshot(archive.reports)
         #expect(files["index.md"] != nil)
-        let months = Set(files.keys.compactMap { $0.split(separator: "/").count == 2 ? String($0.split(separator: "/")[0]) : nil })
+        let months = Set(
+            files.keys.compactMap { key -> String? in
+                let parts = key.split(separator: "/")
+                return parts.count == 2 && CalendarMonth(String(parts[0])) != nil ? String(parts[0]) : nil
+            })
         #expect(months.contains("2023-10"))
         for month in months {
             for file in ReportColumns.files {

@@ -10,16 +10,11 @@ import Testing
 @Suite struct MixedArchiveOrderTests {
     func snapshot(_ directory: String) throws -> [String: String] {
         var files: [String: String] = [:]
-        for month in try FileManager.default.contentsOfDirectory(atPath: directory) {
-            let path = directory + "/" + month
+        for relative in try FileManager.default.subpathsOfDirectory(atPath: directory) {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                for file in try FileManager.default.contentsOfDirectory(atPath: path) {
-                    files[month + "/" + file] = try String(contentsOfFile: path + "/" + file, encoding: .utf8)
-                }
-            } else {
-                files[month] = try String(contentsOfFile: path, encoding: .utf8)
+            FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
+            if !isDirectory.boolValue {
+                files[relative] = try String(contentsOfFile: directory + "/" + relative, encoding: .utf8)
             }
         }
         return files

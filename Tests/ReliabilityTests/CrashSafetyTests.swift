@@ -62,7 +62,7 @@ import Testing
         let archive = try SimulatedArchive(months: 2)
         let outputs = try archive.outputs("tmp")
         _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports)).run()
-        let month = try #require(try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter { !$0.hasSuffix(".md") }.sorted().first)
+        let month = try #require(try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter { $0.count == 7 && $0.dropFirst(4).first == "-" }.sorted().first)
         let expected = Tree.files(outputs.reports)
         let stale = ["\(month)/churn.csv.tmp-4797", "\(month)/report.md.tmp-12", "index.md.tmp-99999"]
         let unrelated = ["\(month)/notes.txt.tmp-1", "\(month)/churn.csv.tmp-x"]

@@ -64,10 +64,18 @@ import Testing
         #expect(!reportFiles.isEmpty)
         let contract: Set<String> = ["churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
                                      "flagged_accounts.csv", "reconciliation.csv", "order_lookups.csv", "consumption_requests.csv",
-                                     "report.md"]
-        for file in reportFiles where file != "index.md" {
+                                     "report.md", "report.html"]
+        for file in reportFiles where !["index.md", "index.html", "style.css"].contains(file) {
             let parts = file.split(separator: "/")
-            #expect(parts.count == 2 && PathSafetyTests.isMonth(parts[0]) && contract.contains(String(parts[1])), "unexpected report file \(file)")
+            // A month's files; its charts and case pages one level down; the index's charts. Names from data never
+            // make a path: a case page's name is a safe prefix and a hash.
+            let expected =
+                (parts.count == 2 && PathSafetyTests.isMonth(parts[0]) && contract.contains(String(parts[1])))
+                || (parts.count == 2 && parts[0] == "charts" && parts[1].hasSuffix(".svg"))
+                || (parts.count == 3 && PathSafetyTests.isMonth(parts[0]) && parts[1] == "charts" && parts[2].hasSuffix(".svg"))
+                || (parts.count == 3 && PathSafetyTests.isMonth(parts[0]) && parts[1] == "accounts" && parts[2].hasSuffix(".html")
+                    && parts[2].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) })
+            #expect(expected, "unexpected report file \(file)")
         }
         #expect(!FileManager.default.fileExists(atPath: "/etc/iaplens-evil"))
         #expect(!FileManager.default.fileExists(atPath: "/tmp/iaplens-evil"))

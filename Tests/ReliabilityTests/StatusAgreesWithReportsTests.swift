@@ -35,7 +35,7 @@ import Testing
         #expect(status.documentsByOutcome.reduce(0) { $0 + $1.count } == quality.documentsRead)
         #expect(outcomes["test_notification", default: 0] == quality.testNotifications)
         // And report.md prints those figures.
-        let month = try #require(try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter { !$0.hasSuffix(".md") }.sorted().last)
+        let month = try #require(try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter { $0.count == 7 && $0.dropFirst(4).first == "-" }.sorted().last)
         let page = try String(contentsOfFile: outputs.reports + "/\(month)/report.md", encoding: .utf8)
         #expect(page.contains("\(quality.duplicates)"))
     }

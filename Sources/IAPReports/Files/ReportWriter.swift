@@ -29,7 +29,6 @@ public struct ReportWriter: Sendable {
     /// - Throws: ``ReportWriterError`` naming the month, file or path that failed.
     public func write(_ set: ReportSet) throws(ReportWriterError) -> ReportWriteSummary {
         var files: [(path: String, bytes: [UInt8])] = []
-        var folders: [String] = [directory, join(directory, "charts")]
         /// Folders whose `.svg` / `.html` files are all ours: what is not written again is stale.
         var owned: [(folder: String, suffix: String)] = [(join(directory, "charts"), ".svg")]
         func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
@@ -40,7 +39,6 @@ public struct ReportWriter: Sendable {
         for (index, month) in set.months.enumerated() {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
-            folders += [folder, join(folder, "charts"), join(folder, AccountPagePath.folder)]
             owned += [(join(folder, "charts"), ".svg"), (join(folder, AccountPagePath.folder), ".html")]
             for file in ReportColumns.files {
                 let table = month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns)
@@ -68,6 +66,12 @@ public struct ReportWriter: Sendable {
         addCharts(index, in: directory)
         add(join(directory, Stylesheet.fileName), Stylesheet.css)
 
+        // Folders that get a file: a month without flagged accounts has no empty `accounts/`.
+        var folders: [String] = [directory]
+        for file in files {
+            let parent = String(file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)])
+            if !parent.isEmpty && !folders.contains(parent) { folders.append(parent) }
+        }
         for folder in folders { try ReportFileSystem.makeDirectory(folder) }
         // A run killed while writing leaves `<name>.tmp-<pid>` behind; the run lock says no writer is alive.
         let names = Set(files.map { ($0.path as String).split(separator: "/").last.map(String.init) ?? "" })

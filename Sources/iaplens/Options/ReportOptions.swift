@@ -3,7 +3,7 @@ import IAPAnalytics
 
 /// How figures are computed and which months are written.
 struct ReportOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Folder for the reports (one folder per month + index.md).", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Folder for the reports (one folder per month, index.html and index.md).", valueName: "dir"))
     var reports: String?
 
     @Option(name: .long, help: ArgumentHelp("products.csv (product_id,type,currency,price_milli): prices V1 transactions.", valueName: "file"))

@@ -41,7 +41,7 @@ struct Demo: ParsableCommand {
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
             print("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
-            print("Reports are in \(configuration.reportsDirectory)/ (start with \(configuration.reportsDirectory)/index.md)")
+            print(Console.readingHint(configuration.reportsDirectory))
         }
     }
 }

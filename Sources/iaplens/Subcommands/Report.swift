@@ -3,7 +3,7 @@ import IAPPipeline
 
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the CSV and Markdown reports of every month (or of --month) and index.md.")
+        abstract: "Write the CSV, Markdown and HTML reports of every month (or of --month) and the index.")
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var app: AppOptions

@@ -119,8 +119,14 @@ extension Console {
     }
 
     static func printReports(_ summary: ReportWriteSummary, directory: String) {
-        print("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged")
-        print("Reports are in \(directory)/ (start with \(directory)/index.md)")
+        let removed = summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale chart(s) or case page(s) removed"
+        print("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
+        print(readingHint(directory))
+    }
+
+    /// Where a person starts reading.
+    static func readingHint(_ directory: String) -> String {
+        "Reports are in \(directory)/: open \(directory)/index.html in a browser (or read \(directory)/index.md)"
     }
 }
 
