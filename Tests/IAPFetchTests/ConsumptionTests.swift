@@ -149,6 +149,7 @@ import Testing
         var answers: [String: String] = [:]
         var preferences: [String: String] = [:]
         var sections = ""
+        var pages = ""
         for month in (try FileManager.default.contentsOfDirectory(atPath: world.archive.reports)).filter({ $0.count == 7 }) {
             let folder = world.archive.reports + "/" + month
             for row in CSVReader.records(try String(contentsOfFile: folder + "/consumption_requests.csv", encoding: .utf8)) {
@@ -156,6 +157,7 @@ import Testing
                 preferences[row["transaction_id"] ?? ""] = row["refund_preference"]
             }
             sections += try String(contentsOfFile: folder + "/report.md", encoding: .utf8)
+            pages += try String(contentsOfFile: folder + "/report.html", encoding: .utf8)
         }
         #expect(answers == [
             "r4": "answered", "h1": "answered", "l1": "answered", "s1": "answered", "h2": "skipped_no_facts",
@@ -164,5 +166,10 @@ import Testing
         #expect(preferences.filter { $0.value == "DECLINE" }.map(\.key) == ["r4"])
         #expect(sections.contains("### Consumption requests"))
         #expect(sections.contains("answered in time"))
+        // The same loop on the HTML page, with each request's answer and Apple's decision in a table.
+        #expect(pages.contains("<h3 id=\"consumption-requests\">Consumption requests</h3>"))
+        #expect(pages.contains("<strong>4 answered in time</strong> (1 asking Apple to decline"))
+        #expect(pages.contains("<td class=\"nw\">DECLINE</td>"))
+        #expect(pages.contains("<td>skipped: no consent</td>"))
     }
 }

@@ -154,7 +154,7 @@ struct CategoricalDrawing {
     /// Returns the chart's total height.
     private func drawCategoryLabels(_ canvas: inout SVGCanvas, band: Double, baseline: Double) -> Double {
         // Labels that fit their column are drawn whole (up to 40 characters); others are slanted and cut.
-        let fitting = max(Int(band / 6.6), 1)
+        let fitting = max(Int(band / 6.2), 1)
         let longestWhole = data.categories.map { $0.unicodeScalars.count }.max() ?? 0
         let slanted = longestWhole > fitting && longestWhole > 8
         let longest = min(longestWhole, slanted ? labelLimit : 40)

@@ -64,8 +64,12 @@ enum HTMLWriter {
         for row in table.rows.prefix(table.limit) {
             var cells = "<tr>"
             for (index, column) in table.columns.enumerated() {
-                let text = index < row.count ? inline(row[index]) : ""
-                cells += "<td\(column.alignment == .right ? " class=\"num\"" : "")>" + text + "</td>"
+                let cell = index < row.count ? row[index] : Text()
+                // One token (an ID, a timestamp) never breaks inside; words wrap at their spaces.
+                var classes = column.alignment == .right ? ["num"] : []
+                if !cell.plain.contains(" ") && !cell.isEmpty { classes.append("nw") }
+                let attribute = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
+                cells += "<td\(attribute)>" + inline(cell) + "</td>"
             }
             lines.append(cells + "</tr>")
         }

@@ -74,7 +74,7 @@ import Testing
         #expect(page.contains("repeat refunds: 3 or more refunds in the 90 days to month end"))
         #expect(page.contains("Refunds in the window (evidence): t1, t2, t3."))
         // Totals per currency from the timeline: 1 purchase of 0.99 USD, 1 refund of 0.99 USD.
-        #expect(page.contains("<td>USD</td><td class=\"num\">1</td><td class=\"num\"><span class=\"nw\">0.99 USD</span></td>"))
+        #expect(page.contains("<td class=\"nw\">USD</td><td class=\"num nw\">1</td><td class=\"num\"><span class=\"nw\">0.99 USD</span></td>"))
         #expect(page.contains("class=\"point\""))
         #expect(page.contains("<a href=\"../../2026-11/accounts/acct_7-0cda15b4c3a3.html\">2026-11</a>"))
         #expect(page.contains("<a href=\"../report.html#flagged-accounts\">2026-10 report</a>"))
