@@ -54,12 +54,14 @@ struct Scenario {
     }
 
     /// Runs the pipeline once; every CSV keyed by `month/file`.
-    func run() throws -> [String: [[String: String]]] {
+    /// - Parameter database: The store (a PostgreSQL URL, say); the archive's SQLite file when nil.
+    func run(database: String? = nil) throws -> [String: [[String: String]]] {
         let archive = try TestArchive()
         try archive.write("scenario.jsonl", lines: lines)
         let configuration = try archive.configuration(app) { configuration in
             configuration.asOf = asOf.map(Self.at)
             configuration.smallBusiness = smallBusiness
+            if let database { configuration.databasePath = database }
         }
         _ = try Pipeline(configuration: configuration).run()
         var result: [String: [[String: String]]] = [:]

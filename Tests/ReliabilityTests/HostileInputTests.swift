@@ -135,7 +135,7 @@ import Testing
         let duplicated = "{\"notificationType\":\"REFUND\"," + payloadText.dropFirst()
         let transactionText = String(decoding: Hostile.newSale("dup-in-tx").canonicalJSON(), as: UTF8.self)
         let duplicatedTransaction = "{\"price\":1," + transactionText.dropFirst()
-        add("payload-bad.jsonl", ["bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_payload"], lines: [
+        add("payload-bad.jsonl", ["bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_payload", "bad_field"], lines: [
             Hostile.body(try Hostile.signRaw(duplicated)),
             Hostile.body(try Hostile.signRaw("not json")),
             Hostile.body(try Hostile.signRaw("[1,2,3]")),
@@ -144,6 +144,29 @@ import Testing
             Hostile.body(try Hostile.sign(try app.notificationPayload(type: "ONE_TIME_CHARGE", uuid: "nested-dup", signedDate: Hostile.march,
                                                                       data: ["signedTransactionInfo": .string(try Hostile.signRaw(duplicatedTransaction))]))),
             Hostile.body(try Hostile.sign(try Hostile.saleNotification("huge-price", transaction: Hostile.newSale("huge-price", extra: ["price": .number(JSONNumber(text: "1e300")!)])))),
+        ])
+        // Numbers outside what the App Store sends (issue 20): quarantined as bad_field, never truncated or summed.
+        func sale(_ id: String, _ extra: [String: JSONValue?]) throws -> String {
+            Hostile.body(try Hostile.sign(try Hostile.saleNotification(id, transaction: Hostile.newSale(id, extra: extra))))
+        }
+        func number(_ text: String) -> JSONValue { .number(JSONNumber(text: text)!) }
+        add("payload-out-of-bounds.jsonl", Array(repeating: "bad_field", count: 8), lines: [
+            try sale("price-fraction", ["price": number("49.9")]),
+            try sale("price-negative", ["price": number("-1")]),
+            try sale("price-int64-max", ["price": number("9223372036854775807")]),
+            try sale("price-above-bound", ["price": number("1000000000001")]),
+            try sale("quantity-zero", ["quantity": number("0")]),
+            try sale("quantity-huge", ["quantity": number("600000000000000")]),
+            try sale("percentage-above-100", ["revocationPercentage": number("100001"), "revocationDate": number("1647345600000")]),
+            try sale("date-2100", ["purchaseDate": number("4102444800000")]),
+        ])
+        // V1 bodies are unsigned: the same bounds hold for them (the overflow of issue 20 came from two entries of
+        // quantity 600000000000000).
+        let real = try #require(realLines.first { $0.contains("\"quantity\":\"1\"") }, "a V1 line with a quantity")
+        add("v1-out-of-bounds.jsonl", ["bad_field", "bad_field", "bad_field"], lines: [
+            real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"600000000000000\""),
+            real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"9223372036854775807\""),
+            real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"-3\""),
         ])
         add("payload-no-signed-date.jsonl", ["missing_signed_date"], lines: [Hostile.body(try Hostile.sign(good.setting("signedDate", nil)))])
         add("payload-wrong-app.jsonl", ["wrong_app", "wrong_app"], lines: [

@@ -110,7 +110,12 @@ public enum ReferenceFiles {
     private static func parsePrice(_ text: String) -> Result<Int64, PriceProblem> {
         let bytes = Array(text.utf8)
         if !bytes.isEmpty, bytes.allSatisfy({ $0 &- Byte.zero < 10 }) {
-            guard let value = Int64(text) else { return .failure(PriceProblem(text: "price_milli \"\(text)\" is too large")) }
+            guard let value = Int64(text), AppStoreBounds.priceMilli.contains(value) else {
+                return .failure(
+                    PriceProblem(
+                        text: "price_milli \"\(text)\" is above \(AppStoreBounds.priceMilli.upperBound), more than any App Store "
+                            + "price (milliunits: 1990 is 1.99)"))
+            }
             return .success(value)
         }
         if bytes.first == Byte.minus, Int64(text) != nil {

@@ -146,6 +146,45 @@ public struct FieldReader: Sendable {
         throw ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.shortDescription), expected true/false or 1/0")
     }
 
+    // MARK: - Bounded (both families)
+
+    /// A whole number inside `range` (a price, a quantity, a percentage): a fraction such as `49.9` or a value
+    /// outside the range is an error naming the range, never truncated or kept. `lenient` also takes V1's strings.
+    public func count(
+        _ key: String, in range: ClosedRange<Int64>, _ meaning: String, lenient: Bool = false
+    ) throws(ModelDecodingError) -> Int64? {
+        guard let value = present(key) else { return nil }
+        let exact: Int64?
+        switch value {
+        case .number(let number): exact = number.int64
+        case .string(let text) where lenient:
+            let trimmed = text.trimmingSpaces
+            if trimmed.isEmpty { return nil }
+            exact = Int64(trimmed)
+        default: throw mismatch(key, value, "a whole number")
+        }
+        guard let exact, range.contains(exact) else {
+            throw ModelDecodingError(
+                keyPath: keyPath(key),
+                problem: "is \(value.shortDescription), outside what the App Store sends for \(meaning) "
+                    + "(whole numbers \(range.lowerBound)…\(range.upperBound))", isOutOfBounds: true)
+        }
+        return exact
+    }
+
+    /// An instant in Unix milliseconds inside ``AppStoreBounds/date`` (fractional milliseconds are truncated, as
+    /// StoreKit Testing writes them). `lenient` also takes V1's strings.
+    public func date(_ key: String, lenient: Bool = false) throws(ModelDecodingError) -> Int64? {
+        guard let millis = lenient ? try lenientInt64(key) : try int64(key) else { return nil }
+        guard AppStoreBounds.date.contains(millis) else {
+            throw ModelDecodingError(
+                keyPath: keyPath(key),
+                problem: "is \(millis), not an App Store date (Unix milliseconds \(AppStoreBounds.dateText))",
+                isOutOfBounds: true)
+        }
+        return millis
+    }
+
     private func mismatch(_ key: String, _ value: JSONValue, _ expected: String) -> ModelDecodingError {
         ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.typeName), expected \(expected)")
     }

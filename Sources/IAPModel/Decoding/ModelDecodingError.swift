@@ -5,11 +5,15 @@ public struct ModelDecodingError: Error, Sendable, Equatable, CustomStringConver
     public let keyPath: String
     /// What is wrong, as a clause ("is missing", "is a string, expected an integer").
     public let problem: String
+    /// True when the field is well-formed but outside what the App Store sends (``AppStoreBounds``): quarantined
+    /// as `bad_field` even inside a signed payload, where other problems are `bad_payload`.
+    public let isOutOfBounds: Bool
 
     /// Creates an error.
-    public init(keyPath: String, problem: String) {
+    public init(keyPath: String, problem: String, isOutOfBounds: Bool = false) {
         self.keyPath = keyPath
         self.problem = problem
+        self.isOutOfBounds = isOutOfBounds
     }
 
     /// A sentence a user can act on.

@@ -29,12 +29,12 @@ public struct LatestReceiptInfo: Sendable, Equatable {
         transactionId = id
         originalTransactionId = try reader.lenientString("original_transaction_id")
         productId = try reader.lenientString("product_id")
-        quantity = try reader.lenientInt64("quantity")
-        purchaseDate = try reader.lenientInt64("purchase_date_ms")
-        originalPurchaseDate = try reader.lenientInt64("original_purchase_date_ms")
+        quantity = try reader.count("quantity", in: AppStoreBounds.quantity, "a quantity", lenient: true)
+        purchaseDate = try reader.date("purchase_date_ms", lenient: true)
+        originalPurchaseDate = try reader.date("original_purchase_date_ms", lenient: true)
         // The pre-2021 object form wrote `expires_date` itself in milliseconds.
-        expiresDate = try reader.lenientInt64("expires_date_ms") ?? (try? reader.lenientInt64("expires_date")) ?? nil
-        cancellationDate = try reader.lenientInt64("cancellation_date_ms")
+        expiresDate = try reader.date("expires_date_ms", lenient: true) ?? (try? reader.date("expires_date", lenient: true)) ?? nil
+        cancellationDate = try reader.date("cancellation_date_ms", lenient: true)
         cancellationReason = try reader.lenientInt64("cancellation_reason")
         isTrialPeriod = try reader.lenientBool("is_trial_period")
         isInIntroOfferPeriod = try reader.lenientBool("is_in_intro_offer_period")

@@ -24,7 +24,7 @@ public struct PendingRenewalInfo: Sendable, Equatable {
         autoRenewStatus = try reader.lenientBool("auto_renew_status")
         expirationIntent = try reader.lenientInt64("expiration_intent")
         isInBillingRetryPeriod = try reader.lenientBool("is_in_billing_retry_period")
-        gracePeriodExpiresDate = try reader.lenientInt64("grace_period_expires_date_ms")
+        gracePeriodExpiresDate = try reader.date("grace_period_expires_date_ms", lenient: true)
         priceConsentStatus = try reader.lenientInt64("price_consent_status")
         reader.skip("grace_period_expires_date", "grace_period_expires_date_pst")
         unknownFields = reader.unreadFields()

@@ -48,7 +48,7 @@ public struct ResponseBodyV1: Sendable, Equatable {
         bundleId = try reader.lenientString("bid")
         autoRenewStatus = try reader.lenientBool("auto_renew_status")
         autoRenewProductId = try reader.lenientString("auto_renew_product_id")
-        autoRenewStatusChangeDate = try reader.lenientInt64("auto_renew_status_change_date_ms")
+        autoRenewStatusChangeDate = try reader.date("auto_renew_status_change_date_ms", lenient: true)
         originalTransactionId = try reader.lenientString("original_transaction_id")
         expirationIntent = try reader.lenientInt64("expiration_intent")
 

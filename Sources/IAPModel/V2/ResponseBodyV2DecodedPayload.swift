@@ -44,7 +44,7 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
         rawSubtype = try reader.string("subtype")
         notificationUUID = try reader.requiredString("notificationUUID")
         version = try reader.string("version")
-        signedDate = try reader.int64("signedDate")
+        signedDate = try reader.date("signedDate")
         let dataReader = try reader.object("data")
         data = try dataReader.map { reader throws(ModelDecodingError) in try NotificationData(reader) }
         summaryIdentity = try reader.object("summary").map { reader throws(ModelDecodingError) in

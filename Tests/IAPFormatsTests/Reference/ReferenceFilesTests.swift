@@ -38,7 +38,7 @@ import Testing
         #expect(error.problems[2].message.contains(#"type "Subscription" is not a product type"#))
         #expect(error.problems[2].message.contains(#"currency "usd""#))
         #expect(error.problems[2].message.contains("negative"))
-        #expect(error.problems[3].message.contains("too large"))
+        #expect(error.problems[3].message.contains("more than any App Store price"))
         #expect(error.problems[4].message.contains(#"price_milli "x" is not an integer"#))
         #expect(error.description.hasPrefix("\(file.path) has 5 problems"))
     }

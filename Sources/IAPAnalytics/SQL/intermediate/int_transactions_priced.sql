@@ -106,8 +106,14 @@ classified as (
         not is_family_shared and (gross_milli > 0 or is_unpriced) as is_paid,
         case
             when not is_refunded then null
+            -- REPORTS.md "(gross_milli x pct + 50000) / 100000", split so that
+            -- no product exceeds 64 bits (gross up to 10^14, pct up to 10^5):
+            -- gross = q x 100000 + r gives q x pct + (r x pct + 50000) / 100000,
+            -- the same integer for every gross >= 0.
             when revocation_percentage is not null
-                then (gross_milli * revocation_percentage + 50000) / 100000
+                then (gross_milli / 100000) * revocation_percentage
+                + ((gross_milli % 100000) * revocation_percentage + 50000)
+                / 100000
             else gross_milli
         end as refund_milli,
         case

@@ -21,7 +21,7 @@ struct NotificationNormalizer: Sendable {
         do {
             payload = try ResponseBodyV2DecodedPayload(json: outer.payload)
         } catch {
-            return .failure(DocumentFailure(.badPayload, "\(error)"))
+            return .failure(.undecodablePayload(error))
         }
         guard let signedDate = payload.signedDate else {
             return .failure(DocumentFailure(.missingSignedDate, "The notification has no signedDate."))
@@ -54,7 +54,7 @@ struct NotificationNormalizer: Sendable {
                 do {
                     renewal = try JWSRenewalInfoDecodedPayload(json: decoded.payload)
                 } catch {
-                    return .failure(DocumentFailure(.badPayload, "data.signedRenewalInfo: \(error)"))
+                    return .failure(.undecodablePayload(error, at: "data.signedRenewalInfo"))
                 }
             }
         }

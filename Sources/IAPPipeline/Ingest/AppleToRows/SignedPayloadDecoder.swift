@@ -67,7 +67,7 @@ extension SignedPayloadDecoder {
             do {
                 return .success((try JWSTransactionDecodedPayload(json: decoded.payload), decoded.identity))
             } catch {
-                return .failure(DocumentFailure(.badPayload, "\(error)"))
+                return .failure(.undecodablePayload(error))
             }
         }
     }
