@@ -160,7 +160,9 @@ public struct Pipeline: Sendable {
                 _ = try analyzer.analyze(analysisOptions)
                 set = try analyzer.reportSet(analysisOptions)
             }
-            let written = try ReportWriter(directory: configuration.reportsDirectory).write(set)
+            // Without --month the set is every month the data has: folders of other months are stale.
+            let written = try ReportWriter(directory: configuration.reportsDirectory)
+                .write(set, pruneMonths: configuration.months.isEmpty)
             try log.finish(runId: runId, outcome: "completed")
             return written
         } catch {

@@ -117,3 +117,27 @@ import Testing
         #expect(error.description.hasPrefix("Cannot write /r/2026-10/churn.csv: data row 1 has 1 cells"))
     }
 }
+
+extension ReportWriterTests {
+    @Test func monthFoldersNoLongerWrittenAreRemovedOnlyWhenTheyHoldOnlyIaplensFiles() throws {
+        let root = try temporaryDirectory()
+        let writer = ReportWriter(directory: root)
+        // Given three months written, then a fourth folder someone keeps notes in
+        _ = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()]))
+        try ReportFileSystem.makeDirectory(root + "/2026-12")
+        try ReportFileSystem.writeAtomically(Array("mine".utf8), to: root + "/2026-12/notes.txt")
+        try ReportFileSystem.writeAtomically(Array("x".utf8), to: root + "/2026-12/churn.csv")
+        // When a run for --month writes September only, nothing else goes
+        _ = try writer.write(Fixtures.set(months: [Fixtures.september()]))
+        #expect(ReportFileSystem.contents(of: root + "/2026-10/report.html") != nil)
+        // When the data's months are September and October only (a run once dated into the future is gone)
+        let summary = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]), pruneMonths: true)
+        // Then November's folder, all iaplens's, is removed; December's, with a file of someone else's, is kept
+        #expect(ReportFileSystem.contents(of: root + "/2026-11/churn.csv") == nil)
+        #expect(summary.removed.contains(root + "/2026-11"))
+        #expect(summary.removed.contains(root + "/2026-11/report.md"))
+        #expect(ReportFileSystem.contents(of: root + "/2026-12/notes.txt") == Array("mine".utf8))
+        #expect(ReportFileSystem.contents(of: root + "/2026-12/churn.csv") != nil)
+        #expect(ReportFileSystem.contents(of: root + "/2026-10/accounts/acct_7-0cda15b4c3a3.html") != nil)
+    }
+}

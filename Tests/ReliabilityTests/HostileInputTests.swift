@@ -168,6 +168,13 @@ import Testing
             real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"9223372036854775807\""),
             real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"-3\""),
         ])
+        // Unsigned times from the future (issue 20): an envelope past 2099, and one a month from now, around a real
+        // V1 body. Neither moves T or the months reported.
+        let monthFromNow = Int64(Date().timeIntervalSince1970 * 1000) + 30 * 86_400_000
+        add("v1-from-the-future.jsonl", ["bad_field", "bad_field"], lines: [
+            "{\"receivedAt\":4102444800000,\"body\":\(real)}",
+            "{\"receivedAt\":\(monthFromNow),\"body\":\(real)}",
+        ])
         add("payload-no-signed-date.jsonl", ["missing_signed_date"], lines: [Hostile.body(try Hostile.sign(good.setting("signedDate", nil)))])
         add("payload-wrong-app.jsonl", ["wrong_app", "wrong_app"], lines: [
             Hostile.body(try Hostile.sign(good.setting("data", (good["data"] ?? nil).setting("bundleId", "com.example.other")))),

@@ -61,6 +61,21 @@ import Testing
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
+    /// `--as-of` and `--month` cover what has happened (issue 20: `--as-of 9999-12-31` once wrote for minutes).
+    @Test(arguments: [
+        ["--as-of", "9999-12-31T00:00:00Z"], ["--as-of", "2001-01-01T00:00:00Z"], ["--month", "2100-01"],
+        ["--month", "1999-12"],
+    ])
+    func reportTimesOutsideTheAppStoresYearsAreUsageErrors(_ option: [String]) throws {
+        let archive = try TestArchive()
+        let output = try Self.run(
+            ["report", "--database", archive.database, "--bundle-id", "com.example.tests", "--reports", archive.reports] + option)
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("\(option[0]) \(option[1].prefix(4))"))
+        #expect(output.stderr.contains("outside"))
+        #expect(!FileManager.default.fileExists(atPath: archive.reports))
+    }
+
     @Test func simulatorOptionOutOfRangeIsAOneLineError() throws {
         let output = try Self.run(["simulate", "--output", NSTemporaryDirectory() + "x", "--subscribers=-3"])
         #expect(output.status == 64)

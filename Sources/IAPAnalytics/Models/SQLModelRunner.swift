@@ -109,13 +109,21 @@ struct SQLModelRunner {
             """)
         // T: the greatest document time of the documents that count: verified, right app, not TEST, not
         // quarantined (outcomes accepted / other_environment) and of the configured environment.
+        // Decision (README "The as-of time"): a V1 body's time is nobody's signature (its archive envelope, or its
+        // own dates), so when the store holds signed documents, T is the newest signed time and V1 times cannot
+        // move it; an archive of V1 bodies only takes T from them (ingest refused those dated in the future).
+        let v1 = DocumentKind.v1Notification.rawValue
         try connection.execute(
             """
             insert into analysis_parameters
             select
                 ?, ?,
                 coalesce(?, (
-                    select max(document_time) from documents
+                    select coalesce(
+                        max(case when kind <> '\(v1)' then document_time end),
+                        max(document_time)
+                    )
+                    from documents
                     where outcome in ('accepted', 'other_environment') and environment = ?
                 )),
                 ?, ?, ?, ?, ?, ?, ?, ?, ?

@@ -50,7 +50,17 @@ public enum DocumentShape {
         object["receivedAt"] != nil && object["body"] != nil
     }
 
+    /// The envelope's time, inside ``AppStoreBounds/date`` (an archive received App Store documents, so its time is
+    /// an App Store time).
     private static func receivedAtMillis(_ value: JSONValue?) throws(FormatFailure) -> Int64 {
+        let millis = try receivedAtValue(value)
+        guard AppStoreBounds.date.contains(millis) else {
+            throw badField("receivedAt", "is \(ISO8601Millis.format(millis)), not a time an archive received App Store documents (\(AppStoreBounds.dateText))")
+        }
+        return millis
+    }
+
+    private static func receivedAtValue(_ value: JSONValue?) throws(FormatFailure) -> Int64 {
         switch value {
         case .number(let number)?:
             guard let millis = number.int64 else {

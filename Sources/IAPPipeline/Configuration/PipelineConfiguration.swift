@@ -56,6 +56,18 @@ public struct PipelineConfiguration: Sendable, Equatable {
         for month in months where !CalendarMonth.isOption(month) {
             throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
         }
+        // Reports cover what has happened: from the App Store's first year to now (a day of slack for clocks).
+        let latest = IngestPolicy.wallClockMillis() + 86_400_000
+        let latestMonth = String(ISO8601Millis.format(latest).prefix(7))
+        for month in months where month < "2008-01" || month > latestMonth {
+            throw .invalidConfiguration(
+                "--month \(month) is outside the months an App Store report can cover (2008-01 to \(latestMonth), this month).")
+        }
+        if let asOf, asOf < AppStoreBounds.date.lowerBound || asOf > latest {
+            throw .invalidConfiguration(
+                "--as-of \(ISO8601Millis.format(asOf)) is outside the times an App Store report can be made as of "
+                    + "(2008-01-01 to now): figures as of the future would count retries as lost and requests as missed.")
+        }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
         if !(0...100).contains(maxQuarantinePercent) {
             throw .invalidConfiguration("--max-quarantine-percent must be from 0 to 100 (got \(maxQuarantinePercent)).")

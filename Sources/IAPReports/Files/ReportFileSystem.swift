@@ -76,6 +76,52 @@ enum ReportFileSystem {
         return stale.filter { unlink($0) == 0 }
     }
 
+    /// The names in a folder (none when it cannot be read).
+    static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes a month folder iaplens wrote, with its `charts/` and `accounts/`, when everything in it is a file
+    /// iaplens writes (`ownFiles`, `charts/*.svg`, `accounts/*.html`, or a temporary of one). Anything else (a note
+    /// someone left) keeps the whole folder. Returns the removed paths.
+    static func removeMonthFolder(_ folder: String, ownFiles: Set<String>) -> [String] {
+        var files: [String] = []
+        for name in entries(of: folder) {
+            let path = folder + "/" + name
+            let base = name.split(separator: ".tmp-").first.map(String.init) ?? name
+            if name == "charts" || name == "accounts" {
+                let suffix = name == "charts" ? ".svg" : ".html"
+                for inner in entries(of: path) {
+                    guard inner.hasSuffix(suffix) && isRegularFile(path + "/" + inner) else { return [] }
+                    files.append(path + "/" + inner)
+                }
+            } else if ownFiles.contains(base) && isRegularFile(path) {
+                files.append(path)
+            } else {
+                return []
+            }
+        }
+        files.sort()
+        for file in files { unlink(file) }
+        rmdir(folder + "/charts")
+        rmdir(folder + "/accounts")
+        return rmdir(folder) == 0 ? files + [folder] : files
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
     /// killed run) only ever sees the old file or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {

@@ -27,7 +27,10 @@ public struct ReportWriter: Sendable {
     /// - Parameter set: The report set.
     /// - Returns: The paths written and the paths already up to date.
     /// - Throws: ``ReportWriterError`` naming the month, file or path that failed.
-    public func write(_ set: ReportSet) throws(ReportWriterError) -> ReportWriteSummary {
+    /// - Parameter pruneMonths: True when the set holds every month the data has (no `--month`): month folders it
+    ///   does not hold are left over from earlier data (a run once dated into the future) and are removed when they
+    ///   hold only files iaplens writes; a folder with anything else in it is left alone.
+    public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
         var files: [(path: String, bytes: [UInt8])] = []
         /// Folders whose `.svg` / `.html` files are all ours: what is not written again is stale.
         var owned: [(folder: String, suffix: String)] = [(join(directory, "charts"), ".svg")]
@@ -89,8 +92,18 @@ public struct ReportWriter: Sendable {
         for (folder, suffix) in owned {
             summary.removed += ReportFileSystem.removeFiles(in: folder, endingWith: suffix, except: written)
         }
+        if pruneMonths {
+            let kept = Set(set.months.map(\.month))
+            for name in ReportFileSystem.entries(of: directory).sorted()
+            where CalendarMonth(name)?.text == name && !kept.contains(name) {
+                summary.removed += ReportFileSystem.removeMonthFolder(join(directory, name), ownFiles: Self.monthFileNames)
+            }
+        }
         return summary
     }
+
+    /// The names iaplens writes in a month folder (besides `charts/*.svg` and `accounts/*.html`).
+    static let monthFileNames: Set<String> = Set(ReportColumns.files.map(\.name) + ["report.md", "report.html"])
 
     private static func check(_ table: ReportTable, path: String) throws(ReportWriterError) {
         for (index, row) in table.rows.enumerated() where row.count != table.columns.count {

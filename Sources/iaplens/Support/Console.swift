@@ -119,7 +119,7 @@ extension Console {
     }
 
     static func printReports(_ summary: ReportWriteSummary, directory: String) {
-        let removed = summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale chart(s) or case page(s) removed"
+        let removed = summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale file(s) or folder(s) removed"
         print("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
         print(readingHint(directory))
     }

@@ -14,7 +14,9 @@ public struct DocumentProcessor: Sendable {
         let decoder = SignedPayloadDecoder(verifier: policy.verifySignatures ? verifier : nil)
         let filter = AppFilter(policy: policy)
         notifications = NotificationNormalizer(decoder: decoder, filter: filter)
-        v1 = V1Normalizer(filter: filter, isVerified: policy.verifySignatures, sharedSecret: policy.v1SharedSecret)
+        v1 = V1Normalizer(
+            filter: filter, isVerified: policy.verifySignatures, sharedSecret: policy.v1SharedSecret,
+            latestTime: policy.latestUnsignedTime)
         lookups = LookupNormalizer(decoder: decoder, filter: filter)
     }
 

@@ -8,6 +8,8 @@ struct V1Normalizer: Sendable {
     let filter: AppFilter
     let isVerified: Bool
     let sharedSecret: String?
+    /// ``IngestPolicy/latestUnsignedTime``.
+    let latestTime: Int64
 
     func normalize(body: JSONObject, receivedAt: Int64?, position: DocumentPosition) -> Result<DocumentBatch, DocumentFailure> {
         let decoded: ResponseBodyV1
@@ -24,6 +26,15 @@ struct V1Normalizer: Sendable {
         }
         guard let documentTime = receivedAt ?? decoded.impliedDocumentTime else {
             return .failure(DocumentFailure(.missingDocumentTime, "The V1 body has no receivedAt envelope and no dates to take its time from."))
+        }
+        // Nobody signed this time: one from the future would move the as-of time T and the months reported.
+        guard documentTime <= latestTime else {
+            let source = receivedAt != nil ? "its envelope's receivedAt" : "its dates"
+            return .failure(
+                DocumentFailure(
+                    .badField,
+                    "The V1 body is dated \(ISO8601Millis.format(documentTime)) by \(source), after this run began: an unsigned "
+                        + "time from the future is not trusted (check the archiving host's clock)."))
         }
         if let sharedSecret, decision.outcome == .accepted, body["password"]?.stringValue != sharedSecret {
             return .failure(DocumentFailure(.v1SecretMismatch, "The V1 body's password is not the configured shared secret."))
