@@ -33,14 +33,16 @@ public enum DocumentShape {
             guard isEnvelope(object) else {
                 return .success(RecognisedDocument(receivedAtMillis: nil, body: try recogniseBody(object, path: "")))
             }
-            let receivedAt = try receivedAtMillis(object["receivedAt"])
+            let receivedAt = try receivedAtValue(object["receivedAt"])
             guard let body = object["body"]?.objectValue else {
                 throw badField("body", "is \(object["body"]?.typeDescription ?? "missing"); expected the document object")
             }
             if isEnvelope(body) {
                 throw unknownShape("The document is an envelope inside an envelope ({\"receivedAt\", \"body\"} nested); only one level is accepted.")
             }
-            return .success(RecognisedDocument(receivedAtMillis: receivedAt, body: try recogniseBody(body, path: "body.")))
+            let recognised = try recogniseBody(body, path: "body.")
+            // The shape first, then the time's range: a broken body is named before an odd time.
+            return .success(RecognisedDocument(receivedAtMillis: try boundedReceivedAt(receivedAt), body: recognised))
         } catch {
             return .failure(error)
         }
@@ -52,8 +54,7 @@ public enum DocumentShape {
 
     /// The envelope's time, inside ``AppStoreBounds/date`` (an archive received App Store documents, so its time is
     /// an App Store time).
-    private static func receivedAtMillis(_ value: JSONValue?) throws(FormatFailure) -> Int64 {
-        let millis = try receivedAtValue(value)
+    private static func boundedReceivedAt(_ millis: Int64) throws(FormatFailure) -> Int64 {
         guard AppStoreBounds.date.contains(millis) else {
             throw badField("receivedAt", "is \(ISO8601Millis.format(millis)), not a time an archive received App Store documents (\(AppStoreBounds.dateText))")
         }
