@@ -38,6 +38,7 @@ import Testing
             case .started(let file): log.append("start \((file.path as NSString).lastPathComponent)")
             case .read(_, let items): log.append("read \(items.count)")
             case .finished(let file): log.append("end \((file.path as NSString).lastPathComponent)")
+            case .changed(let file): log.append("changed \((file.path as NSString).lastPathComponent)")
             case .skipped(let input): log.append("skip \((input.path as NSString).lastPathComponent)")
             case .unreadable(let input, _): log.append("unreadable \((input.path as NSString).lastPathComponent)")
             case .processed: log.append("processed")

@@ -30,11 +30,17 @@ final class ChunkSource {
     /// The first chunk, read before we know whether the file is gzip, handed out by the first plain ``next()``.
     private var firstPlainChunkPending = false
 
-    init(file inputFile: InputFile, chunkSize: Int = ChunkSource.defaultChunkSize) {
+    /// - Parameters:
+    ///   - limit: Read at most this many bytes of the file (its size when it was hashed).
+    ///   - digest: Absorbs every byte read from the file (compressed bytes for gzip).
+    init(
+        file inputFile: InputFile, chunkSize: Int = ChunkSource.defaultChunkSize, limit: Int64? = nil,
+        digest: StreamingDigest? = nil
+    ) {
         input = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 16), alignment: 16)
         var opened: POSIXFile?
         do {
-            let handle = try POSIXFile(path: inputFile.path)
+            let handle = try POSIXFile(path: inputFile.path, limit: limit, digest: digest)
             opened = handle
             inputCount = try handle.fill(input)
             atEndOfFile = inputCount < input.count
@@ -78,6 +84,13 @@ final class ChunkSource {
         if iaplens_inflate_init_gzip(pointer) != Z_OK {
             pendingFailure = FormatFailure(reason: .badGzip, message: "zlib could not start decompressing the file.")
         }
+    }
+
+    /// Reads the rest of the file's bytes (up to the limit) without using them, so the digest covers every byte
+    /// even when decompression stopped at damage.
+    func drain() {
+        guard let file else { return }
+        while (try? file.fill(input)) ?? 0 > 0 {}
     }
 
     /// The next chunk of content.

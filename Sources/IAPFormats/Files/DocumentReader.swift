@@ -18,6 +18,8 @@ public struct DocumentReader: Sequence, Sendable {
     public let file: InputFile
     /// The longest accepted document, in (decompressed) bytes.
     public let maxDocumentBytes: Int
+    /// Bytes of the file read at most (nil: to its end).
+    public var byteLimit: Int64?
     let chunkSize: Int
 
     /// Creates a reader; nothing is opened until iteration starts.
@@ -36,8 +38,14 @@ public struct DocumentReader: Sequence, Sendable {
 
     /// Opens the file and starts reading. Each iterator reads the file independently.
     public func makeIterator() -> Iterator {
+        makeIterator(digest: nil)
+    }
+
+    /// An iterator whose file bytes also go through `digest`, so the caller can check that what was read is what
+    /// was hashed.
+    public func makeIterator(digest: StreamingDigest?) -> Iterator {
         Iterator(
-            source: ChunkSource(file: file, chunkSize: chunkSize),
+            source: ChunkSource(file: file, chunkSize: chunkSize, limit: byteLimit, digest: digest),
             layout: file.layout,
             maxDocumentBytes: maxDocumentBytes
         )
@@ -53,6 +61,12 @@ public struct DocumentReader: Sequence, Sendable {
         init(source: ChunkSource, layout: InputLayout, maxDocumentBytes: Int) {
             self.source = source
             self.splitter = DocumentSplitter(layout: layout, maxDocumentBytes: maxDocumentBytes)
+        }
+
+        /// After the last document: reads the bytes reading did not need (after gzip damage), so the digest
+        /// covers the whole file.
+        public func drain() {
+            source.drain()
         }
 
         /// The next document or failure, or `nil` at the end of the file.

@@ -62,7 +62,8 @@ public struct IngestStage: Sendable {
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
 
         let reader = ArchiveReader(
-            files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(), chunkSize: options.chunkSize)
+            files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(),
+            registered: try storeWriter.fileRegistrations(), chunkSize: options.chunkSize)
         let stage = ProcessingStage(reader: reader, processor: processor, linesPerRound: options.chunkSize)
         defer { stage.cancel() }
         // The documents' own small batches, written together: merging them would copy every row once more.
@@ -78,7 +79,11 @@ public struct IngestStage: Sendable {
                 summary.unreadableFiles.append("\(input.path): \(reason)")
             case .started(let file):
                 var started = DocumentBatch()
-                started.startedFiles = [StartedFile(fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId)]
+                started.startedFiles = [
+                    StartedFile(
+                        fileSHA256: file.sha256, path: file.path, byteCount: file.byteCount, runId: runId,
+                        continues: file.continues)
+                ]
                 pending.append(started)
                 documentsInFile = 0
             case .processed(_, let results):
@@ -103,6 +108,13 @@ public struct IngestStage: Sendable {
                 completed.completedFiles = [CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId)]
                 pending.append(completed)
                 summary.filesRead += 1
+                tracker.fileDone()
+            case .changed(let file):
+                var forgotten = DocumentBatch()
+                forgotten.forgottenFiles = [file.sha256]
+                pending.append(forgotten)
+                summary.unreadableFiles.append(
+                    "\(file.path): the file changed while it was read; it is read again on the next run")
                 tracker.fileDone()
             case .read:
                 // The processing stage turns every `read` into `processed`.

@@ -39,6 +39,10 @@ public protocol DocumentWriter: Sendable {
     /// Content hashes of every file already read completely: ingest skips these.
     func completedFileHashes() throws -> Set<String>
 
+    /// Every registered file (path, hash, size), read completely or not: the earlier states a grown file continues
+    /// (``FileContinuation``).
+    func fileRegistrations() throws -> [FileRegistration]
+
     /// Called once before the first write with the files about to be read (path and size).
     /// - Returns: true when the engine treats this as a bulk load (and ``finishIngest()`` has work to do).
     func beginIngest(files: [(path: String, byteCount: Int64)]) throws -> Bool

@@ -17,6 +17,10 @@ struct PostgresDocumentWriter: DocumentWriter {
         }
     }
 
+    func fileRegistrations() throws -> [FileRegistration] {
+        try store.read { connection in try FileContinuation.registrations(on: connection) }
+    }
+
     /// For a bulk load (``BulkLoadRule``), drops the secondary indexes
     /// (``PostgresSchema/secondaryIndexes``); ``finishIngest()`` builds them again, sorted, in one pass each. The
     /// unique keys every write relies on stay in place. A run killed in between leaves them missing; the next
@@ -51,12 +55,16 @@ struct PostgresDocumentWriter: DocumentWriter {
             try connection.executeScript("SET LOCAL enable_seqscan = off")
             try PostgresStagingTables.create(on: connection)
             try writeFiles(batches, connection)
+            for file in batches.lazy.flatMap(\.startedFiles) {
+                if let old = file.continues { try FileContinuation.continueFile(old, as: file.fileSHA256, on: connection) }
+            }
             try writeDocuments(batches, connection)
             try writeNotifications(batches, connection)
             try writeRenewalInfos(batches, connection)
             try writeOrderLookups(batches, connection)
             try PostgresTransactionWriter.write(batches, connection)
             try completeFiles(batches, connection)
+            for file in batches.lazy.flatMap(\.forgottenFiles) { try FileContinuation.forget(file, on: connection) }
             try StoreSettings.bumpDataVersion(connection)
         }
     }

@@ -33,6 +33,11 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         }
     }
 
+    /// Every registered file, for ``FileContinuation``.
+    public func fileRegistrations() throws -> [FileRegistration] {
+        try store.database.read { db in try FileContinuation.registrations(on: SQLiteStoreConnection(db)) }
+    }
+
     /// True for a bulk load (``BulkLoadRule``), for which ingest rebuilds the secondary indexes once at the end
     /// instead of maintaining them row by row (``SecondaryIndexes``).
     public func isBulkLoad(files: [(path: String, byteCount: Int64)]) throws -> Bool {
@@ -101,6 +106,11 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(file.byteCount)
             statement.bind(file.runId)
         }
+        for file in batches.lazy.flatMap(\.startedFiles) {
+            if let old = file.continues {
+                try FileContinuation.continueFile(old, as: file.fileSHA256, on: SQLiteStoreConnection(db))
+            }
+        }
         try execute(
             """
             INSERT OR IGNORE INTO documents
@@ -143,6 +153,9 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(file.documents)
             statement.bind(file.runId)
             statement.bind(file.fileSHA256)
+        }
+        for file in batches.lazy.flatMap(\.forgottenFiles) {
+            try FileContinuation.forget(file, on: SQLiteStoreConnection(db))
         }
         try StoreSettings.bumpDataVersion(SQLiteStoreConnection(db))
     }

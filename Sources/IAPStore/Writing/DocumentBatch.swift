@@ -11,6 +11,8 @@ public struct DocumentBatch: Sendable {
     public var orderLookups: [OrderLookupRow] = []
     /// Files whose last document is in this batch: marked complete in the same transaction.
     public var completedFiles: [CompletedFile] = []
+    /// Files that changed while they were read: their rows are removed, so the next run reads them afresh.
+    public var forgottenFiles: [String] = []
 
     /// An empty batch.
     public init() {}
@@ -25,6 +27,7 @@ public struct DocumentBatch: Sendable {
         renewalInfos += other.renewalInfos
         orderLookups += other.orderLookups
         completedFiles += other.completedFiles
+        forgottenFiles += other.forgottenFiles
     }
 }
 
@@ -34,9 +37,13 @@ public struct StartedFile: Sendable, Equatable {
     public var path: String
     public var byteCount: Int64
     public var runId: Int64
+    /// The content hash of an earlier, shorter state of this file (same path, its bytes a prefix of these): its
+    /// rows become this file's, so lines read then are recognised now and nothing is counted twice.
+    public var continues: String?
 
     /// Creates a record of a file being read.
-    public init(fileSHA256: String, path: String, byteCount: Int64, runId: Int64) {
+    public init(fileSHA256: String, path: String, byteCount: Int64, runId: Int64, continues: String? = nil) {
+        self.continues = continues
         self.fileSHA256 = fileSHA256
         self.path = path
         self.byteCount = byteCount

@@ -111,9 +111,12 @@ public struct SourceFile: Sendable, Equatable {
     public let sha256: String
     /// Size in bytes.
     public let byteCount: Int64
+    /// The hash of an earlier, shorter state of this file whose rows become this file's (``FileContinuation``).
+    public let continues: String?
 
     /// Creates a file record.
-    public init(path: String, sha256: String, byteCount: Int64) {
+    public init(path: String, sha256: String, byteCount: Int64, continues: String? = nil) {
+        self.continues = continues
         self.path = path
         self.sha256 = sha256
         self.byteCount = byteCount

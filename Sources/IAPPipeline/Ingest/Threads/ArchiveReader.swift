@@ -1,5 +1,6 @@
 import Foundation
 import IAPFormats
+import IAPStore
 
 /// Reads every input file in order on a thread of its own: takes its hash (a ``FileHasher`` works ahead), skips
 /// content already read, then decompresses and splits it into chunks of documents. It runs ahead of the cores by
@@ -7,12 +8,18 @@ import IAPFormats
 final class ArchiveReader: Sendable {
     private let events: BoundedQueue<IngestEvent>
 
-    /// - Parameter alreadyRead: content hashes of files complete in the store.
-    init(files: [InputFile], alreadyRead: Set<String>, chunkSize: Int, capacity: Int = 2) {
+    /// - Parameters:
+    ///   - alreadyRead: content hashes of files complete in the store.
+    ///   - registered: every file the store has registered (earlier states of grown files).
+    init(
+        files: [InputFile], alreadyRead: Set<String>, registered: [FileRegistration] = [], chunkSize: Int,
+        capacity: Int = 2
+    ) {
         let events = BoundedQueue<IngestEvent>(capacity: capacity)
         self.events = events
+        let earlier = Dictionary(grouping: registered, by: \.path).mapValues { $0.sorted { $0.byteCount < $1.byteCount } }
         let thread = Thread {
-            Self.produce(files: files, alreadyRead: alreadyRead, chunkSize: max(1, chunkSize), into: events)
+            Self.produce(files: files, alreadyRead: alreadyRead, earlier: earlier, chunkSize: max(1, chunkSize), into: events)
         }
         thread.name = "iaplens.reader"
         thread.start()
@@ -27,32 +34,42 @@ final class ArchiveReader: Sendable {
     /// Events read ahead and not yet consumed (never more than the capacity).
     var bufferedEvents: Int { events.count }
 
-    private static func produce(files: [InputFile], alreadyRead: Set<String>, chunkSize: Int, into events: BoundedQueue<IngestEvent>) {
-        let hasher = FileHasher(files: files)
+    private static func produce(
+        files: [InputFile], alreadyRead: Set<String>, earlier: [String: [FileRegistration]], chunkSize: Int,
+        into events: BoundedQueue<IngestEvent>
+    ) {
+        let hasher = FileHasher(files: files, earlier: earlier)
         defer {
             hasher.cancel()
             events.finish()
         }
         var known = alreadyRead
         for input in files {
-            let sha256: String
+            let hashed: FileHasher.Hashed
             switch hasher.next() {
-            case .success(let hash)?: sha256 = hash
+            case .success(let hash)?: hashed = hash
             case .failure(let error)?:
                 guard events.put(.unreadable(input, reason: "\(error)")) else { return }
                 continue
             case nil: return
             }
             // Complete in the store, or the same content met earlier in this run under another name.
-            guard known.insert(sha256).inserted else {
+            guard known.insert(hashed.sha256).inserted else {
                 guard events.put(.skipped(input)) else { return }
                 continue
             }
-            let file = SourceFile(path: input.path, sha256: sha256, byteCount: input.byteCount)
+            let file = SourceFile(
+                path: input.path, sha256: hashed.sha256, byteCount: hashed.byteCount, continues: hashed.continues)
             guard events.put(.started(file)) else { return }
             var chunk: [DocumentReadResult] = []
             chunk.reserveCapacity(chunkSize)
-            for item in DocumentReader(file: input) {
+            // Exactly the bytes that were hashed, checked again as they are read: bytes appended since are left for
+            // the next run, and a file rewritten in between is not recorded under a hash that does not cover it.
+            var reader = DocumentReader(file: input)
+            reader.byteLimit = hashed.byteCount
+            let digest = StreamingDigest()
+            var iterator = reader.makeIterator(digest: digest)
+            while let item = iterator.next() {
                 chunk.append(item)
                 if chunk.count >= chunkSize {
                     guard events.put(.read(file, chunk)) else { return }
@@ -63,7 +80,9 @@ final class ArchiveReader: Sendable {
             if !chunk.isEmpty {
                 guard events.put(.read(file, chunk)) else { return }
             }
-            guard events.put(.finished(file)) else { return }
+            iterator.drain()
+            let unchanged = digest.hex == hashed.sha256 && digest.byteCount == hashed.byteCount
+            guard events.put(unchanged ? .finished(file) : .changed(file)) else { return }
         }
     }
 }

@@ -15,4 +15,7 @@ enum IngestEvent: Sendable {
     case processed(SourceFile, [DocumentBatch])
     /// The end of the current file.
     case finished(SourceFile)
+    /// The end of the current file, whose bytes changed while it was read: its rows are removed (it is read
+    /// afresh next run).
+    case changed(SourceFile)
 }
