@@ -4,7 +4,7 @@
 ///   A `.gz` name on non-gzip data is a ``FormatFailureReason/badGzip`` failure.
 /// - `.jsonl` / `.ndjson` (and any other name except `.json`): one document per line; blank lines are skipped,
 ///   a trailing `\r` is dropped, and line numbers count every line from 1.
-/// - `.json`: the whole file is one document, reported at line 1.
+/// - `.json`: the whole file is one document, reported at line 1 (an empty file holds none, like an empty `.jsonl`).
 /// - A UTF-8 byte-order mark at the very start of the content is dropped.
 /// - A line longer than `maxDocumentBytes` yields a ``FormatFailureReason/documentTooLarge`` failure for that
 ///   line without being buffered, and reading continues at the next line.

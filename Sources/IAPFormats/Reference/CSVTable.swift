@@ -10,17 +10,19 @@ struct CSVTable {
     let records: [Record]
 
     /// Reads and splits the whole file (reference files are small). A leading UTF-8 byte-order mark is dropped.
-    static func read(path: String) throws(ReferenceFileError) -> CSVTable {
+    /// - Parameter keepSpaces: Keep spaces and tabs around unquoted fields (libcsv trims them by default): a value
+    ///   such as an account ID is then exactly what the file holds.
+    static func read(path: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
         let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)
         } catch {
             throw ReferenceFileError(file: path, problems: [.init(line: 0, message: "the file cannot be read: \(error.reason).")])
         }
-        return try parse(bytes, file: path)
+        return try parse(bytes, file: path, keepSpaces: keepSpaces)
     }
 
-    static func parse(_ input: [UInt8], file: String) throws(ReferenceFileError) -> CSVTable {
+    static func parse(_ input: [UInt8], file: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
         var bytes = input[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let collector = Collector()
@@ -30,6 +32,7 @@ struct CSVTable {
             throw ReferenceFileError(file: file, problems: [.init(line: 0, message: "libcsv could not start.")])
         }
         defer { csv_free(parser) }
+        if keepSpaces { csv_set_space_func(parser) { _ in 0 } }
         let context = Unmanaged.passUnretained(collector).toOpaque()
         // Feed one physical line at a time so each record knows the line it starts on, even with quoted newlines.
         var lineNumber = 0

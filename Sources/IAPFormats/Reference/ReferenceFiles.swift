@@ -40,18 +40,22 @@ public enum ReferenceFiles {
     }
 
     /// Reads `accounts.csv`: `app_account_token,account_id`; both must be non-empty.
+    ///
+    /// The account ID is kept exactly as written (spaces and tabs included): ` =1+1` and `\t=1+1` are two accounts,
+    /// as they are in the file. The token is trimmed: it is a UUID, compared lower-cased, and spaces around it are
+    /// layout.
     /// - Throws: ``ReferenceFileError`` listing every problem (up to 20).
     public static func readAccounts(at path: String) throws(ReferenceFileError) -> [AccountMappingRow] {
-        let table = try CSVTable.read(path: path)
+        let table = try CSVTable.read(path: path, keepSpaces: true)
         let columns = try resolveColumns(["app_account_token", "account_id"], table: table, file: path)
         var rows: [AccountMappingRow] = []
         var problems: [ReferenceFileError.Problem] = []
         for record in table.records.dropFirst() where !isBlank(record) {
             let token = value(record, columns[0])
-            let account = value(record, columns[1])
+            let account = columns[1] < record.fields.count ? record.fields[columns[1]] : ""
             var rowProblems: [String] = []
             if token.isEmpty { rowProblems.append("app_account_token is empty") }
-            if account.isEmpty { rowProblems.append("account_id is empty") }
+            if trimmed(account).isEmpty { rowProblems.append("account_id is empty") }
             if rowProblems.isEmpty {
                 rows.append(AccountMappingRow(line: record.line, appAccountToken: token, accountId: account))
             } else {

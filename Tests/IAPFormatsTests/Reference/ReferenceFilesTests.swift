@@ -85,4 +85,16 @@ import Testing
         #expect(error.problems == [.init(line: 2, message: "app_account_token is empty."), .init(line: 3, message: "account_id is empty.")])
         #expect(throws: ReferenceFileError.self) { try ReferenceFiles.readAccounts(at: folder.path + "/missing.csv") }
     }
+
+    /// Issue 20: ` =1+1` and `\t=1+1` were trimmed into one account. Account IDs stay exactly as written; tokens,
+    /// UUIDs compared lower-cased, are trimmed.
+    @Test func accountIdsAreKeptExactlyAsWritten() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("accounts.csv", "app_account_token,account_id\n t1 , =1+1\nt2,\t=1+1\r\nt3,\" q \"\n")
+        #expect(try ReferenceFiles.readAccounts(at: file.path) == [
+            AccountMappingRow(line: 2, appAccountToken: "t1", accountId: " =1+1"),
+            AccountMappingRow(line: 3, appAccountToken: "t2", accountId: "\t=1+1"),
+            AccountMappingRow(line: 4, appAccountToken: "t3", accountId: " q "),
+        ])
+    }
 }
