@@ -141,3 +141,21 @@ extension ReportWriterTests {
         #expect(ReportFileSystem.contents(of: root + "/2026-10/accounts/acct_7-0cda15b4c3a3.html") != nil)
     }
 }
+
+extension ReportWriterTests {
+    /// Issue 22: `report --month 2026-09` into a folder of three months once rewrote the index to link one month.
+    @Test func theIndexListsEveryMonthTheFolderHolds() throws {
+        let root = try temporaryDirectory()
+        let writer = ReportWriter(directory: root)
+        let full = Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()])
+        _ = try writer.write(full)
+        let before = try #require(ReportFileSystem.contents(of: root + "/index.md"))
+        // When one month is written again alone
+        _ = try writer.write(Fixtures.set(months: [Fixtures.september()]))
+        let index = String(decoding: try #require(ReportFileSystem.contents(of: root + "/index.md")), as: UTF8.self)
+        #expect(index.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md) · [2026-11](2026-11/report.md)"))
+        // October's figures come back from its CSV files, exactly as the full run showed them
+        #expect(index.contains("| [2026-10](2026-10/report.md) | 130 | 1113.75 USD | 779.63 USD | 11 | 3 | 1 | 5 | 3.47 USD | 2 / 5 (40.0 %) | 1 |"))
+        #expect(index == String(decoding: before, as: UTF8.self))
+    }
+}

@@ -31,4 +31,11 @@ public struct ReportSet: Sendable, Equatable {
         self.dataQuality = dataQuality
         self.notes = notes
     }
+
+    /// The same set with other months (the index of a folder that holds more months than one run wrote).
+    public func with(months: [MonthReport]) -> ReportSet {
+        ReportSet(
+            asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
+            dataQuality: dataQuality, notes: notes, flagRules: flagRules)
+    }
 }

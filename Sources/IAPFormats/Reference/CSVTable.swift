@@ -1,18 +1,21 @@
 import CLibCSV
 
-/// A CSV file read with libcsv (RFC 4180, strict quoting), each record tagged with the line it starts on.
-struct CSVTable {
-    struct Record {
-        let line: Int
-        let fields: [String]
+/// A CSV file read with libcsv (RFC 4180, strict quoting), each record tagged with the line it starts on: the
+/// reference files, and the report files an index is rebuilt from.
+public struct CSVTable: Sendable {
+    /// One record and the line it starts on.
+    public struct Record: Sendable {
+        public let line: Int
+        public let fields: [String]
     }
 
-    let records: [Record]
+    /// Every record, the header first.
+    public let records: [Record]
 
     /// Reads and splits the whole file (reference files are small). A leading UTF-8 byte-order mark is dropped.
     /// - Parameter keepSpaces: Keep spaces and tabs around unquoted fields (libcsv trims them by default): a value
     ///   such as an account ID is then exactly what the file holds.
-    static func read(path: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
+    public static func read(path: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
         let bytes: [UInt8]
         do {
             bytes = try readWholeFile(path)

@@ -63,7 +63,10 @@ public struct ReportWriter: Sendable {
                 add(join(folder, AccountPagePath.relative(row.text("account_id"))), HTMLWriter.render(page))
             }
         }
-        let index = IndexPageRenderer.page(set)
+        // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
+        let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
+        let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
+        let index = IndexPageRenderer.page(indexSet)
         add(join(directory, "index.md"), MarkdownWriter.render(index))
         add(join(directory, "index.html"), HTMLWriter.render(index))
         addCharts(index, in: directory)
