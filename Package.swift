@@ -26,6 +26,8 @@ let package = Package(
         // `iaplens fetch`: Apple's App Store Server API over HTTPS (and, in the tests, the fake API's server).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The command line's timestamped, levelled log lines (--quiet, --verbose).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // MARK: - System libraries (Debian packages; the README's commands install them)
@@ -85,6 +87,7 @@ let package = Package(
             dependencies: [
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
                 "IAPConsumption", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),

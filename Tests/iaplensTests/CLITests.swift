@@ -82,6 +82,36 @@ import Testing
         #expect(output.stderr.contains("--subscribers must be between 0 and 5000000 (got -3)"))
     }
 
+    /// Issue 22: log lines carry the UTC time and a level; `--quiet` says nothing on success (for cron),
+    /// `--verbose` also the settings; both from the environment too.
+    @Test func logLinesAreTimestampedAndVerbosityIsChosen() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [
+            try app.notification(
+                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
+                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
+        ])
+        let arguments = [
+            "run", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
+            "--bundle-id", app.bundleId, "--app-apple-id", String(app.appAppleId), "--root-certificate", try archive.trustedRoot(),
+        ]
+        let quiet = try Self.run(arguments + ["--quiet"])
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty, "quiet printed: \(quiet.stdout)\(quiet.stderr)")
+        let verbose = try Self.run(arguments, environment: ["IAPLENS_VERBOSE": "1"])
+        #expect(verbose.status == 0)
+        let line = try #require(verbose.stderr.split(separator: "\n").first { $0.contains("settings:") })
+        #expect(line.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z debug: settings: store .*/) != nil, "\(line)")
+        #expect(verbose.stdout.contains("report: 0 file(s) written"))
+        let failed = try Self.run(["report", "--database", archive.root + "/none.sqlite", "--bundle-id", app.bundleId, "--reports", archive.reports, "--quiet"])
+        #expect(failed.status == 64)
+        #expect(failed.stderr.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: No store at .*\n/) != nil, "\(failed.stderr)")
+        let both = try Self.run(arguments + ["--quiet", "--verbose"])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--quiet and --verbose cannot be used together"))
+    }
+
     @Test func aFullRunFromAnotherDirectoryWritesReportsAndExitsZero() throws {
         let archive = try TestArchive()
         let app = AppFixture()

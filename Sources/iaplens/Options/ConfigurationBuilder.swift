@@ -3,6 +3,7 @@ import Foundation
 import IAPAnalytics
 import IAPFormats
 import IAPPipeline
+import IAPStore
 
 /// Builds the pipeline configuration: the configuration file first (if any), then the flags on top.
 enum ConfigurationBuilder {
@@ -38,6 +39,12 @@ enum ConfigurationBuilder {
             for case (let threshold, let value?) in report.thresholds { c.thresholds[threshold] = value }
         }
         SQLiteTemporaryFiles.placeBeside(databasePath: c.databasePath)
+        let store = (try? StoreLocation(c.databasePath).description) ?? "(not a valid --database)"
+        Console.debug(
+            "settings: store \(store), bundle \(c.bundleId), \(c.environment), inputs [\(c.inputs.joined(separator: ", "))], "
+                + "reports \(c.reportsDirectory), verify \(c.noVerify ? "off" : "on"), "
+                + "months \(c.months.isEmpty ? "all" : c.months.joined(separator: " ")), "
+                + "as of \(c.asOf.map(ISO8601Millis.format) ?? "the newest document")")
         return c
     }
 }

@@ -6,11 +6,12 @@ struct Analyze: ParsableCommand {
         abstract: "Build the derived models (timelines, churn, billing episodes, refunds, accounts, flags).")
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var report: ReportOptions
 
     func run() throws {
-        try Console.run {
+        try Console.run(log) {
             try app.rejectIngestOptions(command: "analyze")
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let summary = try Pipeline(configuration: configuration).analyze()

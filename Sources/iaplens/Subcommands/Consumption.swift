@@ -15,6 +15,7 @@ struct Consumption: AsyncParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var key: APIKeyFlags
 
@@ -25,7 +26,7 @@ struct Consumption: AsyncParsableCommand {
     var dryRun = false
 
     func run() async throws {
-        try await Console.runAsync {
+        try await Console.runAsync(log) {
             var c = try ConfigurationBuilder.build(store: store, app: app)
             key.apply(to: &c.fetch)
             if let facts { c.fetch.facts = facts }

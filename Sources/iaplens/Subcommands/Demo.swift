@@ -16,6 +16,7 @@ struct Demo: ParsableCommand {
     var database: String?
 
     @OptionGroup var flags: SimulationFlags
+    @OptionGroup var log: LogOptions
 
     func run() throws {
         let options = flags.options
@@ -24,7 +25,7 @@ struct Demo: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        try Console.run {
+        try Console.run(log) {
             let archive = directory + "/archive"
             let manifest = try Simulator(options: options).run(into: archive)
             var configuration = PipelineConfiguration()
@@ -40,8 +41,8 @@ struct Demo: ParsableCommand {
             configuration.accountsPath = archive + "/accounts.csv"
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
-            print("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
-            print(Console.readingHint(configuration.reportsDirectory))
+            Console.result("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
+            Console.result(Console.readingHint(configuration.reportsDirectory))
         }
     }
 }

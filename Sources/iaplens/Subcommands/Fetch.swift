@@ -15,12 +15,13 @@ struct Fetch: AsyncParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var key: APIKeyFlags
     @OptionGroup var flags: FetchFlags
 
     func run() async throws {
-        try await Console.runAsync {
+        try await Console.runAsync(log) {
             var c = try ConfigurationBuilder.build(store: store, app: app)
             if let value = flags.archive { c.fetch.archive = value }
             key.apply(to: &c.fetch)

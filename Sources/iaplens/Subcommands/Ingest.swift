@@ -7,11 +7,12 @@ struct Ingest: ParsableCommand {
         discussion: "A file already read (same content) is skipped; a run killed midway is completed by the next one.")
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var inputs: InputOptions
 
     func run() throws {
-        try Console.run {
+        try Console.run(log) {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs)
             let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
             Console.printIngest(summary)

@@ -6,11 +6,12 @@ struct Report: ParsableCommand {
         abstract: "Write the CSV, Markdown and HTML reports of every month (or of --month) and the index.")
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var report: ReportOptions
 
     func run() throws {
-        try Console.run {
+        try Console.run(log) {
             try app.rejectIngestOptions(command: "report")
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let pipeline = Pipeline(configuration: configuration)

@@ -14,6 +14,7 @@ struct Run: AsyncParsableCommand {
             """)
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var inputs: InputOptions
     @OptionGroup var report: ReportOptions
@@ -22,7 +23,7 @@ struct Run: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        try await Console.runAsync {
+        try await Console.runAsync(log) {
             var configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
             if configuration.fetch.isConfigured {
                 let archive = try await FetchPlan.run(configuration)

@@ -13,6 +13,7 @@ struct Simulate: ParsableCommand {
     var output: String
 
     @OptionGroup var flags: SimulationFlags
+    @OptionGroup var log: LogOptions
 
     func run() throws {
         let options = flags.options
@@ -21,13 +22,13 @@ struct Simulate: ParsableCommand {
         } catch {
             throw ValidationError(error.description)
         }
-        try Console.run {
+        try Console.run(log) {
             let manifest = try Simulator(options: options).run(into: output) { progress in
                 if progress.entitiesDone % 5_000 == 0 && progress.entitiesDone > 0 {
                     Console.note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers, \(progress.documentsWritten) documents")
                 }
             }
-            print("simulate: wrote \(output) (root certificate: \(manifest.rootCertificate); expectations: \(output)/expectations.json)")
+            Console.result("simulate: wrote \(output) (root certificate: \(manifest.rootCertificate); expectations: \(output)/expectations.json)")
         }
     }
 }

@@ -8,6 +8,7 @@ struct Status: ParsableCommand {
         abstract: "Show what the store holds: files, documents by kind/environment, quarantine, months, last runs.")
 
     @OptionGroup var store: StoreOptions
+    @OptionGroup var log: LogOptions
 
     @Option(name: .long, help: "Also list up to N quarantined documents with file, line, message and the start of the document.")
     var quarantine: Int = 0
@@ -19,7 +20,7 @@ struct Status: ParsableCommand {
     var json = false
 
     func run() throws {
-        try Console.run {
+        try Console.run(log) {
             if let reason, QuarantineReason(rawValue: reason) == nil {
                 throw ValidationError("--reason must be a quarantine reason code such as bad_json (got \(reason)); `iaplens reasons` lists them.")
             }

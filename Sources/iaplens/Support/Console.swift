@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Logging
+import Synchronization
 import IAPAnalytics
 import IAPFetch
 import IAPFormats
@@ -7,23 +9,65 @@ import IAPReports
 import IAPPipeline
 import IAPStore
 
-/// Printing for the command line: results to stdout, progress and errors to stderr.
+/// Printing for the command line: results to stdout; progress, warnings and errors to stderr as timestamped,
+/// levelled log lines (swift-log, ``LogLine``), as much as `--quiet` / `--verbose` ask.
 enum Console {
+    private struct Settings {
+        var isQuiet = false
+        var isVerbose = false
+        var isBootstrapped = false
+    }
+
+    private static let settings = Mutex(Settings())
+
+    /// Sets the verbosity for this process (once; a command calls it first).
+    static func configure(_ options: LogOptions) {
+        let level: Logger.Level = options.isQuiet ? .warning : options.isVerbose ? .debug : .info
+        let first = settings.withLock { state -> Bool in
+            state.isQuiet = options.isQuiet
+            state.isVerbose = options.isVerbose
+            defer { state.isBootstrapped = true }
+            return !state.isBootstrapped
+        }
+        if first { LoggingSystem.bootstrap { _ in LogLine(logLevel: level) } }
+    }
+
+    /// The command's logger (``configure(_:)`` first; the default level otherwise).
+    static var log: Logger {
+        if !settings.withLock({ $0.isBootstrapped }) { configure(LogOptions()) }
+        return Logger(label: "iaplens")
+    }
+
+    /// True under `--quiet`: summaries on standard output are left out too.
+    static var isQuiet: Bool { settings.withLock { $0.isQuiet } }
+
+    /// True under `--verbose`.
+    static var isVerbose: Bool { settings.withLock { $0.isVerbose } }
+
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("iaplens: " + TerminalText.safe(text) + "\n").utf8))
+        log.error("\(text)")
     }
 
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((TerminalText.safe(text) + "\n").utf8))
+        log.info("\(text)")
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data(("iaplens: warning: " + TerminalText.safe(text) + "\n").utf8))
+        log.warning("\(text)")
     }
 
-    /// Progress lines on stderr, at most one a second (long runs only).
+    static func debug(_ text: String) {
+        log.debug("\(text)")
+    }
+
+    /// A result line on standard output, unless `--quiet`.
+    static func result(_ text: String) {
+        if !isQuiet { print(text) }
+    }
+
+    /// Progress lines on stderr: at most one a second (long runs only), every step under `--verbose`.
     static let progress: @Sendable (IngestProgress) -> Void = { progress in
-        guard !progress.isFinal, progress.elapsedSeconds >= 1 else { return }
+        guard !progress.isFinal, progress.elapsedSeconds >= 1 || isVerbose else { return }
         if progress.phase == .buildingIndexes {
             note("ingest: \(progress.documents) documents stored; building the indexes this bulk load deferred "
                 + "(a few seconds per million documents)")
@@ -36,7 +80,8 @@ enum Console {
 
     /// ``run(_:)`` for async commands; fetch's errors get their exit codes too: 64 a wrong option or key file, 75
     /// Apple kept failing (try later), 77 Apple refused the key.
-    static func runAsync(_ body: () async throws -> Void) async throws {
+    static func runAsync(_ options: LogOptions, _ body: () async throws -> Void) async throws {
+        configure(options)
         do {
             try await body()
         } catch let error as ReferenceFileError {
@@ -51,12 +96,13 @@ enum Console {
             default: throw ExitCode.failure
             }
         } catch {
-            try run { throw error }
+            try run(options) { throw error }
         }
     }
 
     /// Runs a command body, turning known errors into one sentence and a distinct exit code.
-    static func run(_ body: () throws -> Void) throws {
+    static func run(_ options: LogOptions, _ body: () throws -> Void) throws {
+        configure(options)
         do {
             try body()
         } catch let error as PipelineError {
@@ -95,15 +141,15 @@ enum Console {
     }
 
     static func printIngest(_ summary: IngestSummary) {
-        print("ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
+        result("ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
             + "\(summary.documentsRead) document(s): \(summary.accepted) accepted, \(summary.otherEnvironment) other environment, "
             + "\(summary.testNotifications) TEST, \(summary.quarantined) quarantined")
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
-            print("  quarantined \(reason): \(count)")
+            result("  quarantined \(reason): \(count)")
         }
-        for problem in summary.unreadableFiles { print("  unreadable: \(TerminalText.safe(problem))") }
+        for problem in summary.unreadableFiles { warn("unreadable: \(problem)") }
         if !summary.filesIgnored.isEmpty {
-            print("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
+            result("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
         }
     }
 }
@@ -115,13 +161,13 @@ extension Console {
             ? "1 month (\(summary.months[0]))"
             : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
         let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
-        print("analyze: as of \(asOf), \(months); rows: \(rows)")
+        result("analyze: as of \(asOf), \(months); rows: \(rows)")
     }
 
     static func printReports(_ summary: ReportWriteSummary, directory: String) {
         let removed = summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale file(s) or folder(s) removed"
-        print("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
-        print(readingHint(directory))
+        result("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
+        result(readingHint(directory))
     }
 
     /// Where a person starts reading.

@@ -43,7 +43,7 @@ enum ConsumptionPlan {
             }
             Console.note(summary.line)
         } else {
-            print(summary.line)
+            Console.result(summary.line)
         }
     }
 }

@@ -65,7 +65,7 @@ enum FetchPlan {
             if throttle.allows() { Console.note(line) }
         }
         for warning in summary.warnings { Console.warn(warning) }
-        print(summary.line)
+        Console.result(summary.line)
         return options.archive
     }
 }

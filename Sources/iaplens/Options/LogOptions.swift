@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+
+/// How much the command says on standard error: `--quiet` warnings and errors only (and no summary on standard
+/// output), `--verbose` also the settings it runs with and every progress step. Also `IAPLENS_QUIET=1` and
+/// `IAPLENS_VERBOSE=1`, for a scheduler's environment.
+struct LogOptions: ParsableArguments {
+    @Flag(name: .long, help: "Only warnings and errors, on standard error; no summary (for cron: silence means success).")
+    var quiet = false
+
+    @Flag(name: .long, help: "Also the settings the command runs with and every progress step.")
+    var verbose = false
+
+    func validate() throws {
+        if isQuiet && isVerbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+    }
+
+    var isQuiet: Bool { quiet || Self.environmentFlag("IAPLENS_QUIET") }
+    var isVerbose: Bool { verbose || Self.environmentFlag("IAPLENS_VERBOSE") }
+
+    private static func environmentFlag(_ name: String) -> Bool {
+        guard let value = ProcessInfo.processInfo.environment[name]?.lowercased() else { return false }
+        return ["1", "true", "yes"].contains(value)
+    }
+}
