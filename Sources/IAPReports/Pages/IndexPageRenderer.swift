@@ -48,12 +48,13 @@ public struct IndexPageRenderer {
 
     private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures]) -> Block {
         var table = PageTable(columns: [
-            .init("Month"), .init("Sales", .right), .init("Net revenue", .right), .init("Est. proceeds", .right),
+            .init("Month"), .init("Sales", .right), .init("Gross", .right), .init("Net revenue", .right),
+            .init("Est. proceeds", .right),
             .init("Voluntary churn", .right), .init("Involuntary churn", .right),
             .init("Other churn", .right), .init("Refunds", .right), .init("Consumable lost proceeds", .right),
             .init("Billing recovered / episodes", .right), .init("Flagged accounts", .right),
         ])
-        // Finance's figures per currency (reconciliation.csv): sales, net of the month's refunds, estimated proceeds.
+        // Finance's figures per currency (reconciliation.csv): sales, gross, net of the month's refunds, estimated proceeds.
         func money(_ amounts: CurrencyAmounts) -> Text {
             let texts = amounts.entries.map { Text.money($0.milli, currency: $0.currency) }
             return texts.isEmpty ? "—" : Text.joined(texts, separator: ", ")
@@ -63,6 +64,7 @@ public struct IndexPageRenderer {
             table.rows.append([
                 monthLink(month),
                 .data(String(figure.sales)),
+                money(figure.grossByCurrency),
                 money(figure.netByCurrency),
                 money(figure.proceedsByCurrency),
                 .data(String(figure.voluntaryChurn)),
