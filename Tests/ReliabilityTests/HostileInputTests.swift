@@ -60,12 +60,12 @@ import Testing
             "{\"receivedAt\":1e400,\"body\":{\"signedPayload\":\"\(goodJWS)\"}}",
             "{\"receivedAt\":-99999999999999999999999,\"body\":{\"signedPayload\":\"\(goodJWS)\"}}",
         ])
-        add("json-huge-strings.jsonl", ["bad_json", "malformed_jws"], lines: [
+        add("json-huge-strings.jsonl", ["document_too_large", "malformed_jws"], lines: [
             "{\"signedPayload\":\"" + String(repeating: "A", count: 17 << 20) + "\"}",
             "{\"signedPayload\":\"" + String(repeating: "A", count: 1 << 20) + "\"}",
         ])
-        // A single line larger than the 64 MiB document limit (compressed, so the repository stays small).
-        let huge = Array("{\"signedPayload\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: (64 << 20) + 10) + Array("\"}\n".utf8)
+        // A single line larger than the 16 MiB document limit (compressed, so the repository stays small).
+        let huge = Array("{\"signedPayload\":\"".utf8) + [UInt8](repeating: UInt8(ascii: "A"), count: (16 << 20) + 10) + Array("\"}\n".utf8)
         add("json-too-large.jsonl.gz", ["document_too_large"], bytes: Gzip.compress(huge, level: 1) ?? [])
         add("json-wrong-types.jsonl", ["bad_field", "bad_field", "bad_field", "bad_field", "bad_field", "unknown_shape", "unknown_shape", "unknown_shape"], lines: [
             "{\"signedPayload\":123}",

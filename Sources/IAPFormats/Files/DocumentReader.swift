@@ -11,8 +11,11 @@
 /// - Corrupt or truncated gzip: the documents before the damage come first, then one ``FormatFailureReason/badGzip``
 ///   failure at the line where it broke, then the iteration ends.
 public struct DocumentReader: Sequence, Sendable {
-    /// Default per-document limit: 64 MiB.
-    public static let defaultMaxDocumentBytes = 64 << 20
+    /// Default per-document limit: 16 MiB. The largest documents Apple sends are a Notification History page (up to
+    /// 20 signed notifications of about 10 KB: a few hundred KB) and a V1 body whose base64 `latest_receipt` carries
+    /// a long subscriber's whole history (a few MB); 16 MiB is several times either, and keeps three documents in
+    /// flight (reader, queue, parse) inside the 200 MB ingest aims at.
+    public static let defaultMaxDocumentBytes = 16 << 20
 
     /// The file to read.
     public let file: InputFile

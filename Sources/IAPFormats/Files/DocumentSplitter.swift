@@ -120,9 +120,11 @@ struct DocumentSplitter {
         if pending.isEmpty {
             bytes = Array(tail)
         } else {
+            // Taken, not shared: the append then grows the one buffer instead of copying a second one beside it
+            // (a line near the limit held three times its size for a moment).
             bytes = pending
+            pending = []
             bytes.append(contentsOf: tail)
-            pending.removeAll(keepingCapacity: false)
         }
         if bytes.last == Byte.carriageReturn { bytes.removeLast() }
         if lineCount == 1 { bytes = Self.droppingByteOrderMark(bytes) }

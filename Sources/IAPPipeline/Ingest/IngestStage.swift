@@ -52,6 +52,7 @@ public struct IngestStage: Sendable {
     /// marked complete in the batch that carries its last, so a batch may span files and nothing drains at
     /// file boundaries.
     public func run(runId: Int64) throws -> IngestSummary {
+        MemoryRelease.returnLargeBlocksWhenFreed()
         let discovery = try InputDiscovery.discover(options.inputs)
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)

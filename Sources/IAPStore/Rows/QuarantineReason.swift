@@ -31,7 +31,7 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         switch self {
         case .unreadableFile: return "the file could not be opened or read"
         case .badGzip: return "the gzip stream is truncated or corrupt; documents before the damage were kept"
-        case .documentTooLarge: return "one line is larger than the 64 MiB limit for a document"
+        case .documentTooLarge: return "one line is larger than the 16 MiB limit for a document"
         case .badJSON: return "the line is not valid JSON (syntax, invalid UTF-8, duplicate keys, nesting deeper than 64)"
         case .unknownShape: return "valid JSON, but none of the document shapes of PIPELINE.md"
         case .badField: return "a known shape with a field of the wrong type or value (e.g. status not 0/1), or a price, quantity, percentage or date outside what the App Store sends"

@@ -15,7 +15,7 @@ final class ArchiveReader: Sendable {
         files: [InputFile], alreadyRead: Set<String>, registered: [FileRegistration] = [], chunkSize: Int,
         capacity: Int = 2
     ) {
-        let events = BoundedQueue<IngestEvent>(capacity: capacity)
+        let events = BoundedQueue<IngestEvent>(capacity: capacity, byteCapacity: Self.chunkByteLimit * capacity)
         self.events = events
         let earlier = Dictionary(grouping: registered, by: \.path).mapValues { $0.sorted { $0.byteCount < $1.byteCount } }
         let thread = Thread {
@@ -24,6 +24,11 @@ final class ArchiveReader: Sendable {
         thread.name = "iaplens.reader"
         thread.start()
     }
+
+    /// Document bytes per chunk at most (one document larger than this is a chunk of its own). The queue holds at
+    /// most twice this (or one larger chunk alone), so the reader holds about 12 MB, or two documents at the
+    /// per-document limit (one queued, one being read).
+    static let chunkByteLimit = 4 << 20
 
     /// The next event in input order, or nil at the end.
     func next() -> IngestEvent? { events.take() }
@@ -62,6 +67,7 @@ final class ArchiveReader: Sendable {
                 path: input.path, sha256: hashed.sha256, byteCount: hashed.byteCount, continues: hashed.continues)
             guard events.put(.started(file)) else { return }
             var chunk: [DocumentReadResult] = []
+            var chunkBytes = 0
             chunk.reserveCapacity(chunkSize)
             // Exactly the bytes that were hashed, checked again as they are read: bytes appended since are left for
             // the next run, and a file rewritten in between is not recorded under a hash that does not cover it.
@@ -71,14 +77,17 @@ final class ArchiveReader: Sendable {
             var iterator = reader.makeIterator(digest: digest)
             while let item = iterator.next() {
                 chunk.append(item)
-                if chunk.count >= chunkSize {
-                    guard events.put(.read(file, chunk)) else { return }
+                if case .document(_, let bytes) = item { chunkBytes += bytes.count }
+                // Bounded by bytes as well as lines: 256 lines of a megabyte each were 256 MB in one chunk.
+                if chunk.count >= chunkSize || chunkBytes >= Self.chunkByteLimit {
+                    guard events.put(.read(file, chunk), bytes: chunkBytes) else { return }
                     chunk = []
+                    chunkBytes = 0
                     chunk.reserveCapacity(chunkSize)
                 }
             }
             if !chunk.isEmpty {
-                guard events.put(.read(file, chunk)) else { return }
+                guard events.put(.read(file, chunk), bytes: chunkBytes) else { return }
             }
             iterator.drain()
             let unchanged = digest.hex == hashed.sha256 && digest.byteCount == hashed.byteCount
