@@ -24,7 +24,7 @@ public struct Pipeline: Sendable {
         try configuration.validate(requireInputs: true)
         let lock = try storeLocation().lockForRun(command: "ingest")
         defer { withExtendedLifetime(lock) {} }
-        return try ingest(store: try openStore(), progress: progress)
+        return try explainingStorage { try ingest(store: try openStore(), progress: progress) }
     }
 
     /// `analyze`: loads reference files (when given) and builds every model.
@@ -36,7 +36,7 @@ public struct Pipeline: Sendable {
         let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "analyze")
-        return try analyze(store: try openStore())
+        return try explainingStorage { try analyze(store: try openStore()) }
     }
 
     /// `report`: writes the CSV and Markdown files from the built models.
@@ -48,7 +48,7 @@ public struct Pipeline: Sendable {
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "report")
-        return try report(store: try openStore())
+        return try explainingStorage { try report(store: try openStore()) }
     }
 
     /// `run`: ingest, analyze and report in order, holding the store throughout.
@@ -56,11 +56,13 @@ public struct Pipeline: Sendable {
         try configuration.validate(requireInputs: true)
         let lock = try storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
-        let store = try openStore()
-        let ingestSummary = try ingest(store: store, progress: progress)
-        let analysis = try analyze(store: store)
-        let written = try report(store: store)
-        return RunSummary(ingest: ingestSummary, analysis: analysis, reports: written)
+        return try explainingStorage {
+            let store = try openStore()
+            let ingestSummary = try ingest(store: store, progress: progress)
+            let analysis = try analyze(store: store)
+            let written = try report(store: store)
+            return RunSummary(ingest: ingestSummary, analysis: analysis, reports: written)
+        }
     }
 
     /// `status`: what the store holds. Reads only, so it works while a run holds the store.
@@ -100,6 +102,19 @@ public struct Pipeline: Sendable {
     /// The store `--database` names: a SQLite file, or a PostgreSQL URL.
     private func storeLocation() throws -> StoreLocation {
         try StoreLocation(configuration.databasePath)
+    }
+
+    /// Runs a stage, turning a full or read-only disk into one sentence that says which and what to do.
+    private func explainingStorage<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            let target: StorageFailure.Target =
+                error is ReportWriterError
+                ? .reports(directory: configuration.reportsDirectory)
+                : .store(location: (try? storeLocation().description) ?? configuration.databasePath)
+            throw StorageFailure.explain(error, target: target) ?? error
+        }
     }
 
     private func openStore() throws -> any StoreEngine {

@@ -9,6 +9,8 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidConfiguration(String)
     /// A reference file (products.csv / accounts.csv) is invalid.
     case invalidReferenceFile(String)
+    /// The store or the reports folder ran out of space or cannot be written (``StorageFailure``).
+    case storage(String)
 
     /// A sentence a user can act on.
     public var description: String {
@@ -21,6 +23,8 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
             return message
         case .invalidReferenceFile(let message):
             return message
+        case .storage(let sentence):
+            return sentence
         }
     }
 
@@ -30,6 +34,7 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
         case .storeBusy: return 75
         case .cannotLock: return 73
         case .invalidConfiguration, .invalidReferenceFile: return 64
+        case .storage: return 1
         }
     }
 }

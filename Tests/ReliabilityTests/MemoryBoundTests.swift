@@ -1,0 +1,68 @@
+import Foundation
+import IAPFormats
+import GRDB
+import IAPStore
+import Testing
+
+/// Memory stays bounded whatever the input holds (issue 17): lines of 30 MB (over the 16 MiB limit), documents just
+/// under the limit, and thousands of one-megabyte lines are read by `iaplens ingest` in a child process whose peak
+/// resident memory (the kernel's VmHWM, read while it runs) stays under 200 MB, and every line is quarantined with
+/// its reason and a bounded excerpt.
+@Suite struct MemoryBoundTests {
+    static let bound = 200 * 1024  // KB
+
+    @Test func oversizedAndNearLimitDocumentsKeepIngestUnder200MB() throws {
+        let folder = NSTemporaryDirectory() + "iaplens-memory-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Twelve lines of 30 MB, one gzip member each (the file is small; its content is not).
+        try writeMembers(folder + "/in/oversized.jsonl.gz", count: 12) { Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 30 << 20) + Array("\"}\n".utf8) }
+        // Six documents just under the 16 MiB limit: parsed, not cut.
+        try writeMembers(folder + "/in/near-limit.jsonl.gz", count: 6) { Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: (16 << 20) - 20) + Array("\"}\n".utf8) }
+        // Three hundred lines of a megabyte each, plain.
+        let megabyte = Array("{\"signedPayload\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 1 << 20) + Array("\"}\n".utf8)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: { FileManager.default.createFile(atPath: folder + "/in/megabytes.jsonl", contents: nil); return folder + "/in/megabytes.jsonl" }()))
+        for _ in 0..<300 { try handle.write(contentsOf: Data(megabyte)) }
+        try handle.close()
+
+        let database = folder + "/store.sqlite"
+        let running = try CLI.Running([
+            "ingest", "--input", folder + "/in", "--database", database, "--bundle-id", "com.example.memory",
+            "--max-quarantine-percent", "100",
+        ])
+        var peak = 0
+        while running.process.isRunning {
+            peak = max(peak, Self.highWaterMark(pid: running.pid) ?? 0)
+            usleep(10_000)
+        }
+        let result = try running.wait()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(peak > 0, "the child's memory was read")
+        #expect(peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
+
+        let store = try SQLiteStore(path: database)
+        let rows = try store.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT reason, count(*), max(length(excerpt)), max(length(message)) FROM quarantine GROUP BY reason ORDER BY reason")
+        }
+        let counts = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
+        #expect(counts == ["document_too_large": 12, "malformed_jws": 300, "unknown_shape": 6])
+        // The store keeps a bounded excerpt of each, never the line.
+        #expect(rows.allSatisfy { ($0[2] as Int) <= 200 && ($0[3] as Int) < 1_000 })
+    }
+
+    /// A gzip file of `count` members, each the compressed `line()`: only one line is in memory at a time.
+    private func writeMembers(_ path: String, count: Int, line: () -> [UInt8]) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        let member = Gzip.compress(line(), level: 1) ?? []
+        for _ in 0..<count { try handle.write(contentsOf: Data(member)) }
+        try handle.close()
+    }
+
+    /// The process's peak resident memory so far, in KB (Linux's `VmHWM`); nil once it is gone.
+    static func highWaterMark(pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first { !$0.isEmpty } ?? "")
+    }
+}
