@@ -47,4 +47,38 @@ import Testing
         // b.jsonl has a.jsonl's content; c.jsonl is already in the store.
         #expect(log == ["start a.jsonl", "read 1", "read 1", "end a.jsonl", "skip b.jsonl", "skip c.jsonl", "unreadable missing.jsonl"])
     }
+
+    /// Issue 20: a file rewritten between its hashing and its reading is reported as changed (the loader then
+    /// removes its rows, so the next run reads it afresh), never recorded under a hash of other bytes. The hasher
+    /// works one file ahead: while the reader waits on a full queue inside the first file, the second is already
+    /// hashed; it is then rewritten (same size, other bytes) before the reader gets to it.
+    @Test func aFileRewrittenAfterItsHashIsReportedChanged() throws {
+        let archive = try TestArchive()
+        let first = try archive.write("a.jsonl", lines: (0..<50).map { "{\"n\": \($0)}" })
+        let second = try archive.write("b.jsonl", lines: ["{\"n\": 1}"])
+        let appended = try archive.write("c.jsonl", lines: ["{\"n\": 2}"])
+        let files = [first, second, appended].map { InputFile(path: $0, byteCount: 0) }
+        let reader = ArchiveReader(files: files, alreadyRead: [], chunkSize: 1, capacity: 2)
+        // The reader fills its queue inside a.jsonl and waits; b.jsonl and c.jsonl get hashed meanwhile (two tiny
+        // files: a second is ample even on a loaded machine).
+        Thread.sleep(forTimeInterval: 1)
+        try Data("{\"n\": 7}\n".utf8).write(to: URL(fileURLWithPath: second))
+        // Bytes appended after hashing are left for the next run, not read under the old hash.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: appended))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"n\": 3}\n".utf8))
+        try handle.close()
+        var ends: [String] = []
+        var linesOfC = 0
+        while let event = reader.next() {
+            switch event {
+            case .finished(let file): ends.append("finished \((file.path as NSString).lastPathComponent)")
+            case .changed(let file): ends.append("changed \((file.path as NSString).lastPathComponent)")
+            case .read(let file, let items) where file.path == appended: linesOfC += items.count
+            default: break
+            }
+        }
+        #expect(ends == ["finished a.jsonl", "changed b.jsonl", "finished c.jsonl"])
+        #expect(linesOfC == 1)
+    }
 }
