@@ -18,6 +18,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotLock(path: String, reason: String)
     /// `--database` names a database (or schema) that holds tables iaplens did not create.
     case notAStore(path: String, tables: [String])
+    /// The disk holding the store is full (SQLite's `SQLITE_FULL`, PostgreSQL's `53100 disk_full`).
+    case storageFull(path: String, reason: String)
+    /// The store cannot be written: a read-only file system or file (SQLite's `SQLITE_READONLY`), or a read-only
+    /// server (PostgreSQL's `25006`).
+    case storageReadOnly(path: String, reason: String)
 
     /// A sentence the user can act on.
     public var description: String {
@@ -45,6 +50,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "of its own with ?schema=)."
         case .cannotLock(let path, let reason):
             return "Cannot take the run lock of \(path): \(reason). Check that the database folder is writable, or that the server is up."
+        case .storageFull(let path, let reason):
+            return "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
+        case .storageReadOnly(let path, let reason):
+            return "The store \(path) cannot be written (\(reason)): make it writable or move it with --database, then rerun."
         }
     }
 

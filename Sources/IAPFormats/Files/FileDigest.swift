@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// SHA-256 of files, streamed through a 1 MiB buffer so memory stays flat for any file size.
 public enum FileDigest {
     /// Buffer size used while hashing.
@@ -8,28 +6,7 @@ public enum FileDigest {
     /// Returns the lower-case hexadecimal SHA-256 of the file's bytes (as stored, not decompressed).
     /// - Throws: ``FileAccessError`` when the file cannot be opened or read.
     public static func sha256Hex(ofFileAt path: String) throws(FileAccessError) -> String {
-        let file = try POSIXFile(path: path)
-        defer { file.release() }
-        guard let context = EVP_MD_CTX_new() else { throw FileAccessError(path: path, reason: "OpenSSL could not allocate a digest") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            throw FileAccessError(path: path, reason: "OpenSSL could not start SHA-256")
-        }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try file.fill(buffer)
-            if count == 0 { break }
-            guard EVP_DigestUpdate(context, buffer.baseAddress, count) == 1 else {
-                throw FileAccessError(path: path, reason: "OpenSSL could not update SHA-256")
-            }
-        }
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else {
-            throw FileAccessError(path: path, reason: "OpenSSL could not finish SHA-256")
-        }
-        return MemoryDigest.hex(digest.prefix(Int(length)))
+        try digest(ofFileAt: path, prefixLength: nil).sha256
     }
 
     /// A file's SHA-256 and size as hashed, and the SHA-256 of its first `prefixLength` bytes when it has that many:

@@ -57,7 +57,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
             throw .invalidConfiguration("--month must be written YYYY-MM, e.g. 2026-10 (got \(month)).")
         }
         // Reports cover what has happened: from the App Store's first year to now (a day of slack for clocks).
-        let latest = IngestPolicy.wallClockMillis() + 86_400_000
+        let latest = IngestPolicy.latestTimeNow()
         let latestMonth = String(ISO8601Millis.format(latest).prefix(7))
         for month in months where month < "2008-01" || month > latestMonth {
             throw .invalidConfiguration(

@@ -62,9 +62,10 @@ public struct IngestStage: Sendable {
         var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
 
+        let registered = try storeWriter.fileRegistrations()
         let reader = ArchiveReader(
-            files: discovery.files, alreadyRead: try storeWriter.completedFileHashes(),
-            registered: try storeWriter.fileRegistrations(), chunkSize: options.chunkSize)
+            files: discovery.files, alreadyRead: registered.completedHashes,
+            registered: registered, chunkSize: options.chunkSize)
         let stage = ProcessingStage(reader: reader, processor: processor, linesPerRound: options.chunkSize)
         defer { stage.cancel() }
         // The documents' own small batches, written together: merging them would copy every row once more.

@@ -39,10 +39,9 @@ enum StorageFailure {
         if let error = error as? DatabaseError {
             switch error.resultCode {
             case .SQLITE_FULL: return .full(path: nil)
+            // SQLite maps ENOSPC to SQLITE_FULL itself; CANTOPEN mid-run is a journal it cannot create beside the
+            // store. A plain I/O error is left as SQLite says it: it may be the disk itself.
             case .SQLITE_READONLY, .SQLITE_CANTOPEN: return .readOnly(path: nil)
-            case .SQLITE_IOERR:
-                // A failed write is most often a full disk that SQLite met outside its own size checks.
-                return errno == EROFS ? .readOnly(path: nil) : .full(path: nil)
             default: return nil
             }
         }
@@ -56,19 +55,11 @@ enum StorageFailure {
             }
         }
         if let error = error as? StoreError {
-            let reason: String
             switch error {
-            case .cannotOpen(_, let text), .writeFailed(let text), .queryFailed(let text): reason = text
+            case .storageFull: return .full(path: nil)
+            case .storageReadOnly: return .readOnly(path: nil)
             default: return nil
             }
-            // SQLite's own words when opening or migrating (error 13 full, 8 read-only, 14 cannot open the journal);
-            // PostgreSQL's SQLSTATE 53100 disk_full or "No space left on device", 25006 read-only transaction.
-            if reason.contains("SQLite error 13:") || reason.contains("SQLSTATE 53100")
-                || reason.contains("No space left on device")
-            {
-                return .full(path: nil)
-            }
-            if reason.contains("SQLite error 8:") || reason.contains("SQLSTATE 25006") { return .readOnly(path: nil) }
         }
         return nil
     }

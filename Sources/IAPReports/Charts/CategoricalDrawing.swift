@@ -153,12 +153,13 @@ struct CategoricalDrawing {
     /// Category labels under the plot: every one when they fit, else every k-th; long labels are slanted.
     /// Returns the chart's total height.
     private func drawCategoryLabels(_ canvas: inout SVGCanvas, band: Double, baseline: Double) -> Double {
-        // Labels that fit their column are drawn whole (up to 40 characters); others are slanted and cut.
+        // Labels that fit their column at DejaVu's average width are drawn whole (up to 40 characters); others are
+        // slanted and cut.
         let fitting = max(Int(band / 6.2), 1)
         let longestWhole = data.categories.map { $0.unicodeScalars.count }.max() ?? 0
         let slanted = longestWhole > fitting && longestWhole > 8
         let longest = min(longestWhole, slanted ? labelLimit : 40)
-        let every = slanted ? max(1, Int((14 / band).rounded(.up))) : max(1, Int((Double(longest) * 6.6 + 8) / band) + 1)
+        let every = slanted ? max(1, Int((14 / band).rounded(.up))) : max(1, Int((Double(longest) * ChartStyle.characterWidth + 8) / band) + 1)
         for (c, category) in data.categories.enumerated() where c % every == 0 {
             let x = left + (Double(c) + 0.5) * band
             if slanted {
@@ -167,6 +168,6 @@ struct CategoricalDrawing {
                 canvas.text(category, x: x, y: baseline + 16, anchor: "middle", limit: 40)
             }
         }
-        return baseline + (slanted ? 24 + Double(longest) * 6.6 * 0.58 : 30)
+        return baseline + (slanted ? 24 + Double(longest) * ChartStyle.characterWidth * 0.58 : 30)
     }
 }

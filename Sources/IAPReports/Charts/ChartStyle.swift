@@ -33,12 +33,10 @@ enum ChartStyle {
         [Marker.circle, .square, .triangle, .diamond][series % 4]
     }
 
-    /// One font for charts, stylesheet and the width estimates below.
+    /// One font for charts, as in the stylesheet.
     static let fontFamily = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-    /// Estimated width of a text at 11 px (DejaVu Sans averages about 6.6 px a character there); used to lay out
-    /// legends and thin axis labels without measuring, so output does not depend on installed fonts.
-    static func textWidth(_ text: String, size: Double = 11) -> Double {
-        Double(text.unicodeScalars.count) * size * 0.6
-    }
+    /// Estimated width of a character at 11 px, generous (DejaVu Sans averages about 6.2 px there): legends and
+    /// axis labels are laid out without measuring, so output does not depend on the fonts installed.
+    static let characterWidth: Double = 6.6
 }

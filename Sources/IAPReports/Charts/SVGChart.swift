@@ -139,7 +139,7 @@ struct SVGCanvas {
         var x = left
         var y = top
         for (index, name) in names.enumerated() {
-            let width = 22 + Double(min(name.unicodeScalars.count, 41)) * 6.6 + 18
+            let width = 22 + Double(min(name.unicodeScalars.count, 41)) * ChartStyle.characterWidth + 18
             if x > left && x + width > right {
                 x = left
                 y += 18

@@ -1,20 +1,8 @@
-/// A piece of Markdown that is safe to paste into a page: either our own markup, or data escaped on the way in.
-///
-/// Product IDs, account IDs, order IDs and notes come from hostile data. Keeping escaped and trusted text apart in
-/// the type system means a renderer cannot forget to escape: data only becomes `Markdown` through ``init(text:)``.
-struct Markdown: Equatable, ExpressibleByStringLiteral {
+/// Data escaped for a Markdown page, so that it renders as the literal text it is. ``MarkdownWriter`` uses it for
+/// every data and prose span of a ``Text``; product IDs, account IDs, order IDs and notes come from hostile data.
+struct Markdown: Equatable {
     /// The Markdown source.
     let source: String
-
-    /// Trusted markup written by this module.
-    init(markup: String) {
-        source = markup
-    }
-
-    /// Trusted markup from a literal.
-    init(stringLiteral value: String) {
-        source = value
-    }
 
     /// Data, escaped so that it renders as the literal text it is, inside a table cell or a paragraph.
     init(text: String) {
@@ -36,15 +24,6 @@ struct Markdown: Equatable, ExpressibleByStringLiteral {
         } else {
             source = escaped
         }
-    }
-
-    /// Joins pieces with a trusted separator.
-    static func joined(_ parts: [Markdown], separator: String) -> Markdown {
-        Markdown(markup: parts.map(\.source).joined(separator: separator))
-    }
-
-    static func + (lhs: Markdown, rhs: Markdown) -> Markdown {
-        Markdown(markup: lhs.source + rhs.source)
     }
 
     /// Longest data text shown in one place; the CSV keeps the full value.

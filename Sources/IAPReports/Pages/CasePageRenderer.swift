@@ -86,22 +86,19 @@ enum CasePageRenderer {
             case "purchase":
                 purchases.add(1, currency: event.currency)
                 purchased.add(event.amountMilli ?? 0, currency: event.currency)
-                refunds.add(0, currency: event.currency)
-                refunded.add(0, currency: event.currency)
             case "refund":
                 refunds.add(1, currency: event.currency)
                 refunded.add(event.amountMilli ?? 0, currency: event.currency)
-                purchases.add(0, currency: event.currency)
-                purchased.add(0, currency: event.currency)
             default: continue
             }
         }
-        guard !purchases.entries.isEmpty else { return .aside("No purchases or refunds on the timeline.") }
+        let currencies = CurrencyAmounts.unionOfCurrencies([purchases, refunds])
+        guard !currencies.isEmpty else { return .aside("No purchases or refunds on the timeline.") }
         var table = PageTable(columns: [
             .init("Currency"), .init("Purchases", .right), .init("Purchased", .right), .init("Refunds", .right),
             .init("Refunded", .right),
         ])
-        for currency in purchases.currencies {
+        for currency in currencies {
             table.rows.append([
                 .data(currency), .data(String(purchases[currency])),
                 .money(purchased[currency], currency: currency), .data(String(refunds[currency])),

@@ -36,9 +36,6 @@ public protocol StoreRunLock: AnyObject, Sendable {}
 /// How ingest writes documents: every write is keyed, so writing the same facts twice changes nothing, and each
 /// call is one transaction.
 public protocol DocumentWriter: Sendable {
-    /// Content hashes of every file already read completely: ingest skips these.
-    func completedFileHashes() throws -> Set<String>
-
     /// Every registered file (path, hash, size), read completely or not: the earlier states a grown file continues
     /// (``FileContinuation``).
     func fileRegistrations() throws -> [FileRegistration]
@@ -55,6 +52,11 @@ public protocol DocumentWriter: Sendable {
 }
 
 extension DocumentWriter {
+    /// Content hashes of every file already read completely: ingest skips these.
+    public func completedFileHashes() throws -> Set<String> {
+        try fileRegistrations().completedHashes
+    }
+
     /// Writes one batch in one transaction.
     public func write(_ batch: DocumentBatch) throws { try write([batch]) }
 }

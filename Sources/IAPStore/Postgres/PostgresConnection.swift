@@ -156,7 +156,12 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         default:
             let message = Self.clean(String(cString: PQresultErrorMessage(result)))
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?"
-            throw StoreError.queryFailed(reason: "\(message) (SQLSTATE \(state)) in: \(Self.abbreviated(sql))")
+            let reason = "\(message) (SQLSTATE \(state)) in: \(Self.abbreviated(sql))"
+            switch state {
+            case "53100": throw StoreError.storageFull(path: displayName, reason: reason)
+            case "25006": throw StoreError.storageReadOnly(path: displayName, reason: reason)
+            default: throw StoreError.queryFailed(reason: reason)
+            }
         }
     }
 

@@ -11,12 +11,6 @@
 struct PostgresDocumentWriter: DocumentWriter {
     let store: PostgresStore
 
-    func completedFileHashes() throws -> Set<String> {
-        try store.read { connection in
-            Set(try connection.rows("SELECT file_sha256 FROM source_files WHERE state = 'complete'").compactMap { $0[0].text })
-        }
-    }
-
     func fileRegistrations() throws -> [FileRegistration] {
         try store.read { connection in try FileContinuation.registrations(on: connection) }
     }

@@ -26,13 +26,6 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         try ensureSecondaryIndexes()
     }
 
-    /// Content hashes of every file already read completely: ingest skips these.
-    public func completedFileHashes() throws -> Set<String> {
-        try store.database.read { db in
-            Set(try String.fetchAll(db, sql: "SELECT file_sha256 FROM source_files WHERE state = 'complete'"))
-        }
-    }
-
     /// Every registered file, for ``FileContinuation``.
     public func fileRegistrations() throws -> [FileRegistration] {
         try store.database.read { db in try FileContinuation.registrations(on: SQLiteStoreConnection(db)) }

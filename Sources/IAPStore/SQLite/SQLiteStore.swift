@@ -49,6 +49,10 @@ public final class SQLiteStore: StoreEngine {
             self.path = path
         } catch let error as StoreError {
             throw error
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            throw StoreError.storageFull(path: path, reason: "\(error)")
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            throw StoreError.storageReadOnly(path: path, reason: "\(error)")
         } catch {
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }

@@ -39,21 +39,31 @@ public enum FileContinuation {
 
     /// Every file the store has registered, read completely or not: the earlier states a file may continue.
     public static func registrations(on connection: any StoreConnection) throws -> [FileRegistration] {
-        try connection.rows("SELECT path, file_sha256, byte_count FROM source_files ORDER BY path, byte_count").map {
-            FileRegistration(path: $0[0].text ?? "", sha256: $0[1].text ?? "", byteCount: $0[2].integer ?? 0)
+        try connection.rows("SELECT path, file_sha256, byte_count, state FROM source_files").map {
+            FileRegistration(
+                path: $0[0].text ?? "", sha256: $0[1].text ?? "", byteCount: $0[2].integer ?? 0,
+                isComplete: $0[3].text == "complete")
         }
     }
 }
 
-/// A file the store has registered: where it was, its content hash and its size then.
+/// A file the store has registered: where it was, its content hash, its size then, and whether it was read to
+/// the end.
 public struct FileRegistration: Sendable, Equatable {
     public let path: String
     public let sha256: String
     public let byteCount: Int64
+    public let isComplete: Bool
 
-    public init(path: String, sha256: String, byteCount: Int64) {
+    public init(path: String, sha256: String, byteCount: Int64, isComplete: Bool = true) {
         self.path = path
         self.sha256 = sha256
         self.byteCount = byteCount
+        self.isComplete = isComplete
     }
+}
+
+extension [FileRegistration] {
+    /// The content hashes of the files read to the end: ingest skips files with these contents.
+    public var completedHashes: Set<String> { Set(filter(\.isComplete).map(\.sha256)) }
 }

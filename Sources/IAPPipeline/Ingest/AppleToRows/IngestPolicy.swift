@@ -27,7 +27,7 @@ public struct IngestPolicy: Sendable, Equatable {
         bundleId: String, appAppleId: Int64? = nil, environment: String = "Production", verifySignatures: Bool = true,
         v1SharedSecret: String? = nil, latestUnsignedTime: Int64? = nil
     ) {
-        self.latestUnsignedTime = latestUnsignedTime ?? Self.wallClockMillis() + 86_400_000
+        self.latestUnsignedTime = latestUnsignedTime ?? Self.latestTimeNow()
         self.v1SharedSecret = v1SharedSecret
         self.bundleId = bundleId
         self.appAppleId = appAppleId
@@ -35,8 +35,14 @@ public struct IngestPolicy: Sendable, Equatable {
         self.verifySignatures = verifySignatures
     }
 
+    /// The latest time anything iaplens is told may carry: a day after the wall clock (clocks disagree a little,
+    /// Apple's never by a day). Unsigned documents, `--as-of` and `--month` are held to it.
+    public static func latestTimeNow() -> Int64 {
+        wallClockMillis() + 86_400_000
+    }
+
     /// Now, in Unix milliseconds.
-    public static func wallClockMillis() -> Int64 {
+    static func wallClockMillis() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
