@@ -153,13 +153,17 @@ struct CategoricalDrawing {
     /// Category labels under the plot: every one when they fit, else every k-th; long labels are slanted.
     /// Returns the chart's total height.
     private func drawCategoryLabels(_ canvas: inout SVGCanvas, band: Double, baseline: Double) -> Double {
-        // Labels that fit their column at DejaVu's average width are drawn whole (up to 40 characters); others are
-        // slanted and cut.
-        let fitting = max(Int(band / 6.2), 1)
+        // Labels that fit their column are drawn whole (up to 40 characters); others are slanted and cut. Short
+        // labels too many to fit side by side (months) are drawn every k-th. One width for both decisions, so no
+        // label is both "fitting" and thinned away.
+        let fitting = max(Int(band / ChartStyle.characterWidth), 1)
         let longestWhole = data.categories.map { $0.unicodeScalars.count }.max() ?? 0
         let slanted = longestWhole > fitting && longestWhole > 8
         let longest = min(longestWhole, slanted ? labelLimit : 40)
-        let every = slanted ? max(1, Int((14 / band).rounded(.up))) : max(1, Int((Double(longest) * ChartStyle.characterWidth + 8) / band) + 1)
+        let every =
+            slanted
+            ? max(1, Int((14 / band).rounded(.up)))
+            : max(1, Int(((Double(longest) * ChartStyle.characterWidth + 8) / band).rounded(.up)))
         for (c, category) in data.categories.enumerated() where c % every == 0 {
             let x = left + (Double(c) + 0.5) * band
             if slanted {

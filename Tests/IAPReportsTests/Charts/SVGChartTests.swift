@@ -48,6 +48,16 @@ import Testing
         #expect(svg.contains(">Things</text>"))
     }
 
+    /// A few long labels are slanted, never thinned: each column keeps its name (the billing-outcomes chart once
+    /// lost "pending" and "recovered after grace" to a thinning meant for months).
+    @Test func everyColumnOfAFewKeepsItsLabel() {
+        let categories = ["recovered in grace", "recovered after grace", "expired", "pending"]
+        let svg = chart(.groupedColumns, [.init(name: "Episodes", values: [0, 0, 0, 1])], categories: categories)
+        for label in ["recovered in grace", "recovered after gr…", "expired", "pending"] {
+            #expect(svg.contains(">\(label)</text>"), "\(label) is not drawn under its column")
+        }
+    }
+
     @Test func hostileLabelsAreText() {
         let svg = chart(.groupedColumns, [.init(name: "<script>", values: [1])], categories: ["\"/><script>alert(1)</script>"])
         #expect(!svg.contains("<script"))
