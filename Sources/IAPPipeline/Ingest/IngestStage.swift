@@ -57,9 +57,20 @@ public struct IngestStage: Sendable {
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
         let storeWriter = store.makeDocumentWriter()
+        // Apple's financial reports first (small, one transaction each), before a bulk load takes the indexes away.
+        let reports = try AppleReportLoader(store: store, runId: runId)
+            .load(candidates: discovery.skipped, alreadyRead: try storeWriter.completedFileHashes())
         let isBulkLoad = try storeWriter.beginIngest(files: discovery.files.map { ($0.path, $0.byteCount) })
         let writer = BatchWriterThread(writer: storeWriter)
-        var summary = IngestSummary(filesFound: discovery.files.count, filesIgnored: discovery.skipped)
+        var summary = IngestSummary(filesFound: discovery.files.count + reports.reportsFound, filesIgnored: reports.notReports)
+        summary.filesRead = reports.reportsLoaded + reports.refusals.count
+        summary.filesAlreadyRead = reports.reportsAlreadyRead
+        summary.unreadableFiles = reports.unreadableFiles
+        summary.appleReportsFound = reports.reportsFound
+        summary.appleReportsLoaded = reports.reportsLoaded
+        summary.appleReportRows = reports.rowsLoaded
+        summary.appleReportQuarantine = reports.quarantinedByReason
+        summary.appleReportRefusals = reports.refusals
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
 
         let registered = try storeWriter.fileRegistrations()

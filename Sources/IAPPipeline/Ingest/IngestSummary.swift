@@ -22,6 +22,17 @@ public struct IngestSummary: Sendable, Equatable {
     public var testNotifications = 0
     /// Of which quarantined, by reason code.
     public var quarantinedByReason: [String: Int] = [:]
+    /// Apple's financial reports found among the inputs (loaded now or read before).
+    public var appleReportsFound = 0
+    /// Of which loaded in this run.
+    public var appleReportsLoaded = 0
+    /// Rows of those reports loaded.
+    public var appleReportRows = 0
+    /// Report rows quarantined, and reports refused whole, by reason code (not documents: kept apart from the
+    /// documents' quarantine share).
+    public var appleReportQuarantine: [String: Int] = [:]
+    /// One sentence per report refused whole in this run.
+    public var appleReportRefusals: [String] = []
 
     /// Creates an empty summary.
     public init(filesFound: Int, filesIgnored: [String]) {

@@ -27,6 +27,10 @@ public enum CitusTableRoles {
         ("order_lookup_transactions", .reference),
         ("fetch_cursors", .reference),
         ("consumption_answers", .reference),
+        // Apple's financial reports: a few thousand aggregate rows a month, joined to every shard's sales by day.
+        ("apple_reports", .reference),
+        ("apple_report_days", .reference),
+        ("apple_report_rows", .reference),
         // A document's rows are found by the file they came from: the run's progress, quarantine.
         ("documents", .distributed(column: "file_sha256", group: "files")),
         ("quarantine", .distributed(column: "file_sha256", group: "files")),

@@ -33,6 +33,48 @@ enum PostgresSchema {
             )
             """,
         ]),
+        ("v6 apple financial reports", [
+            """
+            CREATE TABLE apple_reports (
+                file_sha256 \(text) PRIMARY KEY REFERENCES source_files (file_sha256),
+                path \(text) NOT NULL,
+                vendor_name \(text),
+                period_start \(text) NOT NULL,
+                period_end \(text) NOT NULL,
+                row_count bigint NOT NULL CHECK (row_count >= 0),
+                rejected_rows bigint NOT NULL CHECK (rejected_rows >= 0),
+                run_id bigint NOT NULL REFERENCES runs (run_id),
+                CHECK (period_start <= period_end)
+            )
+            """,
+            """
+            CREATE TABLE apple_report_days (
+                day \(text) PRIMARY KEY,
+                file_sha256 \(text) NOT NULL REFERENCES apple_reports (file_sha256)
+            )
+            """,
+            """
+            CREATE TABLE apple_report_rows (
+                file_sha256 \(text) NOT NULL REFERENCES apple_reports (file_sha256),
+                line bigint NOT NULL CHECK (line >= 1),
+                transaction_date \(text) NOT NULL,
+                settlement_date \(text),
+                sku \(text) NOT NULL,
+                product_type_identifier \(text) NOT NULL,
+                country_of_sale \(text) NOT NULL,
+                quantity bigint NOT NULL,
+                partner_share_milli bigint NOT NULL,
+                extended_partner_share_milli bigint NOT NULL,
+                partner_share_currency \(text) NOT NULL,
+                customer_price_milli bigint NOT NULL,
+                customer_currency \(text) NOT NULL,
+                sale_or_return \(text) NOT NULL CHECK (sale_or_return IN ('S', 'R')),
+                other_columns \(text),
+                PRIMARY KEY (file_sha256, line)
+            )
+            """,
+            "CREATE INDEX apple_report_rows_by_product ON apple_report_rows (sku, customer_currency, transaction_date)",
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -103,7 +103,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// The tables ingest and the reference loaders write.
     static let factTables = [
         "source_files", "documents", "quarantine", "notifications", "transaction_versions", "transactions",
-        "renewal_infos", "order_lookups", "order_lookup_transactions", "ref_products", "ref_accounts",
+        "renewal_infos", "order_lookups", "order_lookup_transactions", "ref_products", "ref_accounts", "apple_report_rows",
+        "apple_report_days",
     ]
 
     /// Runs `body` with the connection itself (the document writer's COPY), in one transaction.

@@ -25,6 +25,10 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
     case unknownEnvironment = "unknown_environment"
     case wrongApp = "wrong_app"
     case v1SecretMismatch = "v1_secret_mismatch"
+    // MARK: Apple's financial reports
+    case badReport = "bad_report"
+    case badReportRow = "bad_report_row"
+    case overlappingReport = "overlapping_report"
 
     /// What the code means, as a clause.
     public var meaning: String {
@@ -49,6 +53,9 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .unknownEnvironment: return "the document does not say which environment (Production/Sandbox) it belongs to"
         case .wrongApp: return "the document belongs to another bundle ID or app Apple ID"
         case .v1SecretMismatch: return "a V1 body (unsigned) whose password is not the configured --v1-shared-secret"
+        case .badReport: return "a file shaped like an Apple financial report that cannot be loaded: a required column is missing, its preamble dates are not dates, or it holds neither rows nor a period"
+        case .badReportRow: return "a row of an Apple financial report with a missing or unreadable value (a date, a whole-number Quantity, an amount with at most three decimals, a currency code, S or R)"
+        case .overlappingReport: return "an Apple financial report whose period overlaps a report already loaded from another file; nothing of it was loaded"
         }
     }
 
@@ -71,6 +78,10 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .unknownEnvironment: return "Check the exporter; Apple always sends an environment."
         case .wrongApp: return "Expected when archives are shared between apps; pass the right --bundle-id / --app-apple-id."
         case .v1SecretMismatch: return "Treat as a forgery unless the secret was rotated; pass the secret in use when it was archived."
+        case .badReport, .badReportRow:
+            return "Download the report again from App Store Connect (Payments and Financial Reports) or with `iaplens fetch --connect-…`; the message names the column and line."
+        case .overlappingReport:
+            return "Keep one report per fiscal month: remove the other file from the inputs (the message names both), or load it into a fresh store."
         }
     }
 }

@@ -30,6 +30,11 @@ public enum DocumentKind: String, Sendable, CaseIterable {
     case transactionHistoryEntry = "transaction_history_entry"
     /// A line that could not be read far enough to tell (quarantined).
     case unknown
+    /// An Apple financial report refused as a whole (recorded at line 0 when quarantined).
+    case appleFinancialReport = "apple_financial_report"
+    /// A row of an Apple financial report that could not be read (only quarantined rows are documents; loaded rows
+    /// live in `apple_report_rows`).
+    case appleFinancialReportRow = "apple_financial_report_row"
 }
 
 extension CaseIterable where Self: RawRepresentable, RawValue == String {

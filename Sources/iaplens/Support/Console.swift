@@ -147,9 +147,18 @@ enum Console {
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             result("  quarantined \(reason): \(count)")
         }
+        if summary.appleReportsFound > 0 {
+            let rejected = summary.appleReportQuarantine.values.reduce(0, +)
+            result("  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
+                + "(\(summary.appleReportRows) row(s)), \(rejected) row(s) or report(s) quarantined")
+            for (reason, count) in summary.appleReportQuarantine.sorted(by: { $0.key < $1.key }) {
+                result("  quarantined \(reason): \(count)")
+            }
+        }
+        for refusal in summary.appleReportRefusals { warn(refusal) }
         for problem in summary.unreadableFiles { warn("unreadable: \(problem)") }
         if !summary.filesIgnored.isEmpty {
-            result("  ignored \(summary.filesIgnored.count) file(s) that are not .json/.jsonl/.ndjson(.gz)")
+            result("  ignored \(summary.filesIgnored.count) file(s) that are neither .json/.jsonl/.ndjson(.gz) documents nor Apple financial reports")
         }
     }
 }

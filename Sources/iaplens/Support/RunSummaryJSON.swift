@@ -18,6 +18,11 @@ enum RunSummaryJSON {
                 ("test_notifications", number(ingest.testNotifications)), ("quarantined", number(ingest.quarantined)),
                 ("quarantined_by_reason", .object(JSONObject(ingest.quarantinedByReason.sorted { $0.key < $1.key }
                     .map { ($0.key, number($0.value)) }))),
+                ("apple_reports_found", number(ingest.appleReportsFound)),
+                ("apple_reports_loaded", number(ingest.appleReportsLoaded)),
+                ("apple_report_rows", number(ingest.appleReportRows)),
+                ("apple_report_quarantine", .object(JSONObject(ingest.appleReportQuarantine.sorted { $0.key < $1.key }
+                    .map { ($0.key, number($0.value)) }))),
             ]))),
         ]
         if let analysis {

@@ -50,6 +50,11 @@ enum StoreMigrations {
             // Every answer `iaplens consumption` sent Apple, with Apple's status: a request is answered at most once.
             try db.execute(sql: SchemaV8.consumptionAnswers)
         }
+        migrator.registerMigration("v9 apple financial reports") { db in
+            for statement in SchemaV9.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }

@@ -1,0 +1,145 @@
+extension FinancialReportReader {
+    /// The header row: where each column is. A line naming at least three of the required columns is taken as the
+    /// header (so a report with a renamed or missing column is refused with its name, not mistaken for another
+    /// file); a report needs all of them.
+    struct Header {
+        /// Column positions by lower-cased name (the first column of a name wins).
+        let positions: [String: Int]
+        let names: [String]
+        let missing: [String]
+
+        init?(_ cells: [String]) {
+            var positions: [String: Int] = [:]
+            var names: [String] = []
+            for (index, cell) in cells.enumerated() {
+                let name = FinancialReportReader.trimmed(cell)
+                names.append(name)
+                if positions[name.lowercased()] == nil { positions[name.lowercased()] = index }
+            }
+            let required = FinancialReportReader.requiredColumns
+            let found = required.filter { positions[$0.lowercased()] != nil }
+            guard found.count >= 3 else { return nil }
+            self.positions = positions
+            self.names = names
+            missing = required.filter { positions[$0.lowercased()] == nil }
+        }
+
+        var missingSentence: String {
+            "its header row lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (a FINANCE_DETAIL report names \(FinancialReportReader.requiredColumns.joined(separator: ", ")))"
+        }
+
+        /// A row problem, as a sentence.
+        struct Problem: Error {
+            let message: String
+        }
+
+        /// The typed row, or what is wrong with it.
+        func row(_ cells: [String], line: Int) -> Result<FinancialReportRow, Problem> {
+            if cells.count < names.count {
+                return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
+            }
+            if cells.count > names.count, cells[names.count...].contains(where: { !FinancialReportReader.trimmed($0).isEmpty }) {
+                return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
+            }
+            func cell(_ name: String) -> String {
+                FinancialReportReader.trimmed(cells[positions[name.lowercased()]!])
+            }
+            do {
+                let date = try day(cell("Transaction Date"), "Transaction Date")
+                let settlementText = cell("Settlement Date")
+                let settlement = settlementText.isEmpty ? nil : try day(settlementText, "Settlement Date")
+                let sku = try text(cell("SKU"), "SKU")
+                let type = try text(cell("Product Type Identifier"), "Product Type Identifier")
+                let country = try text(cell("Country of Sale"), "Country of Sale")
+                let quantity = try whole(cell("Quantity"), "Quantity", limit: FinancialReportBounds.quantity)
+                let share = try money(cell("Partner Share"), "Partner Share", limit: FinancialReportBounds.priceMilli)
+                let extended = try money(
+                    cell("Extended Partner Share"), "Extended Partner Share", limit: FinancialReportBounds.extendedMilli)
+                let shareCurrency = try currency(cell("Partner Share Currency"), "Partner Share Currency")
+                let price = try money(cell("Customer Price"), "Customer Price", limit: FinancialReportBounds.priceMilli)
+                let customerCurrency = try currency(cell("Customer Currency"), "Customer Currency")
+                let kind = cell("Sale or Return").uppercased()
+                guard kind == "S" || kind == "R" else {
+                    throw Problem(message: "Sale or Return is \"\(cell("Sale or Return").prefix(40))\", not S or R.")
+                }
+                let (amount, overflow) = price.magnitude.multipliedReportingOverflow(by: quantity.magnitude)
+                guard !overflow, amount <= UInt64(FinancialReportBounds.extendedMilli) else {
+                    throw Problem(message: "Customer Price × Quantity is beyond what one report row can hold (\(FinancialReportBounds.extendedText)).")
+                }
+                let used = Set(FinancialReportReader.requiredColumns.map { $0.lowercased() })
+                var others: [(name: String, value: String)] = []
+                for (index, name) in names.enumerated() where !used.contains(name.lowercased()) {
+                    others.append((name, cells[index]))
+                }
+                return .success(FinancialReportRow(
+                    line: line, transactionDate: date, settlementDate: settlement, sku: sku, productTypeIdentifier: type,
+                    countryOfSale: country, quantity: quantity, partnerShareMilli: share, extendedPartnerShareMilli: extended,
+                    partnerShareCurrency: shareCurrency, customerPriceMilli: price, customerCurrency: customerCurrency,
+                    saleOrReturn: kind, otherColumns: others))
+            } catch let problem as Problem {
+                return .failure(problem)
+            } catch {
+                return .failure(Problem(message: "\(error)"))
+            }
+        }
+
+        private func quoted(_ value: String) -> String { "\"\(value.prefix(40))\(value.count > 40 ? "…" : "")\"" }
+
+        private func day(_ value: String, _ column: String) throws -> ReportDay {
+            guard let day = ReportDay(appleText: value) else {
+                throw Problem(message: "\(column) is \(quoted(value)), not a day MM/DD/YYYY between 2008 and 2099.")
+            }
+            return day
+        }
+
+        private func text(_ value: String, _ column: String) throws -> String {
+            guard !value.isEmpty else { throw Problem(message: "\(column) is empty.") }
+            return value
+        }
+
+        private func currency(_ value: String, _ column: String) throws -> String {
+            guard value.utf8.count == 3, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+                throw Problem(message: "\(column) is \(quoted(value)), not an ISO 4217 code of three capital letters.")
+            }
+            return value
+        }
+
+        private func whole(_ value: String, _ column: String, limit: Int64) throws -> Int64 {
+            switch DecimalAmount.integer(value, limit: limit) {
+            case .success(let number): return number
+            case .failure(.tooPrecise): throw Problem(message: "\(column) is \(quoted(value)): units are whole numbers.")
+            case .failure(.outOfRange):
+                throw Problem(message: "\(column) is \(quoted(value)), outside what one report row holds (at most \(limit) units).")
+            case .failure(.notANumber): throw Problem(message: "\(column) is \(quoted(value)), not a whole number.")
+            }
+        }
+
+        private func money(_ value: String, _ column: String, limit: Int64) throws -> Int64 {
+            switch DecimalAmount.milliunits(value, limit: limit) {
+            case .success(let number): return number
+            case .failure(.tooPrecise):
+                throw Problem(message: "\(column) is \(quoted(value)): more than three decimals is not an amount of money.")
+            case .failure(.outOfRange):
+                throw Problem(message: "\(column) is \(quoted(value)), outside what one report row holds (\(FinancialReportBounds.text(limit))).")
+            case .failure(.notANumber): throw Problem(message: "\(column) is \(quoted(value)), not a decimal amount.")
+            }
+        }
+    }
+}
+
+/// The ranges a row of a real financial report stays in: wide, and narrow enough that a year of rows sums inside
+/// 64 bits of milliunits.
+public enum FinancialReportBounds {
+    /// Units in one aggregate row (one product, day, country and price): ten million.
+    public static let quantity: Int64 = 10_000_000
+    /// A unit price or partner share: 10^12 milliunits, as for transaction prices (`AppStoreBounds.priceMilli`).
+    public static let priceMilli: Int64 = AppStoreBounds.priceMilli.upperBound
+    /// An extended amount (price × units): 10^15 milliunits; nine thousand such rows still sum inside 64 bits.
+    public static let extendedMilli: Int64 = 1_000_000_000_000_000
+
+    static var extendedText: String { text(extendedMilli) }
+
+    static func text(_ limit: Int64) -> String {
+        "at most \(limit / 1_000) units of its currency either way"
+    }
+}

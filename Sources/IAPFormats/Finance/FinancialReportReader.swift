@@ -1,0 +1,203 @@
+/// Reads Apple's detailed financial report (`FINANCE_DETAIL`, Documentation/Inputs.md "Apple's financial reports"):
+/// a tab-separated text file, plain or gzip, with an optional preamble (`Vendor Name`, `Start Date`, `End Date`), a
+/// header row, one row per aggregate, and an optional trailing summary block that starts with a `Country Of Sale`
+/// row and is ignored. Columns are found by name (any case, any order); columns iaplens does not use are kept.
+///
+/// Lines are read by ``DocumentReader``, so gzip, a byte-order mark, CRLF line ends and over-long lines behave as
+/// for every input, and memory stays flat: rows are handed out one by one.
+public struct FinancialReportReader: Sendable {
+    /// The columns a financial report must name (REPORTS.md's reconciliation reads all of them).
+    public static let requiredColumns = [
+        "Transaction Date", "Settlement Date", "SKU", "Product Type Identifier", "Country of Sale", "Quantity",
+        "Partner Share", "Extended Partner Share", "Partner Share Currency", "Customer Price", "Customer Currency",
+        "Sale or Return",
+    ]
+
+    /// Lines looked at for the header row before a file is judged not to be a financial report.
+    static let headerSearchLines = 20
+
+    /// What the first lines of a file say it is.
+    public enum Recognition: Sendable, Equatable {
+        /// A header row naming every required column, at this line.
+        case report
+        /// A financial report by its preamble or most of its header, which cannot be loaded: the sentence says why.
+        case unusableReport(String)
+        /// Not a financial report.
+        case notAReport
+    }
+
+    /// One item of the report, in file order.
+    public enum Item: Sendable, Equatable {
+        case row(FinancialReportRow)
+        /// A row that cannot be read: its line, what is wrong (a sentence) and its first characters.
+        case rejected(line: Int, message: String, excerpt: String)
+    }
+
+    /// What the whole file said, once read.
+    public struct Summary: Sendable, Equatable {
+        /// `Vendor Name` of the preamble.
+        public var vendorName: String?
+        /// `Start Date` … `End Date` of the preamble.
+        public var statedPeriod: ClosedRange<ReportDay>?
+        /// The first and last `Transaction Date` of the rows read.
+        public var rowDays: ClosedRange<ReportDay>?
+        public var rows = 0
+        public var rejected = 0
+
+        /// The report's period: the preamble's, else its rows' first to last day.
+        public var period: ClosedRange<ReportDay>? { statedPeriod ?? rowDays }
+    }
+
+    public let file: InputFile
+    let maxLineBytes: Int
+
+    public init(file: InputFile, maxLineBytes: Int = DocumentReader.defaultMaxDocumentBytes) {
+        self.file = file
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Looks at the first lines only.
+    public func recognize() -> Recognition {
+        var preamble = Preamble()
+        var lines = 0
+        for item in DocumentReader(file: file, maxDocumentBytes: maxLineBytes) {
+            guard case .document(_, let bytes) = item else { return preamble.isPresent ? .unusableReport("it cannot be read: \(item)") : .notAReport }
+            let cells = Self.cells(bytes)
+            if preamble.take(cells) { continue }
+            if let header = Header(cells) { return header.missing.isEmpty ? .report : .unusableReport(header.missingSentence) }
+            lines += 1
+            if lines >= Self.headerSearchLines { break }
+        }
+        return preamble.isPresent
+            ? .unusableReport("it has a financial report's preamble but no header row naming \(Self.requiredColumns.joined(separator: ", "))")
+            : .notAReport
+    }
+
+    /// Reads every row, handing each to `body` in file order.
+    /// - Throws: ``FinancialReportError`` when the file as a whole cannot be a report (no header, missing columns, a
+    ///   preamble date that is not a date); whatever `body` throws.
+    public func read(_ body: (Item) throws -> Void) throws -> Summary {
+        var summary = Summary()
+        var preamble = Preamble()
+        var header: Header?
+        var reader = DocumentReader(file: file, maxDocumentBytes: maxLineBytes).makeIterator()
+        var linesBeforeHeader = 0
+        while let item = reader.next() {
+            let line: Int
+            let bytes: [UInt8]
+            switch item {
+            case .document(let number, let content):
+                (line, bytes) = (number, content)
+            case .failure(let number, let failure):
+                guard header != nil else { throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.message)") }
+                summary.rejected += 1
+                try body(.rejected(line: number, message: failure.message, excerpt: ""))
+                continue
+            }
+            let cells = Self.cells(bytes)
+            guard let columns = header else {
+                if preamble.take(cells) { continue }
+                if let found = Header(cells) {
+                    guard found.missing.isEmpty else { throw FinancialReportError(file: file.path, reason: found.missingSentence) }
+                    header = found
+                    summary.vendorName = preamble.vendorName
+                    summary.statedPeriod = try preamble.period(file: file.path)
+                    continue
+                }
+                linesBeforeHeader += 1
+                if linesBeforeHeader >= Self.headerSearchLines {
+                    throw FinancialReportError(
+                        file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", ")) in its first lines")
+                }
+                continue
+            }
+            // The trailing summary block (per country, or Apple's older `Total_…` lines) ends the rows.
+            let first = cells.first.map { Self.trimmed($0).lowercased() } ?? ""
+            if first == "country of sale" || first.hasPrefix("total_") { break }
+            switch columns.row(cells, line: line) {
+            case .success(let row):
+                summary.rows += 1
+                summary.rowDays = summary.rowDays.map {
+                    min($0.lowerBound, row.transactionDate)...max($0.upperBound, row.transactionDate)
+                } ?? row.transactionDate...row.transactionDate
+                try body(.row(row))
+            case .failure(let problem):
+                summary.rejected += 1
+                try body(.rejected(line: line, message: problem.message, excerpt: Self.excerpt(bytes)))
+            }
+        }
+        guard header != nil else {
+            throw FinancialReportError(file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", "))")
+        }
+        return summary
+    }
+
+    /// The tab-separated cells of a line (a trailing carriage return was dropped by the reader).
+    static func cells(_ bytes: [UInt8]) -> [String] {
+        bytes.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    static func trimmed(_ text: String) -> String {
+        var scalars = Substring(text).unicodeScalars[...]
+        while let first = scalars.first, first == " " || first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+        while let last = scalars.last, last == " " { scalars = scalars.dropLast() }
+        return String(scalars)
+    }
+
+    /// At most 200 characters of the line, for a reviewer.
+    static func excerpt(_ bytes: [UInt8]) -> String {
+        String(String(decoding: bytes.prefix(800), as: UTF8.self).prefix(200))
+    }
+
+    /// The `Vendor Name`, `Start Date` and `End Date` lines before the header.
+    struct Preamble {
+        var vendorName: String?
+        var start: String?
+        var end: String?
+
+        var isPresent: Bool { vendorName != nil || start != nil || end != nil }
+
+        /// Takes a preamble line; false when the line is not one.
+        mutating func take(_ cells: [String]) -> Bool {
+            guard cells.count >= 2 else { return false }
+            let value = FinancialReportReader.trimmed(cells[1])
+            switch FinancialReportReader.trimmed(cells[0]).lowercased() {
+            case "vendor name": vendorName = value
+            case "start date": start = value
+            case "end date": end = value
+            default: return false
+            }
+            return true
+        }
+
+        func period(file: String) throws -> ClosedRange<ReportDay>? {
+            guard start != nil || end != nil else { return nil }
+            guard let startText = start, let endText = end else {
+                throw FinancialReportError(file: file, reason: "its preamble gives a Start Date or an End Date but not both")
+            }
+            guard let first = ReportDay(appleText: startText), let last = ReportDay(appleText: endText) else {
+                throw FinancialReportError(
+                    file: file, reason: "its preamble's Start Date \"\(startText.prefix(40))\" or End Date \"\(endText.prefix(40))\" is not a day MM/DD/YYYY between 2008 and 2099")
+            }
+            guard first <= last else {
+                throw FinancialReportError(file: file, reason: "its preamble's End Date \(endText) is before its Start Date \(startText)")
+            }
+            return first...last
+        }
+    }
+}
+
+/// A file that looks like an Apple financial report but cannot be loaded as one.
+public struct FinancialReportError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+
+    public var description: String { "The financial report \(file) cannot be loaded: \(reason)." }
+}
