@@ -11,7 +11,7 @@ rm -f .build/sample.sqlite .build/sample.sqlite-wal .build/sample.sqlite-shm
 # The data folders only: archive/expectations.json is the simulator's answer key, used by tests.
 "$bin" run \
     --input "$sample/archive/notifications" --input "$sample/archive/history" \
-    --input "$sample/archive/refunds" --input "$sample/archive/orders" \
+    --input "$sample/archive/refunds" --input "$sample/archive/orders" --input "$sample/archive/finance" \
     --database .build/sample.sqlite \
     --reports reports \
     --bundle-id com.example.iaplens.demo \

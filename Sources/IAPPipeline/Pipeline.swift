@@ -226,6 +226,7 @@ public struct Pipeline: Sendable {
         options.environment = configuration.environment
         options.asOf = configuration.asOf
         options.smallBusiness = configuration.smallBusiness
+        options.appleTimeZone = configuration.appleTimeZone
         options.months = configuration.months
         options.thresholds = configuration.thresholds
         options.maxQuarantinePercent = configuration.maxQuarantinePercent

@@ -18,6 +18,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// Above this share of quarantined documents every page opens with a warning naming the main reason
     /// (`--max-quarantine-percent`). It changes no model, so it is not part of the model key.
     public var maxQuarantinePercent = QuarantineShare.defaultMaxPercent
+    /// The zone whose calendar days Apple's financial reports are dated in (`--apple-time-zone`, an IANA name).
+    public var appleTimeZone = AppleTimeZone.defaultIdentifier
 
     /// Creates options; the defaults are those of REPORTS.md.
     public init(
@@ -49,6 +51,10 @@ public struct AnalysisOptions: Sendable, Equatable {
             throw .invalidOptions("--month \(month) is not a month: write it YYYY-MM, e.g. 2026-10.")
         }
         if let problem = thresholds.problem() { throw .invalidOptions(problem) }
+        if AppleTimeZone(identifier: appleTimeZone) == nil {
+            throw .invalidOptions(
+                "--apple-time-zone \(appleTimeZone) is not a time zone this machine knows: write an IANA name such as \(AppleTimeZone.defaultIdentifier).")
+        }
     }
 
     /// A canonical text of every option that changes the built models: `reportSet` refuses marts built
@@ -56,7 +62,7 @@ public struct AnalysisOptions: Sendable, Equatable {
     var modelKey: String {
         [
             environment, asOf.map(String.init) ?? "-", smallBusiness ? "1" : "0", requestedMonths.joined(separator: ","),
-            thresholds.canonicalText,
+            thresholds.canonicalText, appleTimeZone,
         ].joined(separator: "|")
     }
 }

@@ -13,6 +13,8 @@ public enum SQLModelCatalog {
         SQLModel("stg_store__order_lookup_transactions", .staging, .view),
         SQLModel("stg_reference__products", .staging, .view),
         SQLModel("stg_reference__accounts", .staging, .view),
+        SQLModel("stg_store__apple_report_rows", .staging, .view),
+        SQLModel("stg_store__apple_report_days", .staging, .view),
 
         // MARK: intermediate (TEMP: reused by several marts, never exported)
         SQLModel(
@@ -45,6 +47,7 @@ public enum SQLModelCatalog {
             "int_churn_events", .intermediate, .temporaryTable,
             indexes: [.unique("int_churn_events_by_id", ["transaction_id", "lineage_id"])]),
         SQLModel("int_billing_episodes", .intermediate, .temporaryTable),
+        SQLModel("int_archive_daily_movements", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)
         SQLModel("churn", .marts, .table, grain: ["month", "product_id", "churn_type", "reason"]),
@@ -54,6 +57,7 @@ public enum SQLModelCatalog {
         SQLModel("consumable_losses", .marts, .table, grain: ["month", "product_id", "currency"]),
         SQLModel("reconciliation", .marts, .table, grain: ["month", "currency", "product_type"]),
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
+        SQLModel("apple_reconciliation", .marts, .table, grain: ["month", "product_id", "currency"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),

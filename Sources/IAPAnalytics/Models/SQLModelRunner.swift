@@ -138,7 +138,25 @@ struct SQLModelRunner {
         for month in options.requestedMonths {
             try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])
         }
-        for table in ["analysis_parameters", "analysis_requested_months"] {
+        // Apple's reporting zone as offsets by instant (AppleTimeZone): `{{ apple_day_of_ms(…) }}` reads them.
+        try connection.executeScript("""
+            drop table if exists analysis_time_zone_offsets\(dialect.dropCascade);
+            create table analysis_time_zone_offsets (
+                from_ms \(integer) primary key,
+                offset_ms \(integer) not null
+            )\(dialect.tableSuffix);
+            """)
+        let offsets = AppleTimeZone(identifier: options.appleTimeZone)?.offsets ?? []
+        var start = 0
+        while start < offsets.count {
+            let chunk = offsets[start..<min(start + 200, offsets.count)]
+            try connection.execute(
+                "insert into analysis_time_zone_offsets (from_ms, offset_ms) values "
+                    + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", "),
+                chunk.flatMap { [SQLValue.integer($0.fromMs), .integer($0.offsetMs)] })
+            start += chunk.count
+        }
+        for table in ["analysis_parameters", "analysis_requested_months", "analysis_time_zone_offsets"] {
             if let analyze = dialect.analyzeTable(table) { try connection.executeScript(analyze) }
         }
     }

@@ -13,6 +13,8 @@ import IAPFormats
 /// | `month_of_ms(ms)` | the UTC month `'YYYY-MM'` of a millisecond time |
 /// | `utc_timestamp_of_ms(ms)` | `'YYYY-MM-DDTHH:MM:SSZ'` of a millisecond time |
 /// | `month_after(month)` | the month after a `'YYYY-MM'` month |
+/// | `day_start_ms(day)` | the first UTC millisecond of a `'YYYY-MM-DD'` day |
+/// | `apple_day_of_ms(ms)` | the `'YYYY-MM-DD'` day of a millisecond time in Apple's reporting zone (`--apple-time-zone`), through the run's `analysis_time_zone_offsets` |
 /// | `month_end_ms(month)` | the first millisecond after a `'YYYY-MM'` month |
 /// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
 /// | `fixed_order_join` | an inner join the planner must take in the written order |
@@ -78,6 +80,16 @@ public struct SQLTemplate: Sendable {
             return dialect.monthOfMilliseconds(try one())
         case "utc_timestamp_of_ms":
             return dialect.utcTimestampOfMilliseconds(try one())
+        case "day_start_ms":
+            return dialect.dayStartMilliseconds(try one())
+        case "apple_day_of_ms":
+            // The calendar day in Apple's reporting zone: the UTC offset in force at that instant comes from the
+            // run's table of the zone's offsets (written from the system's time-zone database), so both engines
+            // agree to the day without either one's own zone data.
+            let instant = try one()
+            let offset = "(select offset_ms from \(dialect.storeTable("analysis_time_zone_offsets", schema: schema)) "
+                + "where from_ms <= (\(instant)) order by from_ms desc limit 1)"
+            return dialect.dayOfMilliseconds("(\(instant)) + \(offset)")
         case "month_after":
             return dialect.monthAfter(try one())
         case "month_end_ms":

@@ -27,6 +27,13 @@ public enum ReportColumns {
         "month", "currency", "product_type", "sales", "gross_milli", "refunds", "refunded_milli", "net_milli",
         "est_proceeds_milli", "prior_period_refunds", "prior_period_refunded_milli", "unpriced",
     ]
+    /// `apple_reconciliation.csv`: the archive against Apple's financial reports.
+    public static let appleReconciliation = [
+        "month", "product_id", "currency", "days_covered", "apple_units_sold", "archive_units_sold",
+        "apple_units_refunded", "archive_units_refunded", "apple_gross_milli", "archive_gross_milli",
+        "apple_refunded_milli", "archive_refunded_milli", "apple_proceeds_milli", "archive_est_proceeds_milli",
+        "proceeds_currency", "first_gap_day", "last_gap_day", "status",
+    ]
     /// `order_lookups.csv` (iaplens's own addition, not in REPORTS.md): looked-up order IDs for trust-and-safety.
     public static let orderLookups = [
         "month", "lookup_id", "order_id", "status", "transactions", "transaction_ids", "refunded_transactions",
@@ -65,6 +72,9 @@ public enum ReportColumns {
         File(
             name: "reconciliation.csv", columns: reconciliation, mart: "reconciliation",
             keyColumns: ["month", "currency", "product_type"]),
+        File(
+            name: "apple_reconciliation.csv", columns: appleReconciliation, mart: "apple_reconciliation",
+            keyColumns: ["month", "product_id", "currency"]),
         File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
         File(
             name: "consumption_requests.csv", columns: consumptionRequests, mart: "consumption_request_outcomes",

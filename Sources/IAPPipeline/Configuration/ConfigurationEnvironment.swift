@@ -19,6 +19,7 @@ public enum ConfigurationEnvironment {
         ("input", .list), ("database", .text), ("reports", .text), ("bundle-id", .text), ("app-apple-id", .integer),
         ("environment", .text), ("root-certificate", .list), ("no-verify", .flag), ("v1-shared-secret", .text),
         ("products", .text), ("accounts", .text), ("small-business", .flag), ("month", .list), ("as-of", .text),
+        ("apple-time-zone", .text),
         ("issuer-id", .text), ("key-id", .text), ("private-key", .text), ("archive", .text), ("api-url", .text),
         ("since", .text), ("until", .text), ("refund-history", .text), ("transaction-ids", .text), ("order-ids", .text),
         ("facts", .text), ("max-quarantine-percent", .integer),

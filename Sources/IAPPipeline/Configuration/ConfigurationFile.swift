@@ -92,6 +92,7 @@ public enum ConfigurationFile {
         case "accounts": c.accountsPath = try string()
         case "small-business": c.smallBusiness = try flag()
         case "month": c.months = try strings()
+        case "apple-time-zone": c.appleTimeZone = try string()
         case "issuer-id": c.fetch.issuerId = try string()
         case "key-id": c.fetch.keyId = try string()
         case "private-key": c.fetch.privateKey = try string()

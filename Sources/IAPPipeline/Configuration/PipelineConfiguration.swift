@@ -27,6 +27,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var accountsPath: String?
     /// `--small-business`: 85 % proceeds on everything.
     public var smallBusiness = false
+    /// `--apple-time-zone`: the zone Apple dates its financial reports in.
+    public var appleTimeZone = AppleTimeZone.defaultIdentifier
     /// `--month YYYY-MM` (repeatable): write only these months.
     public var months: [String] = []
     /// `--as-of` as Unix ms; nil means the newest accepted document's time.

@@ -21,6 +21,7 @@ final class ArchiveWriter {
     private var pendingRefunds: [ChunkOutput.Line] = []
     private var historyPages = 0
     private var refundPages = 0
+    private var finance = FinanceReportWriter()
     private(set) var tally = Tally()
     private(set) var flagged: [Int: [String]] = [:]
     private(set) var asOf: Int64 = 0
@@ -58,6 +59,7 @@ final class ArchiveWriter {
             for line in chunk.orderLines { try orders?.writeLine(line) }
         }
         for row in chunk.accountRows { try accounts.writeLine(row) }
+        finance.add(chunk.appleEntries)
         tally.add("accounts", "rows", chunk.accountRows.count)
         pendingHistory += chunk.historyItems
         pendingRefunds += chunk.refundEntries
@@ -79,6 +81,8 @@ final class ArchiveWriter {
         for month in v2Files.keys.sorted() { try v2Files[month]?.close() }
         try orders?.close()
         try accounts.close()
+        let reports = try finance.write(to: directory + "/finance", asOf: asOf, vendorName: "iaplens Simulated Apps")
+        tally.add("files", "finance_reports", reports)
     }
 
     /// Documents written so far.

@@ -124,6 +124,7 @@ struct ChunkBuilder: Sendable {
         for outcome in timeline.billingOutcomes { output.tally.add("billingEpisodes", outcome) }
         output.accountRows += timeline.accountRows.map { $0.token + "," + $0.accountId }
         try renderLookups(timeline, kind: kind, global: global, ledger: &ledger, into: &output, random: &r)
+        output.appleEntries += FinanceReportWriter.entries(of: timeline.transactions, world: world)
         ledger.tallyExpectations(world: world, accountRows: timeline.accountRows, into: &output)
     }
 

@@ -34,6 +34,8 @@ struct ChunkOutput: Sendable {
     var refundEntries: [Line] = []
     var orderLines: [String] = []
     var accountRows: [String] = []
+    /// Sales and refunds as Apple books them (the financial reports), lost notifications included.
+    var appleEntries: [FinanceReportWriter.Entry] = []
     var tally = Tally()
     /// Expected flagged accounts by month index.
     var flagged: [Int: [String]] = [:]

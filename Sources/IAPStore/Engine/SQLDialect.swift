@@ -95,6 +95,22 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// The UTC day `'YYYY-MM-DD'` of a millisecond timestamp (NULL stays NULL).
+    public func dayOfMilliseconds(_ expression: String) -> String {
+        switch self {
+        case .sqlite: return "strftime('%Y-%m-%d', (\(expression)) / 1000.0, 'unixepoch')"
+        case .postgres: return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD') collate \"C\""
+        }
+    }
+
+    /// The first millisecond (UTC) of a `'YYYY-MM-DD'` day.
+    public func dayStartMilliseconds(_ day: String) -> String {
+        switch self {
+        case .sqlite: return "cast(strftime('%s', (\(day))) as integer) * 1000"
+        case .postgres: return "cast(extract(epoch from to_date((\(day)), 'YYYY-MM-DD')) as bigint) * 1000"
+        }
+    }
+
     /// The month after a `'YYYY-MM'` month.
     public func monthAfter(_ month: String) -> String {
         switch self {

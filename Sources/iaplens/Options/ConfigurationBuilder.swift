@@ -29,6 +29,7 @@ enum ConfigurationBuilder {
             if let value = report.products { c.productsPath = value }
             if let value = report.accounts { c.accountsPath = value }
             if report.smallBusiness { c.smallBusiness = true }
+            if let value = report.appleTimeZone { c.appleTimeZone = value }
             if !report.month.isEmpty { c.months = report.month }
             if let text = report.asOf {
                 guard let millis = ISO8601Millis.parse(text) else {

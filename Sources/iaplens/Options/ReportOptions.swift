@@ -15,6 +15,11 @@ struct ReportOptions: ParsableArguments {
     @Flag(name: .customLong("small-business"), help: "The app is in the App Store Small Business Program: 85 % proceeds.")
     var smallBusiness = false
 
+    @Option(name: .customLong("apple-time-zone"), help: ArgumentHelp(
+        "The time zone whose days Apple's financial reports are dated in (IANA name). Default: \(AppleTimeZone.defaultIdentifier).",
+        valueName: "zone"))
+    var appleTimeZone: String?
+
     @Option(name: .long, help: ArgumentHelp("Write only this month (YYYY-MM), repeatable; an empty month is written and says so.", valueName: "YYYY-MM"))
     var month: [String] = []
 

@@ -1,0 +1,89 @@
+-- Grain: one row per (day, product_id, currency) on a day a loaded Apple
+-- financial report covers, with the archive's sales and refunds of that day.
+-- Documentation/Reports.md "apple_reconciliation.csv": the sales and refunds
+-- reconciliation.csv counts (paid: gross above zero or unpriced, not
+-- family-shared), a sale dated by its purchase and a refund by its refund
+-- date, each as the calendar day in Apple's reporting zone
+-- (apple_day_of_ms); units are quantities, not transactions; proceeds by
+-- the proceeds-rate rule (an estimate).
+-- Built as a TEMP table. Only transactions within a day of the covered span
+-- are dated at all: a year of reports beside a million transactions dates
+-- only that year's.
+with
+
+transactions as (
+    select * from {{ ref('int_transactions_priced') }}
+),
+
+covered_days as (
+    select * from {{ ref('stg_store__apple_report_days') }}
+),
+
+-- A day in any zone starts at most 14 hours from its UTC start: one day
+-- before the first covered day to two after the last is wide enough.
+covered_span as (
+    select
+        {{ day_start_ms(min(day)) }} - 86400000 as from_ms,
+        {{ day_start_ms(max(day)) }} + 172800000 as until_ms
+    from covered_days
+),
+
+sales as (
+    select
+        {{ apple_day_of_ms(transactions.purchased_at_ms) }} as day,
+        transactions.product_id,
+        transactions.currency,
+        transactions.quantity as units_sold,
+        transactions.gross_milli,
+        0 as units_refunded,
+        0 as refunded_milli,
+        transactions.sale_proceeds_milli as est_proceeds_milli
+    from transactions
+    cross join covered_span
+    where transactions.is_paid
+        and transactions.purchased_at_ms >= covered_span.from_ms
+        and transactions.purchased_at_ms < covered_span.until_ms
+),
+
+refunds as (
+    select
+        {{ apple_day_of_ms(transactions.revoked_at_ms) }} as day,
+        transactions.product_id,
+        transactions.currency,
+        0 as units_sold,
+        0 as gross_milli,
+        transactions.quantity as units_refunded,
+        transactions.refund_milli as refunded_milli,
+        -transactions.refund_proceeds_milli as est_proceeds_milli
+    from transactions
+    cross join covered_span
+    where transactions.is_refunded
+        and transactions.is_paid
+        and transactions.revoked_at_ms >= covered_span.from_ms
+        and transactions.revoked_at_ms < covered_span.until_ms
+),
+
+movements as (
+    select * from sales
+    union all
+    select * from refunds
+),
+
+final as (
+    select
+        movements.day,
+        covered_days.month,
+        movements.product_id,
+        movements.currency,
+        sum(movements.units_sold) as units_sold,
+        sum(movements.gross_milli) as gross_milli,
+        sum(movements.units_refunded) as units_refunded,
+        sum(movements.refunded_milli) as refunded_milli,
+        sum(movements.est_proceeds_milli) as est_proceeds_milli
+    from movements
+    inner join covered_days
+        on covered_days.day = movements.day
+    group by 1, 2, 3, 4
+)
+
+select * from final;
