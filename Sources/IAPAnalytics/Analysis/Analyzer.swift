@@ -56,11 +56,14 @@ public struct Analyzer: Sendable {
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try MonthReportReader.read(in: connection)
             let dataQuality = try DataQualityReader.read(in: connection)
+            let appleReports = try connection.rows(
+                "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
+            ).map { AppleReportCoverage(firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0)) }
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
-                flagRules: options.thresholds)
+                flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone)
         }
     }
 

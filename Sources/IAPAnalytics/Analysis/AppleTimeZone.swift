@@ -1,4 +1,5 @@
 import Foundation
+public import IAPFormats
 
 /// The zone Apple's financial reports date their rows in, as a table of UTC offsets the models join: SQLite has no
 /// time-zone database and PostgreSQL's may differ from this machine's, so both engines read the same offsets, written
@@ -17,6 +18,15 @@ public struct AppleTimeZone: Sendable {
     public init?(identifier: String) {
         guard !identifier.isEmpty, let zone = TimeZone(identifier: identifier) else { return nil }
         self.zone = zone
+    }
+
+    /// The UTC instant (ms) at which `day` begins in this zone.
+    public func startOfDay(_ day: ReportDay) -> Int64 {
+        let midnightUTC = Int64(day.daysSinceEpoch) * 86_400_000
+        var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC) / 1000))) * 1000
+        // The offset in force at local midnight, which may differ from the one at UTC midnight on a transition day.
+        offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC - offset) / 1000))) * 1000
+        return midnightUTC - offset
     }
 
     /// `(from_ms, offset_ms)`: from each instant on, local time is UTC plus the offset, until the next row.

@@ -16,12 +16,19 @@ public struct ReportSet: Sendable, Equatable {
     public let flagRules: FlagThresholds
     /// Sentences about how the figures were made that every reader must see (e.g. "--no-verify was used").
     public let notes: [String]
+    /// The Apple financial reports loaded into the store, by period.
+    public let appleReports: [AppleReportCoverage]
+    /// The zone Apple's report days are in (`--apple-time-zone`).
+    public let appleTimeZone: String
 
     /// Creates a report set.
     public init(
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
-        dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds()
+        dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds(),
+        appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier
     ) {
+        self.appleReports = appleReports
+        self.appleTimeZone = appleTimeZone
         self.flagRules = flagRules
         self.asOf = asOf
         self.environment = environment
@@ -36,6 +43,21 @@ public struct ReportSet: Sendable, Equatable {
     public func with(months: [MonthReport]) -> ReportSet {
         ReportSet(
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
-            dataQuality: dataQuality, notes: notes, flagRules: flagRules)
+            dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
+            appleTimeZone: appleTimeZone)
+    }
+}
+
+/// One Apple financial report loaded into the store: the days it covers and its rows.
+public struct AppleReportCoverage: Sendable, Equatable {
+    /// `YYYY-MM-DD`, in Apple's reporting zone.
+    public let firstDay: String
+    public let lastDay: String
+    public let rows: Int
+
+    public init(firstDay: String, lastDay: String, rows: Int) {
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.rows = rows
     }
 }

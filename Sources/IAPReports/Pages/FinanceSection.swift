@@ -43,6 +43,8 @@ enum FinanceSection {
                     + "and what the App Store pays now. Currency \(code: "XXX") holds unpriced transactions (no catalog "
                     + "price): they are counted but add nothing to the amounts."))
 
+        blocks += AppleReconciliationSection.render(month: month, set: set)
+
         blocks.append(.heading(level: 3, "Refunds"))
         blocks.append(
             TableView(

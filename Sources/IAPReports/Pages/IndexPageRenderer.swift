@@ -49,7 +49,7 @@ public struct IndexPageRenderer {
     private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures]) -> Block {
         var table = PageTable(columns: [
             .init("Month"), .init("Sales", .right), .init("Gross", .right), .init("Net revenue", .right),
-            .init("Est. proceeds", .right),
+            .init("Est. proceeds", .right), .init("Apple proceeds", .right),
             .init("Voluntary churn", .right), .init("Involuntary churn", .right),
             .init("Other churn", .right), .init("Refunds", .right), .init("Consumable lost proceeds", .right),
             .init("Billing recovered / episodes", .right), .init("Flagged accounts", .right),
@@ -67,6 +67,7 @@ public struct IndexPageRenderer {
                 money(figure.grossByCurrency),
                 money(figure.netByCurrency),
                 money(figure.proceedsByCurrency),
+                figure.hasAppleReport ? money(figure.appleProceedsByCurrency) : "no report",
                 .data(String(figure.voluntaryChurn)),
                 .data(String(figure.involuntaryChurn)),
                 .data(String(figure.otherChurn)),

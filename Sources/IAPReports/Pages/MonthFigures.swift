@@ -23,6 +23,12 @@ struct MonthFigures {
     var grossByCurrency = CurrencyAmounts()
     var netByCurrency = CurrencyAmounts()
     var proceedsByCurrency = CurrencyAmounts()
+    /// What Apple's financial reports say it pays for the month's covered days, by the currency it pays in.
+    var appleProceedsByCurrency = CurrencyAmounts()
+    /// The estimate for the same days (apple_reconciliation.csv), by the sale's currency.
+    var coveredEstimateByCurrency = CurrencyAmounts()
+    /// Whether a loaded Apple report covers a day of the month.
+    var hasAppleReport = false
 
     var flaggedAccounts: Int64 = 0
 
@@ -56,6 +62,14 @@ struct MonthFigures {
             grossByCurrency.add(row.integer("gross_milli"), currency: row.text("currency"))
             netByCurrency.add(row.integer("net_milli"), currency: row.text("currency"))
             proceedsByCurrency.add(row.integer("est_proceeds_milli"), currency: row.text("currency"))
+        }
+        for row in month.rows("apple_reconciliation.csv") {
+            hasAppleReport = true
+            let currency = row.text("proceeds_currency")
+            if !currency.isEmpty && currency != "mixed" {
+                appleProceedsByCurrency.add(row.integer("apple_proceeds_milli"), currency: currency)
+            }
+            coveredEstimateByCurrency.add(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
         }
         flaggedAccounts = Int64(month.table("flagged_accounts.csv")?.rows.count ?? 0)
     }

@@ -65,6 +65,24 @@ enum TrendCharts {
                     .money(currency: currency), currency,
                     "Gross sales minus refunds of the month, in \(currency) (before Apple's commission)."))
         }
+        for (index, currency) in topCurrencies(figures.map(\.appleProceedsByCurrency)).enumerated() {
+            charts.append(
+                chart(
+                    "apple-proceeds-" + fileSafe(currency, index), "Apple's proceeds and the estimate, \(currency)",
+                    .groupedColumns,
+                    [
+                        .init(
+                            name: "Apple's proceeds",
+                            values: figures.map { $0.hasAppleReport ? $0.appleProceedsByCurrency[currency] : nil }),
+                        .init(
+                            name: "Estimated from the archive",
+                            values: figures.map { $0.hasAppleReport ? $0.coveredEstimateByCurrency[currency] : nil }),
+                    ],
+                    .money(currency: currency), currency,
+                    "What Apple's financial reports say it pays (solid) against iaplens's 70/85 % estimate for the same "
+                        + "days (striped), in \(currency); months without a loaded report have no bars. Apple pays its share "
+                        + "net of VAT, so the estimate runs higher where prices include it."))
+        }
         return charts
     }
 

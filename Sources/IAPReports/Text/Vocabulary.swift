@@ -28,6 +28,17 @@ enum Vocabulary {
         }
     }
 
+    /// A status of `apple_reconciliation.csv`.
+    static func appleStatus(_ code: String) -> String {
+        switch code {
+        case "match": "match"
+        case "archive_short": "archive short"
+        case "archive_over": "archive over"
+        case "both": "short and over"
+        default: code
+        }
+    }
+
     /// A product type of the CSV files.
     static func productType(_ code: String) -> String {
         switch code {
