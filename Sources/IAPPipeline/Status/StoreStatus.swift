@@ -26,7 +26,20 @@ public struct StoreStatus: Sendable, Equatable {
         public let excerpt: String
     }
 
+    /// One Apple financial report loaded into the store.
+    public struct AppleReport: Sendable, Equatable {
+        public let firstDay: String
+        public let lastDay: String
+        public let rows: Int
+        public let rejectedRows: Int
+        public let path: String
+    }
+
     public var bundleId: String?
+    /// Apple's financial reports loaded, by period.
+    public var appleReports: [AppleReport] = []
+    /// The calendar months with a day that a loaded Apple report covers.
+    public var appleReportMonths: [String] = []
     public var filesComplete = 0
     public var filesIncomplete = 0
     public var documentsByKind: [Count] = []
@@ -69,6 +82,16 @@ public struct StoreStatus: Sendable, Equatable {
                 SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM documents
                 WHERE outcome = 'accepted' AND document_time IS NOT NULL ORDER BY 1
                 """).compactMap { $0[0].text }
+            status.appleReports = try db.rows("""
+                SELECT period_start, period_end, row_count, rejected_rows, path FROM apple_reports
+                ORDER BY period_start COLLATE \(binary)
+                """).map { row in
+                AppleReport(firstDay: row[0].text ?? "", lastDay: row[1].text ?? "", rows: Int(row[2].integer ?? 0),
+                            rejectedRows: Int(row[3].integer ?? 0), path: row[4].text ?? "")
+            }
+            status.appleReportMonths = try db.rows(
+                "SELECT DISTINCT substr(day, 1, 7) AS month FROM apple_report_days ORDER BY 1"
+            ).compactMap { $0[0].text }
             status.lastRuns = try db.rows("""
                 SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined
                 FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command COLLATE \(binary)

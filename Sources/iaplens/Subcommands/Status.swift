@@ -52,6 +52,12 @@ enum StatusPrinter {
         section("notifications by type", s.notificationsByType, into: &lines)
         section("quarantine by reason", s.quarantineByReason, into: &lines)
         lines.append("months covered: " + (s.months.isEmpty ? "none" : "\(s.months.first ?? "") … \(s.months.last ?? "") (\(s.months.count))"))
+        lines.append("Apple financial reports: " + (s.appleReports.isEmpty ? "none loaded" : "\(s.appleReports.count) loaded, covering "
+            + "\(s.appleReportMonths.first ?? "") … \(s.appleReportMonths.last ?? "") (\(s.appleReportMonths.count) month(s) with a covered day)"))
+        for report in s.appleReports {
+            lines.append("  \(report.firstDay) … \(report.lastDay): \(report.rows) row(s)"
+                + (report.rejectedRows > 0 ? ", \(report.rejectedRows) quarantined" : "") + ", \(report.path)")
+        }
         lines.append("last runs:")
         if s.lastRuns.isEmpty { lines.append("  none") }
         for run in s.lastRuns {
@@ -92,6 +98,13 @@ enum StatusPrinter {
             ("documents_by_environment", counts(s.documentsByEnvironment)),
             ("notifications_by_type", counts(s.notificationsByType)), ("quarantine_by_reason", counts(s.quarantineByReason)),
             ("months", .array(s.months.map { .string($0) })),
+            ("apple_reports", .array(s.appleReports.map { report in
+                .object(JSONObject([
+                    ("first_day", .string(report.firstDay)), ("last_day", .string(report.lastDay)), ("rows", number(report.rows)),
+                    ("rejected_rows", number(report.rejectedRows)), ("path", .string(report.path)),
+                ]))
+            })),
+            ("apple_report_months", .array(s.appleReportMonths.map { .string($0) })),
             ("last_runs", .array(s.lastRuns.map { run in
                 var fields: [(String, JSONValue)] = [
                     ("command", .string(run.command)), ("outcome", .string(run.outcome)), ("started_at", .string(run.startedAt)),
