@@ -14,6 +14,12 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(request: String, reason: String)
     case archive(path: String, reason: String)
     case readList(path: String, reason: String)
+    /// The App Store Connect API key (financial reports) cannot be used.
+    case badConnectKey(path: String, reason: String)
+    /// 401 / 403 from the App Store Connect API.
+    case connectUnauthorized(status: Int, keyId: String, issuerId: String, detail: String)
+    /// Another 4xx from the App Store Connect API, with its `errors[0]` code and detail.
+    case connectRejected(status: Int, request: String, code: String, detail: String)
 
     public var description: String {
         switch self {
@@ -35,6 +41,12 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot write \(path): \(reason). Check that the archive folder is writable and the disk has room."
         case .readList(let path, let reason):
             return "Cannot read the ID list \(path): \(reason)."
+        case .badConnectKey(let path, let reason):
+            return "The App Store Connect API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → App Store Connect API; a key with the Finance role)."
+        case .connectUnauthorized(let status, let keyId, let issuerId, let detail):
+            return "The App Store Connect API refused the token (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail.prefix(200))")): check that key \(keyId) is an active App Store Connect API key of issuer \(issuerId) with the Finance (or Admin) role, that --connect-private-key is that key's .p8 file, and that this machine's clock is right."
+        case .connectRejected(let status, let request, let code, let detail):
+            return "The App Store Connect API rejected \(request) (HTTP \(status), \(code)): \(detail.prefix(300)). Check --vendor-number (Payments and Financial Reports shows it)."
         }
     }
 }

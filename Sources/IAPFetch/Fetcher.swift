@@ -1,4 +1,5 @@
 import Foundation
+import IAPFormats
 import IAPStore
 
 /// What `iaplens fetch` asks Apple for.
@@ -23,6 +24,10 @@ public struct FetchOptions: Sendable {
     /// Requests in flight at once for refund history and order lookups.
     public var concurrency = 4
     public var retry = RetryPolicy()
+    /// Apple's financial reports through the App Store Connect API (nil: not asked for).
+    public var finance: FinanceFetchOptions?
+    /// False when only financial reports are fetched (no In-App Purchase key given).
+    public var serverAPI = true
 
     public init(archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String) {
         self.archive = archive
@@ -31,6 +36,24 @@ public struct FetchOptions: Sendable {
         self.issuerId = issuerId
         self.keyId = keyId
         self.privateKeyPath = privateKeyPath
+    }
+}
+
+/// The App Store Connect API key and vendor of `fetch --connect-…` (financial reports).
+public struct FinanceFetchOptions: Sendable {
+    public var issuerId: String
+    public var keyId: String
+    public var privateKeyPath: String
+    public var vendorNumber: String
+    /// Overrides Apple's base URL (tests, proxies).
+    public var apiURL: String?
+
+    public init(issuerId: String, keyId: String, privateKeyPath: String, vendorNumber: String, apiURL: String? = nil) {
+        self.issuerId = issuerId
+        self.keyId = keyId
+        self.privateKeyPath = privateKeyPath
+        self.vendorNumber = vendorNumber
+        self.apiURL = apiURL
     }
 }
 
@@ -45,12 +68,21 @@ public struct FetchSummary: Sendable, Equatable {
     public var requests = 0
     public var retries = 0
     public var warnings: [String] = []
+    /// Financial reports saved now, saved before, fiscal months recorded as without a report, and months Apple has
+    /// not published yet (asked again next time).
+    public var financeReportsSaved = 0
+    public var financeReportsAlreadySaved = 0
+    public var financeMonthsWithoutReport = 0
+    public var financeMonthsPending: [String] = []
 
     /// One line for logs.
     public var line: String {
         "fetch: \(requests) request(s) (\(retries) retried); notification history \(notificationPages) page(s); "
             + "refund history of \(customers) customer(s), \(refundPages) page(s); "
             + "\(ordersLookedUp) order(s) looked up, \(ordersAlreadyLookedUp) already"
+            + "; financial reports \(financeReportsSaved) saved, \(financeReportsAlreadySaved) already, "
+            + "\(financeMonthsWithoutReport) month(s) without a report, \(financeMonthsPending.count) not yet published"
+            + (financeMonthsPending.isEmpty ? "" : " (\(financeMonthsPending.joined(separator: ", ")))")
     }
 }
 
@@ -64,27 +96,75 @@ public struct Fetcher: Sendable {
     }
 
     public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
-        let (key, warning) = try AppStoreAPIKey.load(
-            path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+        var summary = FetchSummary()
+        let key: AppStoreAPIKey?
+        if options.serverAPI {
+            let (loaded, warning) = try AppStoreAPIKey.load(
+                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+            key = loaded
+            if let warning { summary.warnings.append(warning) }
+        } else {
+            key = nil
+        }
+        let connect = try options.finance.map { finance in
+            let (loaded, warning) = try AppStoreConnectKey.load(
+                path: finance.privateKeyPath, keyId: finance.keyId, issuerId: finance.issuerId)
+            if let warning { summary.warnings.append(warning) }
+            return AppStoreConnectAPI(key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry)
+        }
         let location = try StoreLocation(options.database)
         let lock = try location.lockForRun(command: "fetch")
         defer { withExtendedLifetime(lock) {} }
         let store = try location.open()
         let cursors = FetchCursors(store: store)
         let writer = ArchivePageWriter(archive: options.archive)
-        let api = AppStoreServerAPI(key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry)
-        var summary = FetchSummary()
-        if let warning { summary.warnings.append(warning) }
+        let api = key.map { AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry) }
         do {
-            try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress)
+            if let api { try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress) }
+            if let connect { try await fetchFinance(api: connect, writer: writer, cursors: cursors, summary: &summary, progress: progress) }
         } catch {
-            await api.shutdown()
+            await api?.shutdown()
+            await connect?.shutdown()
             throw error
         }
-        await api.shutdown()
-        summary.requests = api.counts.requests
-        summary.retries = api.counts.retries
+        await api?.shutdown()
+        await connect?.shutdown()
+        summary.requests = (api?.counts.requests ?? 0) + (connect?.requests ?? 0)
+        summary.retries = (api?.counts.retries ?? 0) + (connect?.retries ?? 0)
         return summary
+    }
+
+    /// The financial reports of the fiscal months the store's data spans (and this fetch's history window).
+    private func fetchFinance(
+        api: AppStoreConnectAPI, writer: ArchivePageWriter, cursors: FetchCursors, summary: inout FetchSummary,
+        progress: @escaping @Sendable (String) -> Void
+    ) async throws {
+        guard let finance = options.finance else { return }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var span = try cursors.activitySpan()
+        if let window = summary.notificationWindow {
+            span = span.map { min($0.lowerBound, window.lowerBound)...max($0.upperBound, window.upperBound) } ?? window
+        }
+        if let since = options.since {
+            let until = options.until ?? now
+            span = span.map { min($0.lowerBound, since)...max($0.upperBound, until) } ?? (since...max(since, until))
+        }
+        guard let span else {
+            summary.warnings.append(
+                "no financial report was asked for: the store holds no data yet and no --since was given, so no month is known; ingest the archive first, or pass --since.")
+            return
+        }
+        // Apple dates reports in Pacific Time: a fiscal month has ended once its last day is over there.
+        let pacific = TimeZone(identifier: "America/Los_Angeles")
+        let offset = Int64(pacific?.secondsFromGMT(for: Date()) ?? -8 * 3600) * 1000
+        guard let today = ReportDay(daysSinceEpoch: Int((now + offset) / 86_400_000)) else { return }
+        let months = FinanceReportFetch.months(span: span, today: today)
+        let job = FinanceReportFetch(api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber)
+        let result = try await job.run(months: months, now: now, progress: progress)
+        summary.financeReportsSaved = result.saved
+        summary.financeReportsAlreadySaved = result.alreadySaved
+        summary.financeMonthsWithoutReport = result.withoutReport
+        summary.financeMonthsPending = result.pending
     }
 
     private func fetch(

@@ -42,6 +42,25 @@ struct ArchivePageWriter: Sendable {
         return true
     }
 
+    /// Writes bytes as they came (a gzip report) to a file of the archive, by a temporary name and a rename.
+    func write(bytes: [UInt8], to relativePath: String) throws(FetchError) {
+        let target = path(relativePath)
+        let folder = (target as NSString).deletingLastPathComponent
+        let temporary = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).partial")
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+            try handle.synchronize()
+            try handle.close()
+            if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+            try FileManager.default.moveItem(atPath: temporary, toPath: target)
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw .archive(path: target, reason: error.localizedDescription)
+        }
+    }
+
     /// Reads a page written earlier (to continue from it without asking Apple again).
     func read(_ relativePath: String) -> JSONObject? {
         guard let data = FileManager.default.contents(atPath: path(relativePath)),

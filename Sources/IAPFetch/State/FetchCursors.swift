@@ -23,6 +23,17 @@ struct FetchCursors: Sendable {
         }
     }
 
+    /// From the first purchase to the newest accepted document of the store (Unix ms), nil for an empty store: the
+    /// span the reports cover, which decides the financial reports to fetch.
+    func activitySpan() throws -> ClosedRange<Int64>? {
+        try store.read { connection in
+            guard let first = try connection.integer("SELECT min(purchase_date) FROM transactions"),
+                let last = try connection.integer("SELECT max(document_time) FROM documents WHERE outcome = 'accepted'")
+            else { return nil }
+            return min(first, last)...max(first, last)
+        }
+    }
+
     /// Every customer the store knows, as one transaction ID each (a purchase lineage's own ID), sorted.
     func knownCustomers() throws -> [String] {
         try store.read { connection in

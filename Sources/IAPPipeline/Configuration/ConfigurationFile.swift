@@ -104,6 +104,11 @@ public enum ConfigurationFile {
         case "transaction-ids": c.fetch.transactionIds = try string()
         case "order-ids": c.fetch.orderIds = try string()
         case "facts": c.fetch.facts = try string()
+        case "connect-issuer-id": c.fetch.connectIssuerId = try string()
+        case "connect-key-id": c.fetch.connectKeyId = try string()
+        case "connect-private-key": c.fetch.connectPrivateKey = try string()
+        case "vendor-number": c.fetch.vendorNumber = try string()
+        case "connect-api-url": c.fetch.connectAPIURL = try string()
         case "max-quarantine-percent": c.maxQuarantinePercent = Int(clamping: try integer())
         case "as-of":
             let text = try string()

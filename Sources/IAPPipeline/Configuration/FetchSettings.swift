@@ -17,9 +17,20 @@ public struct FetchSettings: Sendable, Equatable {
     public var orderIds: String?
     /// The app's consumption facts CSV (`iaplens consumption --facts`); `run` answers pending requests when set.
     public var facts: String?
+    /// The App Store Connect API key and vendor number: Apple's financial reports.
+    public var connectIssuerId: String?
+    public var connectKeyId: String?
+    public var connectPrivateKey: String?
+    public var vendorNumber: String?
+    public var connectAPIURL: String?
 
     public init() {}
 
     /// True when a key is configured: `run` then fetches before it ingests.
     public var isConfigured: Bool { issuerId != nil && keyId != nil && privateKey != nil }
+
+    /// True when any App Store Connect option is set: fetch then downloads financial reports (and needs them all).
+    public var asksForFinancialReports: Bool {
+        connectIssuerId != nil || connectKeyId != nil || connectPrivateKey != nil || vendorNumber != nil
+    }
 }

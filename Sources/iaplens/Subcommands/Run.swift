@@ -25,7 +25,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         try await Console.runAsync(log) {
             var configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
-            if configuration.fetch.isConfigured {
+            if configuration.fetch.isConfigured || configuration.fetch.asksForFinancialReports {
                 let archive = try await FetchPlan.run(configuration)
                 // What was fetched is ingested in the same run, wherever the config put it.
                 if !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }

@@ -90,8 +90,8 @@ enum Console {
         } catch let error as FetchError {
             Self.error(error.description)
             switch error {
-            case .missingOption, .badKey, .readList: throw ExitCode(64)
-            case .unauthorized: throw ExitCode(77)
+            case .missingOption, .badKey, .badConnectKey, .readList: throw ExitCode(64)
+            case .unauthorized, .connectUnauthorized: throw ExitCode(77)
             case .gaveUp: throw ExitCode(75)
             default: throw ExitCode.failure
             }

@@ -8,9 +8,12 @@ import IAPPipeline
 enum FetchPlan {
     static func options(_ c: PipelineConfiguration, requireArchive: Bool = true) throws -> FetchOptions {
         let settings = c.fetch
-        guard let issuerId = settings.issuerId else { throw FetchError.missingOption("issuer-id") }
-        guard let keyId = settings.keyId else { throw FetchError.missingOption("key-id") }
-        guard let privateKey = settings.privateKey else { throw FetchError.missingOption("private-key") }
+        // Financial reports alone need no In-App Purchase key; anything else does.
+        let financeOnly = settings.asksForFinancialReports && settings.issuerId == nil && settings.keyId == nil
+            && settings.privateKey == nil
+        guard let issuerId = settings.issuerId ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("issuer-id") }
+        guard let keyId = settings.keyId ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("key-id") }
+        guard let privateKey = settings.privateKey ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("private-key") }
         guard let archive = settings.archive ?? c.inputs.first ?? (requireArchive ? nil : "") else {
             throw FetchError.missingOption("archive")
         }
@@ -32,6 +35,16 @@ enum FetchPlan {
         }
         options.transactionIdsPath = settings.transactionIds
         options.orderIdsPath = settings.orderIds
+        options.serverAPI = !financeOnly
+        if settings.asksForFinancialReports {
+            guard let connectIssuer = settings.connectIssuerId else { throw FetchError.missingOption("connect-issuer-id") }
+            guard let connectKey = settings.connectKeyId else { throw FetchError.missingOption("connect-key-id") }
+            guard let connectPrivateKey = settings.connectPrivateKey else { throw FetchError.missingOption("connect-private-key") }
+            guard let vendor = settings.vendorNumber, !vendor.isEmpty else { throw FetchError.missingOption("vendor-number") }
+            options.finance = FinanceFetchOptions(
+                issuerId: connectIssuer, keyId: connectKey, privateKeyPath: connectPrivateKey, vendorNumber: vendor,
+                apiURL: settings.connectAPIURL)
+        }
         return options
     }
 

@@ -1,0 +1,122 @@
+import AsyncHTTPClient
+import Foundation
+import IAPFormats
+import NIOCore
+import NIOHTTP1
+
+/// The App Store Connect API, as `fetch` uses it: Download Finance Reports (`GET /v1/financeReports`). A different API
+/// from the App Store Server API: its own key and token (``AppStoreConnectKey``), its own error body
+/// (`{"errors":[{"status","code","title","detail"}]}`), gzip answers. Retries what may be retried, like
+/// ``AppStoreServerAPI``.
+public final class AppStoreConnectAPI: @unchecked Sendable {
+    /// Apple's base URL.
+    public static let baseURL = "https://api.appstoreconnect.apple.com"
+
+    /// What Apple answered for one fiscal month.
+    public enum ReportAnswer: Sendable, Equatable {
+        /// The report, as the gzip bytes Apple sent.
+        case report([UInt8])
+        /// 404: not published yet, or a month without sales.
+        case notPublished
+    }
+
+    private let baseURL: String
+    private let key: AppStoreConnectKey
+    private let retry: RetryPolicy
+    private let client: HTTPClient
+    private let lock = NSLock()
+    private var cachedToken: (token: String, expiresAt: Int64)?
+    private(set) var requests = 0
+    private(set) var retries = 0
+
+    public init(key: AppStoreConnectKey, baseURL: String = AppStoreConnectAPI.baseURL, retry: RetryPolicy = RetryPolicy()) {
+        self.key = key
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.retry = retry
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Download Finance Reports: the detailed report (`FINANCE_DETAIL`, region `Z1`) of one fiscal month.
+    public func financeDetail(month: String, vendorNumber: String) async throws -> ReportAnswer {
+        let query = [
+            ("filter[reportType]", "FINANCE_DETAIL"), ("filter[regionCode]", "Z1"), ("filter[reportDate]", month),
+            ("filter[vendorNumber]", vendorNumber),
+        ].map { Self.escaped($0.0) + "=" + Self.escaped($0.1) }.joined(separator: "&")
+        let name = "Download Finance Reports for \(month)"
+        let (status, bytes) = try await exchange("/v1/financeReports?" + query, name: name)
+        switch status {
+        case 200:
+            guard bytes.count >= 2, bytes[0] == 0x1f, bytes[1] == 0x8b else {
+                throw FetchError.badResponse(request: name, reason: "the answer is not the gzip report Apple sends")
+            }
+            return .report(bytes)
+        case 404:
+            return .notPublished
+        default:
+            let (code, detail) = Self.error(bytes)
+            throw FetchError.connectRejected(status: status, request: name, code: code, detail: detail)
+        }
+    }
+
+    /// The first entry of Apple's `errors` array: its code and detail.
+    static func error(_ bytes: [UInt8]) -> (code: String, detail: String) {
+        guard case .object(let body)? = try? JSONParser.parse(bytes), case .array(let errors)? = body["errors"],
+            case .object(let first)? = errors.first
+        else { return ("no error code", String(decoding: bytes.prefix(300), as: UTF8.self)) }
+        return (first["code"]?.stringValue ?? "no error code", first["detail"]?.stringValue ?? first["title"]?.stringValue ?? "")
+    }
+
+    private func bearerToken() throws(FetchError) -> String {
+        let now = Int64(Date().timeIntervalSince1970)
+        if let cached = lock.withLock({ cachedToken }), cached.expiresAt - now > 5 * 60 { return cached.token }
+        let token = try key.token(issuedAt: now)
+        lock.withLock { cachedToken = (token, now + AppStoreConnectKey.maximumLifetimeSeconds) }
+        return token
+    }
+
+    private func exchange(_ path: String, name: String) async throws -> (Int, [UInt8]) {
+        var failures = 0
+        var waited: Duration = .zero
+        while true {
+            var request = HTTPClientRequest(url: baseURL + path)
+            request.method = .GET
+            request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
+            request.headers.add(name: "Accept", value: "application/a-gzip, application/json")
+            request.headers.add(name: "User-Agent", value: "iaplens")
+            lock.withLock { requests += 1 }
+            let outcome: String
+            do {
+                let response = try await client.execute(request, timeout: .seconds(120))
+                // A year of a large app's detailed report is a few MB compressed.
+                let bytes = Array(buffer: try await response.body.collect(upTo: 256 << 20))
+                let status = Int(response.status.code)
+                if status == 401 || status == 403 {
+                    throw FetchError.connectUnauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, detail: Self.error(bytes).detail)
+                }
+                guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
+                outcome = "HTTP \(status)"
+            } catch let error as FetchError {
+                throw error
+            } catch {
+                outcome = "\(error)"
+            }
+            failures += 1
+            guard let wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
+                throw FetchError.gaveUp(request: name, attempts: failures, last: outcome)
+            }
+            lock.withLock { retries += 1 }
+            waited += wait
+            try await Task.sleep(for: wait)
+        }
+    }
+
+    private static func escaped(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import IAPFormats
+
+/// Download Finance Reports for every fiscal month the reports need (Documentation/Fetching.md "Apple's financial
+/// reports"): each fiscal month that covers a day of the months the store's data spans, through the last fiscal month
+/// that has ended, fetched once into `fetched/finance/`. Apple answers 404 both while a month is not yet published and
+/// for a month without sales: a 404 is asked again on the next fetch, until a later month has been published; then
+/// the month is recorded as one without a report and no longer asked.
+struct FinanceReportFetch: Sendable {
+    static func cursor(vendor: String, month: String) -> String { "finance_report.\(vendor).\(month)" }
+    static let saved = "saved"
+    static let noReport = "no_report"
+
+    let api: AppStoreConnectAPI
+    let writer: ArchivePageWriter
+    let cursors: FetchCursors
+    let vendorNumber: String
+
+    struct Result: Equatable {
+        var saved = 0
+        var alreadySaved = 0
+        var pending: [String] = []
+        var withoutReport = 0
+    }
+
+    /// The fiscal months from the one holding the first day of `span`'s first UTC month to the one holding the last
+    /// day of its last month, keeping only those that ended before `today` (a day in Apple's zone).
+    static func months(span: ClosedRange<Int64>, today: ReportDay) -> [AppleFiscalMonth] {
+        guard let firstDay = ReportDay(isoText: ISO8601Millis.format(span.lowerBound).prefix(7) + "-01"),
+            let lastMonthStart = ReportDay(isoText: ISO8601Millis.format(span.upperBound).prefix(7) + "-01"),
+            let nextMonthStart = ReportDay(daysSinceEpoch: lastMonthStart.daysSinceEpoch + 31)
+                .flatMap({ ReportDay(year: $0.year, month: $0.month, day: 1) }),
+            let monthEnd = ReportDay(daysSinceEpoch: nextMonthStart.daysSinceEpoch - 1),
+            var month = AppleFiscalMonth(containing: firstDay)
+        else { return [] }
+        var months: [AppleFiscalMonth] = []
+        while month.firstDay <= monthEnd && month.lastDay < today {
+            months.append(month)
+            guard let next = month.next else { break }
+            month = next
+        }
+        return months
+    }
+
+    func run(months: [AppleFiscalMonth], now: Int64, progress: @Sendable (String) -> Void) async throws -> Result {
+        var result = Result()
+        var notPublished: [AppleFiscalMonth] = []
+        var latestPublished: AppleFiscalMonth?
+        for (index, month) in months.enumerated() {
+            let name = Self.cursor(vendor: vendorNumber, month: month.text)
+            switch try cursors.value(name) {
+            case Self.saved?:
+                result.alreadySaved += 1
+                latestPublished = month
+                continue
+            case Self.noReport?:
+                result.withoutReport += 1
+                continue
+            default:
+                break
+            }
+            progress("financial reports: \(index + 1) of \(months.count) fiscal months (\(month.text))")
+            switch try await api.financeDetail(month: month.text, vendorNumber: vendorNumber) {
+            case .report(let bytes):
+                let file = "finance/FINANCE_DETAIL_Z1_\(ArchivePageWriter.safeName(vendorNumber))_\(month.text).txt.gz"
+                try writer.write(bytes: bytes, to: file)
+                // The file is in the archive before the store says so: a fetch killed in between asks again and
+                // finds the same file (ingest skips it by content).
+                try cursors.set(name, Self.saved)
+                result.saved += 1
+                latestPublished = month
+            case .notPublished:
+                notPublished.append(month)
+            }
+        }
+        for month in notPublished {
+            if let latestPublished, month < latestPublished {
+                try cursors.set(Self.cursor(vendor: vendorNumber, month: month.text), Self.noReport)
+                result.withoutReport += 1
+            } else {
+                result.pending.append(month.text)
+            }
+        }
+        _ = now
+        return result
+    }
+}
