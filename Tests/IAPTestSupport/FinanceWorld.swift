@@ -1,9 +1,9 @@
 import Foundation
-import IAPFormats
+public import IAPFormats
 
-/// A small app's March 2026 as Apple books it and as its archive holds it, for the financial-report tests: consumable
-/// sales in USD and JPY on days 2–7 (some late in the Pacific evening, which is the next day in UTC), one refund, and
-/// Apple's FINANCE_DETAIL report of the fiscal month (03/01/2026 … 03/28/2026) built from the same sales. The archive
+/// A small app's fiscal month (March 2026 unless asked) as Apple books it and as its archive holds it, for the
+/// financial-report tests: consumable sales in USD and JPY on six days (some late in the Pacific evening, which is the
+/// next day in UTC), one refund, and Apple's FINANCE_DETAIL report of the fiscal month built from the same sales. The archive
 /// can leave out one Pacific day: then Apple's report holds sales the archive lacks, and Get Notification History (the
 /// fake API's data) still has them.
 public struct FinanceWorld: Sendable {
@@ -24,21 +24,37 @@ public struct FinanceWorld: Sendable {
     public static let price: Int64 = 990
     public static let jpyPrice: Int64 = 160_000
 
-    public init(losing lostDay: String? = "2026-03-04") throws {
+    /// Apple's fiscal month the world lies in.
+    public let fiscalMonth: AppleFiscalMonth
+
+    /// - Parameters:
+    ///   - month: the fiscal month (`YYYY-MM`); sales fall on its 2nd to 7th day.
+    ///   - lostIndex: which of those six days (0–5) the archive lost; nil: none. The default loses 2026-03-04.
+    public init(month: String = "2026-03", lostIndex: Int? = 2) throws {
+        let fiscalMonth = AppleFiscalMonth(named: month)!
+        self.fiscalMonth = fiscalMonth
+        let pacific = TimeZone(identifier: "America/Los_Angeles")!
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = pacific
+        func instant(_ day: ReportDay, hour: Int, minute: Int = 0) -> Int64 {
+            let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute))!
+            return Int64(date.timeIntervalSince1970 * 1000)
+        }
+        let days = (1...6).map { ReportDay(daysSinceEpoch: fiscalMonth.firstDay.daysSinceEpoch + $0)! }
+        let lostDay = lostIndex.map { days[$0].isoText }
         let app = AppFixture()
         var served = FakeAppStoreData()
         var kept: [String] = []
         // (Pacific day, UTC instant, quantity, currency, refunded at)
         var sales: [(day: String, time: Int64, quantity: Int, currency: String, refunded: Int64?)] = []
         let hour: Int64 = 3_600_000
-        for day in 2...7 {
-            // Noon Pacific (20:00 UTC in March before the 8th: PST) and 19:30 Pacific, which is 03:30 UTC the next day.
-            let noon = Self.utc(2026, 3, day) + 20 * hour
-            let evening = Self.utc(2026, 3, day + 1) + 3 * hour + 30 * 60_000
-            let dayText = "2026-03-0\(day)"
-            sales.append((dayText, noon, 1, "USD", nil))
-            sales.append((dayText, evening, 2, "USD", day == 5 ? evening + 2 * hour : nil))
-            if day % 2 == 1 { sales.append((dayText, noon + hour, 1, "JPY", nil)) }
+        for (index, day) in days.enumerated() {
+            // Noon Pacific, and 19:30 Pacific: the next day in UTC.
+            let noon = instant(day, hour: 12)
+            let evening = instant(day, hour: 19, minute: 30)
+            sales.append((day.isoText, noon, 1, "USD", nil))
+            sales.append((day.isoText, evening, 2, "USD", index == 3 ? evening + 2 * hour : nil))
+            if index % 2 == 1 { sales.append((day.isoText, noon + hour, 1, "JPY", nil)) }
         }
         var lostUnits = 0
         var lostGross: Int64 = 0
@@ -55,8 +71,7 @@ public struct FinanceWorld: Sendable {
                 lines.append((refunded, try app.notification(type: "REFUND", uuid: "refund-\(index)", signedDate: refunded, transaction: transaction)))
             }
             for (time, line) in lines {
-                let jws = try Self.signedPayload(of: line)
-                served.notifications.append((time, jws))
+                served.notifications.append((time, try Self.signedPayload(of: line)))
                 if sale.day != lostDay { kept.append(line) }
             }
             if sale.day == lostDay && sale.currency == "USD" {
@@ -82,7 +97,7 @@ public struct FinanceWorld: Sendable {
                 Self.decimal(usd ? Self.price : Self.jpyPrice, usd), parts[1], parts[2], "", "", usd ? "Americas" : "Japan",
             ].joined(separator: "\t"))
         }
-        report = "Vendor Name\tTest Dev\nStart Date\t03/01/2026\nEnd Date\t03/28/2026\n"
+        report = "Vendor Name\tTest Dev\nStart Date\t\(fiscalMonth.firstDay.appleText)\nEnd Date\t\(fiscalMonth.lastDay.appleText)\n"
             + "Transaction Date\tSettlement Date\tApple Identifier\tSKU\tTitle\tDeveloper Name\tProduct Type Identifier\t"
             + "Country of Sale\tQuantity\tPartner Share\tExtended Partner Share\tPartner Share Currency\tCustomer Price\t"
             + "Customer Currency\tSale or Return\tPromo Code\tOrder Type\tRegion\n"
@@ -93,10 +108,6 @@ public struct FinanceWorld: Sendable {
         self.served = served
         self.lostUnits = lostUnits
         self.lostGrossMilli = lostGross
-    }
-
-    static func utc(_ year: Int, _ month: Int, _ day: Int) -> Int64 {
-        Int64(ReportDay(year: year, month: month, day: day)!.daysSinceEpoch) * 86_400_000
     }
 
     static func decimal(_ milli: Int64, _ twoDecimals: Bool) -> String {

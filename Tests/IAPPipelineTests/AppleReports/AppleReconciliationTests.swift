@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aLostDayIsNamedExactlyAsArchiveShort(_ kind: StoreKind) throws {
-        let world = try FinanceWorld(losing: "2026-03-04")
+        let world = try FinanceWorld(lostIndex: 2)
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/FINANCE_DETAIL_Z1_2026-03.txt.gz", bytes: Array(world.report.utf8))
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func theSameReportTwiceIsSkippedAndAnOverlappingOneRefusedNamingBoth() throws {
-        let world = try FinanceWorld(losing: nil)
+        let world = try FinanceWorld(lostIndex: nil)
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         let first = try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func hostileRowsAreQuarantinedAndChangeNoOtherFigure() throws {
-        let world = try FinanceWorld(losing: nil)
+        let world = try FinanceWorld(lostIndex: nil)
         let clean = try TestArchive()
         try clean.write("webhook.jsonl", lines: world.archiveLines)
         try clean.write("apple/march.txt", bytes: Array(world.report.utf8))
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotAReportIsLeftAloneAndOneMissingAColumnIsRefused() throws {
-        let world = try FinanceWorld(losing: nil)
+        let world = try FinanceWorld(lostIndex: nil)
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("notes.txt", bytes: Array("Transaction Date\tnotes\nnothing here\n".utf8))
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func reportsLoadedBeforeOrAfterTheArchiveAndOnEitherEngineAreTheSame() throws {
-        let world = try FinanceWorld(losing: "2026-03-06")
+        let world = try FinanceWorld(lostIndex: 4)
         var outputs: [String: [String: String]] = [:]
         for kind in StoreKind.allCases {
             for order in ["report first", "archive first", "together"] {

@@ -13,6 +13,9 @@ public struct FakeAppStoreData: Sendable {
     public var customerOf: [String: String] = [:]
     /// order ID → (status, signed transactions).
     public var orders: [String: (status: Int64, signedTransactions: [String])] = [:]
+    /// Apple's financial reports the App Store Connect API serves, gzip bytes by `"<vendor>/<YYYY-MM>"` (fiscal month);
+    /// a month not listed answers 404, as Apple does before publishing it and for a month without sales.
+    public var financeReports: [String: [UInt8]] = [:]
 
     public init() {}
 }

@@ -21,6 +21,8 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     private var tokenProblems: [String] = []
     private var consumptionBodies: [(transactionId: String, body: String)] = []
     private let group: MultiThreadedEventLoopGroup
+    /// The App Store Connect API key the fake accepts for financial reports (a team key, not the In-App Purchase key).
+    private var connectKey: (keyId: String, issuerId: String, key: ES256Key)?
     private var channel: (any Channel)?
     public static let pageSize = 20
 
@@ -63,6 +65,8 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     public var consumptionAnswers: [(transactionId: String, body: String)] { lock.withLock { consumptionBodies } }
 
     public func replaceData(_ newData: FakeAppStoreData) { lock.withLock { data = newData } }
+    /// Serves `/v1/financeReports` to tokens of this App Store Connect API key.
+    public func acceptConnectKey(_ key: ES256Key, keyId: String, issuerId: String) { lock.withLock { connectKey = (keyId, issuerId, key) } }
     public func setFaults(_ newFaults: [Int: FakeFault]) { lock.withLock { faults = newFaults; requestCount = 0 } }
 
     // MARK: - Answering
@@ -74,6 +78,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             return (requestCount, faults[requestCount], data)
         }
         _ = number
+        if uri.hasPrefix("/v1/financeReports") { return financeReport(uri: uri, headers: headers, fault: fault, data: snapshot) }
         if let problem = checkToken(headers["Authorization"].first ?? "") {
             lock.withLock { tokenProblems.append(problem) }
             return (nil, 401, Array("{\"errorCode\":401,\"errorMessage\":\"\(problem)\"}".utf8))
@@ -159,6 +164,53 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         return nil
     }
 
+    /// Download Finance Reports, as the App Store Connect API answers it: its own token rules and error format.
+    private func financeReport(uri: String, headers: HTTPHeaders, fault: FakeFault?, data: FakeAppStoreData) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
+        func error(_ status: Int, _ code: String, _ detail: String) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
+            (fault, status, Array("{\"errors\":[{\"status\":\"\(status)\",\"code\":\"\(code)\",\"title\":\"\(code)\",\"detail\":\"\(detail)\"}]}".utf8))
+        }
+        if let problem = checkConnectToken(headers["Authorization"].first ?? "") {
+            lock.withLock { tokenProblems.append(problem) }
+            return error(401, "NOT_AUTHORIZED", problem)
+        }
+        if case .status(let status)? = fault { return error(status, "FAULT", "injected") }
+        let (_, query) = Self.split(uri)
+        guard query["filter[reportType]"] == "FINANCE_DETAIL", query["filter[regionCode]"] == "Z1",
+            let month = query["filter[reportDate]"], let vendor = query["filter[vendorNumber]"]
+        else { return error(400, "PARAMETER_ERROR.INVALID", "reportType, regionCode, reportDate and vendorNumber are required") }
+        guard let report = data.financeReports["\(vendor)/\(month)"] else {
+            return error(404, "NOT_FOUND", "There were no sales for the date specified.")
+        }
+        return (fault, 200, report)
+    }
+
+    /// The App Store Connect API's token rules: ES256 with the team key, `aud` `appstoreconnect-v1`, no `bid`, `exp`
+    /// at most 20 minutes after `iat`.
+    private func checkConnectToken(_ authorization: String) -> String? {
+        guard let connectKey = lock.withLock({ connectKey }) else { return "no App Store Connect API key accepted" }
+        guard authorization.hasPrefix("Bearer ") else { return "no bearer token" }
+        let parts = authorization.dropFirst(7).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3,
+            let headerBytes = Base64Decoding.decode(parts[0], alphabet: .url),
+            let claimBytes = Base64Decoding.decode(parts[1], alphabet: .url),
+            let signature = Base64Decoding.decode(parts[2], alphabet: .url),
+            case .object(let header)? = try? JSONParser.parse(headerBytes),
+            case .object(let claims)? = try? JSONParser.parse(claimBytes)
+        else { return "not a compact JWS" }
+        guard connectKey.key.verify(signature, of: Array((parts[0] + "." + parts[1]).utf8)) else { return "connect: bad signature" }
+        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == connectKey.keyId, header["typ"]?.stringValue == "JWT"
+        else { return "connect: bad header" }
+        guard claims["iss"]?.stringValue == connectKey.issuerId, claims["aud"]?.stringValue == "appstoreconnect-v1" else {
+            return "connect: bad iss/aud"
+        }
+        guard claims["bid"] == nil else { return "connect: bid in a team key's token" }
+        let now = Int64(Date().timeIntervalSince1970)
+        guard let iat = claims["iat"]?.numberValue?.int64, let exp = claims["exp"]?.numberValue?.int64,
+            iat <= now + 60, exp > now, exp - iat <= 20 * 60
+        else { return "connect: bad iat/exp (at most 20 minutes)" }
+        return nil
+    }
+
     /// nil when the token is one Apple would accept.
     private func checkToken(_ authorization: String) -> String? {
         guard authorization.hasPrefix("Bearer ") else { return "no bearer token" }
@@ -190,7 +242,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         if pieces.count == 2 {
             for pair in pieces[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                if kv.count == 2 { query[kv[0]] = kv[1].removingPercentEncoding ?? kv[1] }
+                if kv.count == 2 { query[kv[0].removingPercentEncoding ?? kv[0]] = kv[1].removingPercentEncoding ?? kv[1] }
             }
         }
         let path = pieces[0].removingPercentEncoding ?? pieces[0]
@@ -226,7 +278,10 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
             let respond: @Sendable () -> Void = {
                 let context = loopBoundContext.value
-                var headers = HTTPHeaders([("Content-Type", "application/json"), ("Content-Length", String(answer.body.count))])
+                let gzip = answer.body.count >= 2 && answer.body[0] == 0x1f && answer.body[1] == 0x8b
+                var headers = HTTPHeaders([
+                    ("Content-Type", gzip ? "application/a-gzip" : "application/json"), ("Content-Length", String(answer.body.count)),
+                ])
                 if !keepAlive { headers.add(name: "Connection", value: "close") }
                 context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers))), promise: nil)
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)

@@ -1,0 +1,153 @@
+import Foundation
+@testable import IAPFetch
+import IAPFormats
+import IAPPipeline
+import IAPTestSupport
+import Testing
+
+/// Apple's financial reports through a fake App Store Connect API, and a gap they reveal closed by Notification History.
+@Suite struct FinanceFetchTests {
+    static let vendor = "85012345"
+
+    final class Setup: @unchecked Sendable {
+        let archive: TestArchive
+        let world: FinanceWorld
+        let key: TestAPIKey
+        let connectKey: TestAPIKey
+        let server: FakeAppStoreServer
+        let url: String
+
+        init(_ name: String = #function, world: FinanceWorld, reports: [String: String]) throws {
+            archive = try TestArchive(name)
+            self.world = world
+            key = try TestAPIKey(folder: archive.root + "/keys")
+            connectKey = try TestAPIKey(folder: archive.root + "/connect-keys", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
+            var data = world.served
+            for (month, text) in reports { data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = Gzip.compress(Array(text.utf8)) }
+            server = FakeAppStoreServer(
+                data: data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+            server.acceptConnectKey(try connectKey.key(), keyId: connectKey.keyId, issuerId: connectKey.issuerId)
+            url = try server.start()
+        }
+
+        deinit { server.stop() }
+
+        /// Options for financial reports only, or with the In-App Purchase key and a history window too.
+        func options(database: String, history: (since: Int64, until: Int64)? = nil) -> FetchOptions {
+            var options = FetchOptions(
+                archive: archive.inputs, database: database, bundleId: world.app.bundleId, issuerId: key.issuerId,
+                keyId: key.keyId, privateKeyPath: key.path)
+            options.apiURL = url
+            options.retry = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumTotalDelay: .seconds(2))
+            options.finance = FinanceFetchOptions(
+                issuerId: connectKey.issuerId, keyId: connectKey.keyId, privateKeyPath: connectKey.path,
+                vendorNumber: FinanceFetchTests.vendor, apiURL: url)
+            if let history {
+                options.since = history.since
+                options.until = history.until
+                options.refundHistoryForAll = false
+            } else {
+                options.serverAPI = false
+            }
+            return options
+        }
+
+        func run(database: String) throws -> RunSummary {
+            try Pipeline(configuration: try archive.configuration(world.app) { $0.databasePath = database }).run()
+        }
+
+        func usd() throws -> [String: String] {
+            let month = String((world.lostDay ?? world.fiscalMonth.lastDay.isoText).prefix(7))
+            let rows = CSVReader.records(try archive.report("\(month)/apple_reconciliation.csv"))
+            return try #require(rows.first { $0["currency"] == "USD" })
+        }
+    }
+
+    /// A fiscal month recent enough for Notification History (Apple keeps 180 days) and already ended.
+    static func recentMonth() -> AppleFiscalMonth {
+        let today = Int(Date().timeIntervalSince1970 / 86_400)
+        return AppleFiscalMonth(containing: ReportDay(daysSinceEpoch: today - 45)!)!
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theFetchedReportShowsTheGapAndNotificationHistoryClosesIt(_ kind: StoreKind) async throws {
+        let month = Self.recentMonth()
+        let world = try FinanceWorld(month: month.text, lostIndex: 2)
+        let lostDay = try #require(world.lostDay)
+        let setup = try Setup(world: world, reports: [month.text: world.report])
+        let database = try kind.freshDatabase(in: setup.archive.root)
+        try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try setup.run(database: database)
+
+        // Financial reports only (no In-App Purchase key): this fiscal month is published, the next one is not.
+        let first = try await Fetcher(options: setup.options(database: database)).run()
+        #expect(first.financeReportsSaved == 1, "\(first)")
+        #expect(first.financeMonthsPending.allSatisfy { $0 == month.next?.text }, "\(first.financeMonthsPending)")
+        #expect(setup.server.badTokens.isEmpty, "\(setup.server.badTokens)")
+        let saved = setup.archive.inputs + "/fetched/finance/FINANCE_DETAIL_Z1_\(Self.vendor)_\(month.text).txt.gz"
+        #expect(FileManager.default.fileExists(atPath: saved))
+        _ = try setup.run(database: database)
+        var usd = try setup.usd()
+        #expect(usd["status"] == "archive_short" && usd["first_gap_day"] == lostDay && usd["last_gap_day"] == lostDay)
+        #expect((Int(usd["apple_units_sold"] ?? "") ?? 0) - (Int(usd["archive_units_sold"] ?? "") ?? 0) == world.lostUnits)
+
+        // The command the page gives, run through the fake: Notification History over that Pacific day fills the gap.
+        let page = try setup.archive.report(String(lostDay.prefix(7)) + "/report.md")
+        let command = try #require(page.components(separatedBy: "`iaplens fetch --since ").dropFirst().first)
+        let words = command.split(separator: " ").map(String.init)
+        let since = try #require(ISO8601Millis.parse(words[0]))
+        let until = try #require(ISO8601Millis.parse(String(words[2].prefix { $0 != "`" })))
+        #expect(until - since >= 23 * 3_600_000 && until - since <= 25 * 3_600_000, "one Pacific day")
+        let requestsBefore = setup.server.requests.count
+        let history = try await Fetcher(options: setup.options(database: database, history: (since, until))).run()
+        #expect(history.notificationPages == 1)
+        #expect(history.financeReportsAlreadySaved == 1 && history.financeReportsSaved == 0)
+        // This month is not asked again; the next one, still unpublished, is (when it has ended).
+        let asked = setup.server.requests.dropFirst(requestsBefore).filter { $0.contains("financeReports") }
+        #expect(asked.count == first.financeMonthsPending.count, "\(asked)")
+        _ = try setup.run(database: database)
+        usd = try setup.usd()
+        #expect(usd["status"] == "match", "\(usd)")
+        #expect(usd["apple_units_sold"] == usd["archive_units_sold"] && usd["first_gap_day"] == "")
+    }
+
+    @Test func aMonthApplePassedOverIsRecordedAndNotAskedAgain() async throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        // March answers 404 (no sales, says Apple) while April is published: March is a month without a report.
+        let april = world.report.replacingOccurrences(of: "03/01/2026", with: "03/29/2026")
+            .replacingOccurrences(of: "03/28/2026", with: "05/02/2026")
+        let setup = try Setup(world: world, reports: ["2026-04": april])
+        let database = setup.archive.root + "/store.sqlite"
+        try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try setup.run(database: database)
+        let first = try await Fetcher(options: setup.options(database: database)).run()
+        #expect(first.financeReportsSaved == 1 && first.financeMonthsWithoutReport == 1 && first.financeMonthsPending.isEmpty)
+        let before = setup.server.requests.count
+        let second = try await Fetcher(options: setup.options(database: database)).run()
+        #expect(setup.server.requests.count == before, "nothing asked again: \(setup.server.requests.dropFirst(before))")
+        #expect(second.financeReportsAlreadySaved == 1 && second.financeMonthsWithoutReport == 1)
+    }
+
+    @Test func theConnectTokenIsTheOneAppleDocumentsAndARefusalNamesTheKey() async throws {
+        let setup = try Setup(world: try FinanceWorld(lostIndex: nil), reports: [:])
+        let (key, _) = try AppStoreConnectKey.load(path: setup.connectKey.path, keyId: "CONNECT123", issuerId: "issuer")
+        let token = try key.token(issuedAt: 1_700_000_000, lifetimeSeconds: 3_600)
+        let parts = token.split(separator: ".").map(String.init)
+        let claims = try JSONParser.parse(Base64Decoding.decode(parts[1], alphabet: .url) ?? [])
+        guard case .object(let object) = claims else { throw CocoaError(.coderInvalidValue) }
+        #expect(object["aud"]?.stringValue == "appstoreconnect-v1" && object["bid"] == nil && object["iss"]?.stringValue == "issuer")
+        let expiry = object["exp"]?.numberValue?.int64 ?? 0
+        #expect(expiry == Int64(1_700_000_000 + 20 * 60), "capped at 20 minutes")
+
+        // The In-App Purchase key is not a Connect key: Apple's 401 names the Connect key to check.
+        var options = setup.options(database: setup.archive.root + "/s.sqlite", history: nil)
+        options.finance?.privateKeyPath = setup.key.path
+        options.since = ISO8601Millis.parse("2026-03-01T00:00:00Z")
+        do {
+            _ = try await Fetcher(options: options).run()
+            Issue.record("a token signed with another key was accepted")
+        } catch let error as FetchError {
+            #expect(error.description.contains("CONNECT123") && error.description.contains("HTTP 401") && error.description.contains("Finance"))
+        }
+    }
+}
