@@ -31,7 +31,7 @@ final class ArchiveWriter {
     init(directory: String, world: SimWorld) throws(SimulationIOError) {
         self.directory = directory
         self.world = world
-        for sub in ["notifications", "notifications/v1", "notifications/v2", "history", "refunds", "orders", "certs"] {
+        for sub in ["notifications", "notifications/v1", "notifications/v2", "history", "refunds", "orders", "certs", "finance"] {
             try Self.makeDirectory(directory + "/" + sub)
         }
         accounts = try OutputFile(path: directory + "/accounts.csv", gzip: false)

@@ -13,7 +13,7 @@ final class SimulatedArchive: @unchecked Sendable {
 
     static let bundleId = "com.example.iaplens.demo"
     static let appAppleId: Int64 = 1_234_567_890
-    static let dataFolders = ["notifications", "history", "refunds", "orders"]
+    static let dataFolders = ["notifications", "history", "refunds", "orders", "finance"]
 
     init(_ name: String = #function, seed: UInt64 = 42, subscribers: Int = 30, consumableBuyers: Int = 20, refundRings: Int = 2, months: Int = 6) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }

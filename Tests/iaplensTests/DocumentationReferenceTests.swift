@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// Every `Documentation/<File>.md` that code, tests or the README cite exists, and the section they name is there:
+/// `Documentation/X.md#anchor` (a heading whose GitHub anchor it is) or `Documentation/X.md "Heading words"` (a
+/// heading containing the words). A renamed heading fails here, not in a reader's hands.
+@Suite struct DocumentationReferenceTests {
+    static let repository = CLITests.repository
+
+    struct Reference: CustomStringConvertible {
+        let file: String
+        let section: String?
+        let isAnchor: Bool
+        let citedIn: String
+        var description: String { "\(citedIn): Documentation/\(file)" + (section.map { isAnchor ? "#\($0)" : " \"\($0)\"" } ?? "") }
+    }
+
+    static func references() throws -> [Reference] {
+        var found: [Reference] = []
+        let pattern = try NSRegularExpression(pattern: #"Documentation/([A-Za-z]+\.md)(?:#([a-z0-9_-]+)|\s+"([^"\n]+)")?"#)
+        var paths = ["README.md"]
+        for folder in ["Sources", "Tests", "Documentation"] {
+            let enumerator = FileManager.default.enumerator(atPath: repository.appendingPathComponent(folder).path)
+            while let name = enumerator?.nextObject() as? String {
+                if name.hasSuffix(".swift") || name.hasSuffix(".sql") || name.hasSuffix(".md") { paths.append(folder + "/" + name) }
+            }
+        }
+        for path in paths where !path.hasSuffix("DocumentationReferenceTests.swift") {
+            // Comments wrap: a quoted section may continue on the next `///` or `--` line.
+            let text = try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
+                .replacingOccurrences(of: #"\n\s*(///|//|--)\s*"#, with: " ", options: .regularExpression)
+            let range = NSRange(text.startIndex..., in: text)
+            for match in pattern.matches(in: text, range: range) {
+                let group = { (index: Int) -> String? in
+                    Range(match.range(at: index), in: text).map { String(text[$0]) }
+                }
+                let anchor = group(2)
+                found.append(Reference(file: group(1) ?? "", section: anchor ?? group(3), isAnchor: anchor != nil, citedIn: path))
+            }
+        }
+        return found
+    }
+
+    /// GitHub's anchor of a heading: lower-cased, punctuation but `-` and `_` dropped, spaces to `-`.
+    static func anchor(_ heading: String) -> String {
+        String(heading.lowercased().compactMap { character -> Character? in
+            if character == " " { return "-" }
+            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+            return nil
+        })
+    }
+
+    @Test func everyCitedDocumentAndSectionExists() throws {
+        let references = try Self.references()
+        #expect(references.count > 20, "the scan found the references")
+        for reference in references {
+            let url = Self.repository.appendingPathComponent("Documentation/" + reference.file)
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                Issue.record("\(reference): no such document")
+                continue
+            }
+            guard let section = reference.section else { continue }
+            let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }
+                .map { $0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) }
+            let found = reference.isAnchor
+                ? headings.contains { Self.anchor($0) == section }
+                : headings.contains { $0.replacingOccurrences(of: "`", with: "").contains(section) }
+            #expect(found, "\(reference): no such section")
+        }
+    }
+
+    @Test func aMissingSectionIsCaught() {
+        #expect(Self.anchor("`apple_reconciliation.csv`: the archive against Apple's own books")
+            == "apple_reconciliationcsv-the-archive-against-apples-own-books")
+    }
+}
