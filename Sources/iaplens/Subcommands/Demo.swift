@@ -30,7 +30,7 @@ struct Demo: ParsableCommand {
             let manifest = try Simulator(options: options).run(into: archive)
             var configuration = PipelineConfiguration()
             // The data folders only: expectations.json beside them is the simulator's answer key, not input.
-            configuration.inputs = ["notifications", "history", "refunds", "orders"].map { archive + "/" + $0 }
+            configuration.inputs = ["notifications", "history", "refunds", "orders", "finance"].map { archive + "/" + $0 }
             configuration.databasePath = database ?? directory + "/iaplens.sqlite"
             SQLiteTemporaryFiles.placeBeside(databasePath: configuration.databasePath)
             configuration.reportsDirectory = directory + "/reports"
