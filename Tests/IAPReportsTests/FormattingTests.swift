@@ -46,12 +46,14 @@ import Testing
 
     @Test func changes() {
         #expect(ChangeText.count(current: 13, previous: 10) == "+3 (+30.0 %)")
-        #expect(ChangeText.count(current: 7, previous: 8) == "−1 (−12.5 %)")
+        #expect(ChangeText.count(current: 7, previous: 8) == "−1")  // a base under 10: no percentage
+        #expect(ChangeText.count(current: 7, previous: 80) == "−73 (−91.3 %)")
         #expect(ChangeText.count(current: 4, previous: 0) == "new")
         #expect(ChangeText.count(current: 0, previous: 0) == "no change")
-        #expect(ChangeText.count(current: 0, previous: 2) == "−2 (−100.0 %)")
-        #expect(ChangeText.money(current: 1_500, previous: 1_000, currency: "USD") == "+0.50 USD (+50.0 %)")
-        #expect(ChangeText.money(current: 500, previous: -1_000, currency: "USD") == "+1.50 USD (+150.0 %)")
+        #expect(ChangeText.count(current: 0, previous: 2) == "−2")
+        #expect(ChangeText.money(current: 1_500, previous: 1_000, currency: "USD") == "+0.50 USD")
+        #expect(ChangeText.money(current: 15_000, previous: 10_000, currency: "USD") == "+5.00 USD (+50.0 %)")
+        #expect(ChangeText.money(current: 5_000, previous: -10_000, currency: "USD") == "+15.00 USD (+150.0 %)")
         #expect(ChangeText.rate(current: 400, previous: 500) == "−10.0 pp")
         #expect(ChangeText.rate(current: nil, previous: 500) == "n/a")
         #expect(ChangeText.rateTenths(2, of: 3) == 667)

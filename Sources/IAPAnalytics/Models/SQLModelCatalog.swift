@@ -47,10 +47,15 @@ public enum SQLModelCatalog {
             "int_churn_events", .intermediate, .temporaryTable,
             indexes: [.unique("int_churn_events_by_id", ["transaction_id", "lineage_id"])]),
         SQLModel("int_billing_episodes", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_month_boundaries", .intermediate, .temporaryTable,
+            indexes: [.on("int_month_boundaries_by_instant", ["at_ms"])]),
+        SQLModel("int_subscription_base", .intermediate, .temporaryTable),
         SQLModel("int_archive_daily_movements", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)
         SQLModel("churn", .marts, .table, grain: ["month", "product_id", "churn_type", "reason"]),
+        SQLModel("subscriptions", .marts, .table, grain: ["month", "product_id"]),
         SQLModel("expiration_intents", .marts, .table, grain: ["month", "product_id", "expiration_intent"]),
         SQLModel("billing_retry", .marts, .table, grain: ["month", "product_id"]),
         SQLModel("refunds", .marts, .table, grain: ["month", "product_type", "product_id", "currency"]),

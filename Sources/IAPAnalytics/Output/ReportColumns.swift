@@ -3,6 +3,11 @@
 public enum ReportColumns {
     /// `churn.csv`
     public static let churn = ["month", "product_id", "churn_type", "reason", "subscriptions"]
+    /// `subscriptions.csv`: the base behind the churn.
+    public static let subscriptions = [
+        "month", "product_id", "active_start", "new_paid", "churned_voluntary", "churned_involuntary", "churned_other",
+        "active_end", "trials_started", "trials_ended", "trials_converted",
+    ]
     /// `expiration_intents.csv`
     public static let expirationIntents = ["month", "product_id", "expiration_intent", "subscriptions"]
     /// `billing_retry.csv`
@@ -58,6 +63,7 @@ public enum ReportColumns {
     /// tests use.
     public static let files: [File] = [
         File(name: "churn.csv", columns: churn, mart: "churn", keyColumns: ["month", "product_id", "churn_type", "reason"]),
+        File(name: "subscriptions.csv", columns: subscriptions, mart: "subscriptions", keyColumns: ["month", "product_id"]),
         File(
             name: "expiration_intents.csv", columns: expirationIntents, mart: "expiration_intents",
             keyColumns: ["month", "product_id", "expiration_intent"]),

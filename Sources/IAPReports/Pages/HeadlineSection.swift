@@ -9,8 +9,14 @@ enum HeadlineSection {
     }
 
     /// The section's blocks (without its heading).
-    static func render(month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?) -> [Block] {
-        let lines = lines(current: current, previous: previous)
+    /// - Parameter provisional: the month of the two that is provisional, if one is: then no change is computed.
+    static func render(
+        month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?, provisional: String? = nil
+    ) -> [Block] {
+        var lines = lines(current: current, previous: previous)
+        if let provisional, previousMonth != nil {
+            lines = lines.map { Line(figure: $0.figure, current: $0.current, previous: $0.previous, change: "not compared: \(provisional) is provisional") }
+        }
         var columns = [PageTable.Column("Figure"), PageTable.Column(.data(month), .right)]
         if let previousMonth {
             columns.append(PageTable.Column(.data(previousMonth), .right))
@@ -61,17 +67,29 @@ enum HeadlineSection {
                     change: ChangeText.money(current: now, previous: before, currency: currency))
             }
         }
+        // Rates with the counts they come from: "17 recovered, 0 expired, 11 pending", never "17 / 28".
         func rate(_ figures: MonthFigures?) -> String {
             guard let figures else { return "" }
-            let pending = figures.billingPending > 0 ? ", \(figures.billingPending) pending" : ""
-            guard let tenths = figures.recoveryRateTenths else {
-                return figures.billingEpisodes == 0 ? "no episodes" : "none resolved yet\(pending)"
-            }
-            let resolved = figures.billingRecovered + figures.billingExpired
-            return "\(ChangeText.percent(tenths: tenths)) (\(figures.billingRecovered) of \(resolved) resolved\(pending))"
+            guard figures.billingEpisodes > 0 else { return "no episodes" }
+            let counts = "\(figures.billingRecovered) recovered, \(figures.billingExpired) expired, \(figures.billingPending) pending"
+            guard let tenths = figures.recoveryRateTenths else { return counts }
+            return "\(ChangeText.percent(tenths: tenths)) of resolved (\(counts))"
+        }
+        func subscriberRate(_ figures: MonthFigures?, _ value: (MonthFigures) -> Int64?, _ counts: (MonthFigures) -> String) -> String {
+            guard let figures else { return "" }
+            return (value(figures).map { ChangeText.percent(tenths: $0) + " " } ?? "— ") + "(\(counts(figures)))"
+        }
+        func rateLine(_ figure: String, _ value: @escaping (MonthFigures) -> Int64?, _ counts: @escaping (MonthFigures) -> String) -> Line {
+            Line(
+                figure: figure, current: subscriberRate(current, value, counts), previous: subscriberRate(previous, value, counts),
+                change: previous == nil ? "no previous month" : ChangeText.rate(current: value(current), previous: previous.flatMap(value)))
         }
 
         var lines = [
+            count("Paid subscriptions active at the start") { $0.activeStart },
+            rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" },
+            rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" },
+            rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" },
             count("Subscriptions churned, voluntary") { $0.voluntaryChurn },
             count("Subscriptions churned, involuntary") { $0.involuntaryChurn },
             count("Subscriptions churned, other") { $0.otherChurn },

@@ -30,7 +30,7 @@ public struct IndexPageRenderer {
         blocks.append(.heading(level: 2, "Months", anchor: "months"))
         blocks.append(.paragraph(Text.joined(set.months.map(monthLink), separator: " · ")))
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
-        blocks.append(keyFigures(set.months, figures))
+        blocks += keyFigures(set.months, figures, asOf: set.asOf)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))
         for chart in TrendCharts.charts(months: set.months.map(\.month), figures: figures) {
             blocks.append(.heading(level: 3, .data(chart.title)))
@@ -46,38 +46,54 @@ public struct IndexPageRenderer {
         return .link(.data(parsed.text), to: "\(parsed.text)/report.md")
     }
 
-    private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures]) -> Block {
-        var table = PageTable(columns: [
-            .init("Month"), .init("Sales", .right), .init("Gross", .right), .init("Net revenue", .right),
-            .init("Est. proceeds", .right), .init("Apple proceeds", .right),
-            .init("Voluntary churn", .right), .init("Involuntary churn", .right),
-            .init("Other churn", .right), .init("Refunds", .right), .init("Consumable lost proceeds", .right),
-            .init("Billing recovered / episodes", .right), .init("Flagged accounts", .right),
-        ])
-        // Finance's figures per currency (reconciliation.csv): sales, gross, net of the month's refunds, estimated proceeds.
+    /// Two tables, so each fits a page: finance's figures per currency, then product's and trust and safety's.
+    private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures], asOf: Int64) -> [Block] {
         func money(_ amounts: CurrencyAmounts) -> Text {
             let texts = amounts.entries.map { Text.money($0.milli, currency: $0.currency) }
             return texts.isEmpty ? "—" : Text.joined(texts, separator: ", ")
         }
+        func monthCell(_ month: MonthReport) -> Text {
+            ProvisionalMonth.isProvisional(month.month, asOf: asOf) ? monthLink(month) + " " + .emphasis("provisional") : monthLink(month)
+        }
+        var finance = PageTable(columns: [
+            .init("Month"), .init("Sales", .right), .init("Gross", .right), .init("Net revenue", .right),
+            .init("Est. proceeds", .right), .init("Apple proceeds", .right),
+        ])
+        // Finance's figures per currency (reconciliation.csv, apple_reconciliation.csv).
         for (month, figure) in zip(months, figures) {
-            let recovery = figure.recoveryRateTenths.map { " (\(ChangeText.percent(tenths: $0)))" } ?? ""
-            table.rows.append([
-                monthLink(month),
-                .data(String(figure.sales)),
-                money(figure.grossByCurrency),
-                money(figure.netByCurrency),
-                money(figure.proceedsByCurrency),
-                figure.hasAppleReport ? money(figure.appleProceedsByCurrency) : "no report",
-                .data(String(figure.voluntaryChurn)),
-                .data(String(figure.involuntaryChurn)),
+            finance.rows.append([
+                monthCell(month), .data(String(figure.sales)), money(figure.grossByCurrency), money(figure.netByCurrency),
+                money(figure.proceedsByCurrency), figure.hasAppleReport ? money(figure.appleProceedsByCurrency) : "no report",
+            ])
+        }
+        var product = PageTable(columns: [
+            .init("Month"), .init("Active at start", .right), .init("Churn rate, voluntary", .right),
+            .init("Churn rate, involuntary", .right), .init("Other churn", .right), .init("Trial conversion", .right),
+            .init("Billing retry", .right), .init("Refunds", .right), .init("Consumable lost proceeds", .right),
+            .init("Flagged accounts", .right),
+        ])
+        for (month, figure) in zip(months, figures) {
+            let billing = figure.billingEpisodes == 0
+                ? "no episodes"
+                : "\(figure.billingRecovered) recovered, \(figure.billingExpired) expired, \(figure.billingPending) pending"
+            product.rows.append([
+                monthCell(month), .data(String(figure.activeStart)),
+                .data(SubscribersSection.rate(figure.voluntaryChurn, of: figure.activeStart)),
+                .data(SubscribersSection.rate(figure.involuntaryChurn, of: figure.activeStart)),
                 .data(String(figure.otherChurn)),
-                .data(String(figure.refunds)),
-                money(figure.consumableLostProceeds),
-                .data("\(figure.billingRecovered) / \(figure.billingEpisodes)\(recovery)"),
+                .data(SubscribersSection.rate(figure.trialsConverted, of: figure.trialsEnded)),
+                .data(billing), .data(String(figure.refunds)), money(figure.consumableLostProceeds),
                 .data(String(figure.flaggedAccounts)),
             ])
         }
-        return .table(table)
+        var blocks: [Block] = [.heading(level: 3, "Finance", anchor: "key-finance"), .table(finance),
+            .heading(level: 3, "Product, trust and safety", anchor: "key-product"), .table(product)]
+        if let first = months.first(where: { ProvisionalMonth.isProvisional($0.month, asOf: asOf) }) {
+            blocks.append(.aside(
+                "Months from \(first.month) on are " + .strong("provisional") + ": the data end less than 60 days after "
+                    + "they ended, so billing episodes may still recover and churn may still appear."))
+        }
+        return blocks
     }
 
     private static func dataQuality(_ set: ReportSet) -> [Block] {

@@ -32,6 +32,14 @@ struct MonthFigures {
 
     var flaggedAccounts: Int64 = 0
 
+    /// The subscriber base (subscriptions.csv), summed over products.
+    var activeStart: Int64 = 0
+    var activeEnd: Int64 = 0
+    var newPaid: Int64 = 0
+    var trialsStarted: Int64 = 0
+    var trialsEnded: Int64 = 0
+    var trialsConverted: Int64 = 0
+
     init(_ month: MonthReport) {
         for row in month.rows("churn.csv") {
             let count = row.integer("subscriptions")
@@ -71,8 +79,23 @@ struct MonthFigures {
             }
             coveredEstimateByCurrency.add(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
         }
+        for row in month.rows("subscriptions.csv") {
+            activeStart += row.integer("active_start")
+            activeEnd += row.integer("active_end")
+            newPaid += row.integer("new_paid")
+            trialsStarted += row.integer("trials_started")
+            trialsEnded += row.integer("trials_ended")
+            trialsConverted += row.integer("trials_converted")
+        }
         flaggedAccounts = Int64(month.table("flagged_accounts.csv")?.rows.count ?? 0)
     }
+
+    /// Voluntary churn per 100 subscriptions active at the start, in tenths of a percent; nil without a base.
+    var voluntaryChurnRateTenths: Int64? { ChangeText.rateTenths(voluntaryChurn, of: activeStart) }
+    /// Involuntary churn per 100 subscriptions active at the start, in tenths of a percent; nil without a base.
+    var involuntaryChurnRateTenths: Int64? { ChangeText.rateTenths(involuntaryChurn, of: activeStart) }
+    /// Trials converted per 100 trials ended, in tenths of a percent; nil when none ended.
+    var trialConversionTenths: Int64? { ChangeText.rateTenths(trialsConverted, of: trialsEnded) }
 
     var totalChurn: Int64 {
         voluntaryChurn + involuntaryChurn + otherChurn

@@ -33,6 +33,14 @@ public struct MonthPageRenderer {
         blocks += callouts(set)
 
         let figures = MonthFigures(month)
+        let isProvisional = ProvisionalMonth.isProvisional(month.month, asOf: set.asOf)
+        let previousIsProvisional = previous.map { ProvisionalMonth.isProvisional($0.month, asOf: set.asOf) } ?? false
+        if isProvisional {
+            blocks.append(.callout(
+                ["\(strong: "Provisional month.") The data end less than 60 days after this month ended: billing episodes "
+                    + "may still recover and churn inferred from silence may still appear. No change is computed from it."],
+                kind: .note))
+        }
         let hasFlags = !month.rows("flagged_accounts.csv").isEmpty
         let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown) }
         if month.isEmpty {
@@ -55,11 +63,12 @@ public struct MonthPageRenderer {
             blocks.append(.heading(level: 2, "Headlines", anchor: "headlines"))
             blocks += HeadlineSection.render(
                 month: month.month, current: figures, previousMonth: previous?.month,
-                previous: previous.map(MonthFigures.init))
+                previous: previous.map(MonthFigures.init),
+                provisional: isProvisional ? month.month : previousIsProvisional ? previous?.month : nil)
             blocks.append(.heading(level: 2, "Finance", anchor: "finance"))
             blocks += FinanceSection.render(month: month, set: set)
             blocks.append(.heading(level: 2, "Product", anchor: "product"))
-            blocks += ProductSection.render(month: month, figures: figures)
+            blocks += ProductSection.render(month: month, figures: figures, isProvisional: isProvisional)
             blocks.append(.heading(level: 2, "Trust and safety", anchor: "trust-and-safety"))
             blocks += trust()
         }

@@ -6,8 +6,9 @@ enum ProductSection {
     static let chartedProducts = 12
 
     /// The section's blocks (sub-headings included, the `Product` heading not).
-    static func render(month: MonthReport, figures: MonthFigures) -> [Block] {
-        var blocks: [Block] = [.heading(level: 3, "Churn")]
+    static func render(month: MonthReport, figures: MonthFigures, isProvisional: Bool = false) -> [Block] {
+        var blocks = SubscribersSection.render(month: month, figures: figures, isProvisional: isProvisional)
+        blocks.append(.heading(level: 3, "Churn"))
         if figures.totalChurn == 0 {
             blocks.append(.aside("No subscription churned in this month."))
         } else {

@@ -1,17 +1,21 @@
 /// How a headline figure moved since the previous month, in the words a reader expects:
 /// `+3 (+25.0 %)`, `−12.50 USD (−4.2 %)`, `new` (nothing before), `no change`, `+5.0 pp` for rates.
 enum ChangeText {
-    /// Change of a count.
+    /// Change of a count: in percent too only from a base of at least 10 (Documentation/Reports.md "Provisional
+    /// months"), else as a difference alone.
     static func count(current: Int64, previous: Int64) -> String {
         if let word = special(current: current, previous: previous) { return word }
+        guard previous.magnitude >= UInt64(ProvisionalMonth.percentBase) else { return signed(current &- previous) }
         return signed(current &- previous) + " (" + relativePercent(current: current, previous: previous) + ")"
     }
 
     /// Change of an amount in one currency.
     static func money(current: Int64, previous: Int64, currency: String) -> String {
         if let word = special(current: current, previous: previous) { return word }
-        return MoneyText.signedAmount(current &- previous, currency: currency) + " ("
-            + relativePercent(current: current, previous: previous) + ")"
+        let difference = MoneyText.signedAmount(current &- previous, currency: currency)
+        // A base of at least 10 units of the currency.
+        guard previous.magnitude >= UInt64(ProvisionalMonth.percentBase) * 1_000 else { return difference }
+        return difference + " (" + relativePercent(current: current, previous: previous) + ")"
     }
 
     /// Change of a rate, in percentage points; `n/a` when either month has no base.

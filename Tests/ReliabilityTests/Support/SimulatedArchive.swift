@@ -15,7 +15,10 @@ final class SimulatedArchive: @unchecked Sendable {
     static let appAppleId: Int64 = 1_234_567_890
     static let dataFolders = ["notifications", "history", "refunds", "orders", "finance"]
 
-    init(_ name: String = #function, seed: UInt64 = 42, subscribers: Int = 30, consumableBuyers: Int = 20, refundRings: Int = 2, months: Int = 6) throws {
+    init(
+        _ name: String = #function, seed: UInt64 = 42, subscribers: Int = 30, consumableBuyers: Int = 20, refundRings: Int = 2,
+        months: Int = 6, allV2: Bool = false
+    ) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
         root = NSTemporaryDirectory() + "iaplens-rel-\(safe)-\(UUID().uuidString.prefix(8))"
         data = root + "/archive"
@@ -25,6 +28,10 @@ final class SimulatedArchive: @unchecked Sendable {
         options.consumableBuyers = consumableBuyers
         options.refundRings = refundRings
         options.months = months
+        if allV2 {
+            options.v2StartMonth = options.startMonth
+            options.noise = false
+        }
         _ = try Simulator(options: options).run(into: data)
         try TestChains.trusted.rootPEM.write(toFile: testRoot, atomically: true, encoding: .utf8)
     }

@@ -38,6 +38,11 @@ renamed as (
         ---------- booleans
         coalesce(is_trial_period, 0) = 1
         or coalesce(offer_discount_type, '') = 'FREE_TRIAL' as is_free_trial,
+        -- Documentation/Reports.md subscriptions.csv "Free trials": older V2
+        -- payloads say so with offerType 1 only.
+        coalesce(is_trial_period, 0) = 1
+        or coalesce(offer_discount_type, '') = 'FREE_TRIAL'
+        or coalesce(offer_type, 0) = 1 as is_trial_offer,
         coalesce(in_app_ownership_type, '') = 'FAMILY_SHARED'
             as is_family_shared,
         revocation_date is not null

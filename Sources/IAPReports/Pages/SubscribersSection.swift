@@ -1,0 +1,54 @@
+import IAPAnalytics
+
+/// The **Subscribers** part of the product section: the base behind the churn (subscriptions.csv), with each rate
+/// beside the counts it comes from.
+enum SubscribersSection {
+    static func render(month: MonthReport, figures: MonthFigures, isProvisional: Bool) -> [Block] {
+        var blocks: [Block] = [.heading(level: 3, "Subscribers", anchor: "subscribers")]
+        let rows = month.rows("subscriptions.csv")
+        guard !rows.isEmpty else {
+            blocks.append(.aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
+            return blocks
+        }
+        var summary: Text = "\(strong: .prose("\(figures.activeStart)")) paid subscriptions were active when the month began "
+            + "and \(strong: .prose("\(figures.activeEnd)")) at its end; \(figures.newPaid) new. Churn rate: "
+            + .prose(rate(figures.voluntaryChurn, of: figures.activeStart)) + " voluntary, "
+            + .prose(rate(figures.involuntaryChurn, of: figures.activeStart)) + " involuntary (billing). Trials: "
+            + .prose("\(figures.trialsStarted) started, \(figures.trialsEnded) ended, ")
+            + .prose(rate(figures.trialsConverted, of: figures.trialsEnded, noun: "converted")) + "."
+        if isProvisional { summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change." }
+        blocks.append(.paragraph(summary))
+        var table = PageTable(columns: [
+            .init("Product"), .init("Active at start", .right), .init("New", .right),
+            .init("Churned: voluntary / involuntary / other", .right), .init("Churn rate, voluntary", .right),
+            .init("Churn rate, involuntary", .right), .init("Active at end", .right),
+            .init("Trials: started / ended", .right), .init("Trial conversion", .right),
+        ], limit: 50, fullFile: "subscriptions.csv")
+        for row in rows {
+            let start = row.integer("active_start")
+            table.rows.append([
+                .data(row.text("product_id")), .data(String(start)), .data(String(row.integer("new_paid"))),
+                .data("\(row.integer("churned_voluntary")) / \(row.integer("churned_involuntary")) / \(row.integer("churned_other"))"),
+                .data(rate(row.integer("churned_voluntary"), of: start)),
+                .data(rate(row.integer("churned_involuntary"), of: start)),
+                .data(String(row.integer("active_end"))),
+                .data("\(row.integer("trials_started")) / \(row.integer("trials_ended"))"),
+                .data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted")),
+            ])
+        }
+        blocks.append(.table(table))
+        blocks.append(.aside(
+            "Churn rate = subscriptions churned in the month ÷ those active when it began; trial conversion = trials "
+                + "converted (a paid renewal within 60 days of the trial's end) ÷ trials that ended. Subscriptions in "
+                + "billing retry or grace are not active, and resubscriptions come back, so the end need not equal "
+                + "the start plus new minus churned."))
+        return blocks
+    }
+
+    /// `5.2 % (3 of 58)`; `— (3 of 0)` without a base.
+    static func rate(_ part: Int64, of whole: Int64, noun: String? = nil) -> String {
+        let counts = noun.map { "\(part) of \(whole) \($0)" } ?? "\(part) of \(whole)"
+        guard let tenths = ChangeText.rateTenths(part, of: whole) else { return "— (\(counts))" }
+        return "\(ChangeText.percent(tenths: tenths)) (\(counts))"
+    }
+}
