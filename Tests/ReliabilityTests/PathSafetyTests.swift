@@ -62,7 +62,7 @@ import Testing
         #expect(Set(outputs).isSubset(of: allowed), "unexpected files beside the store: \(outputs.sorted())")
         let reportFiles = Tree.files(reports).keys
         #expect(!reportFiles.isEmpty)
-        let contract: Set<String> = ["churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
+        let contract: Set<String> = ["churn.csv", "subscriptions.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
                                      "flagged_accounts.csv", "reconciliation.csv", "apple_reconciliation.csv", "order_lookups.csv", "consumption_requests.csv",
                                      "report.md", "report.html"]
         for file in reportFiles where !["index.md", "index.html", "style.css"].contains(file) {

@@ -14,8 +14,10 @@ struct CategoricalDrawing {
 
     /// Draws the chart; returns the height it needs.
     func draw(on canvas: inout SVGCanvas) -> Double {
-        let legendBottom = canvas.legend(data.series.map(\.name), x: left, y: 40, right: right) { canvas, index, x, y in
-            swatch(&canvas, index, x, y)
+        // Provisional months get a legend entry of their own, after the series.
+        let names = data.series.map(\.name) + (data.provisional.isEmpty ? [] : ["Provisional month"])
+        let legendBottom = canvas.legend(names, x: left, y: 40, right: right) { canvas, index, x, y in
+            if index < data.series.count { swatch(&canvas, index, x, y) } else { provisionalSwatch(&canvas, x, y) }
         }
         let top = legendBottom + 12
         let bottom = top + plotHeight
@@ -57,6 +59,7 @@ struct CategoricalDrawing {
                 guard let value else { continue }
                 let x = left + (Double(c) + 0.5) * band - group / 2 + Double(s) * width
                 bar(&canvas, x: x, width: width, from: y(0), to: y(value), fill: fill, series: s, tip: tooltip(c, s, value))
+                if data.provisional.contains(c) { hatch(&canvas, x: x, width: width, from: y(0), to: y(value)) }
             }
         }
     }
@@ -74,6 +77,7 @@ struct CategoricalDrawing {
                 if value >= 0 { positive[c] = top } else { negative[c] = top }
                 let x = left + (Double(c) + 0.5) * band - width / 2
                 bar(&canvas, x: x, width: width, from: y(base), to: y(top), fill: fill, series: s, tip: tooltip(c, s, value))
+                if data.provisional.contains(c) { hatch(&canvas, x: x, width: width, from: y(base), to: y(top)) }
             }
         }
     }
@@ -110,7 +114,9 @@ struct CategoricalDrawing {
             }
             for (c, value) in series.values.enumerated() where c < data.categories.count {
                 guard let value else { continue }
-                canvas.marker(series: s, x: left + (Double(c) + 0.5) * band, y: y(value), tooltip: tooltip(c, s, value))
+                canvas.marker(
+                    series: s, x: left + (Double(c) + 0.5) * band, y: y(value), tooltip: tooltip(c, s, value),
+                    hollow: data.provisional.contains(c))
             }
         }
     }
@@ -124,6 +130,30 @@ struct CategoricalDrawing {
             "<rect class=\"bar\" data-series=\"\(series)\" x=\"\(n(x))\" y=\"\(n(min(from, to)))\" "
                 + "width=\"\(n(width))\" height=\"\(n(abs(to - from)))\" fill=\"\(fill)\" stroke=\"\(ChartStyle.colour(series))\" "
                 + "stroke-width=\"0.5\"><title>\(SVGMarkup.text(tip))</title></rect>")
+    }
+
+    /// The hatch over a provisional month's column: not a value (no `bar` class), so each value stays one element.
+    private func hatch(_ canvas: inout SVGCanvas, x: Double, width: Double, from: Double, to: Double) {
+        let n = SVGMarkup.number
+        let fill = canvas.provisionalFill()
+        canvas.add(
+            "<rect class=\"provisional-mark\" x=\"\(n(x))\" y=\"\(n(min(from, to)))\" width=\"\(n(width))\" "
+                + "height=\"\(n(abs(to - from)))\" fill=\"\(fill)\" pointer-events=\"none\"/>")
+    }
+
+    /// The legend's sample for provisional months: a hatched box for columns, a hollow circle for lines.
+    private func provisionalSwatch(_ canvas: inout SVGCanvas, _ x: Double, _ y: Double) {
+        let n = SVGMarkup.number
+        switch data.kind {
+        case .groupedColumns, .stackedColumns:
+            let fill = canvas.provisionalFill()
+            canvas.add(
+                "<rect x=\"\(n(x))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"#bbbbbb\" stroke=\"#666666\" stroke-width=\"0.5\"/>")
+            canvas.add("<rect x=\"\(n(x))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"\(fill)\"/>")
+        case .lines:
+            canvas.add(
+                "<circle cx=\"\(n(x + 7))\" cy=\"\(n(y))\" r=\"4.5\" fill=\"#ffffff\" stroke=\"#1a1a1a\" stroke-width=\"2\"/>")
+        }
     }
 
     private func swatch(_ canvas: inout SVGCanvas, _ index: Int, _ x: Double, _ y: Double) {

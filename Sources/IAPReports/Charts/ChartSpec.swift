@@ -35,6 +35,9 @@ struct ChartSpec: Equatable {
         let unit: ValueUnit
         /// The y axis's name (`Subscriptions`, `USD`).
         let axisTitle: String
+        /// Categories (by index) that are provisional months: their columns are hatched and their points hollow, and
+        /// the legend says so (Documentation/Reports.md "Provisional months").
+        var provisional: Set<Int> = []
     }
 
     /// One named series, a value per category; nil where there is nothing to draw (a line breaks there).

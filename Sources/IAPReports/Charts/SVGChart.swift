@@ -56,6 +56,10 @@ enum SVGChart {
                 }
                 parts.append("\(series.name): " + values.joined(separator: ", ") + ".")
             }
+            let provisional = data.provisional.sorted().filter { $0 < data.categories.count }.map { data.categories[$0] }
+            if !provisional.isEmpty {
+                parts.append("Provisional (may still change): " + provisional.joined(separator: ", ") + ".")
+            }
             return parts.joined(separator: " ")
         case .timeline(let data):
             var parts = ["Timeline of \(data.events.count) events."]
@@ -109,11 +113,14 @@ struct SVGCanvas {
 
     /// A marker of a line series or timeline lane at (x, y), with class `point` and a tooltip;
     /// `isValue` false draws a legend sample: no `point` class, so tests and readers count only values.
-    mutating func marker(series: Int, x: Double, y: Double, tooltip: String, isValue: Bool = true) {
+    /// A value's marker in the series' shape; `hollow` for a provisional month (white inside, the colour as outline).
+    mutating func marker(series: Int, x: Double, y: Double, tooltip: String, isValue: Bool = true, hollow: Bool = false) {
         let colour = ChartStyle.colour(series)
         let n = SVGMarkup.number
-        let role = isValue ? "class=\"point\" data-series=\"\(series)\" " : ""
-        let common = role + "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\""
+        let role = isValue ? "class=\"point\(hollow ? " provisional" : "")\" data-series=\"\(series)\" " : ""
+        let common = role + (hollow
+            ? "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2\""
+            : "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\"")
         let title = "<title>" + SVGMarkup.text(tooltip) + "</title>"
         switch ChartStyle.marker(series) {
         case .circle:
@@ -129,6 +136,18 @@ struct SVGCanvas {
                 "<polygon \(common) points=\"\(n(x)),\(n(y - 5.5)) \(n(x + 5.5)),\(n(y)) \(n(x)),\(n(y + 5.5)) "
                     + "\(n(x - 5.5)),\(n(y))\">\(title)</polygon>")
         }
+    }
+
+    /// The cross-hatch laid over a provisional month's columns (defined once).
+    mutating func provisionalFill() -> String {
+        let pattern = "\(id)-provisional"
+        if !definitions.contains(where: { $0.contains("id=\"\(pattern)\"") }) {
+            definitions.append(
+                "<pattern id=\"\(pattern)\" patternUnits=\"userSpaceOnUse\" width=\"6\" height=\"6\" "
+                    + "patternTransform=\"rotate(-45)\"><rect width=\"6\" height=\"6\" fill=\"#ffffff\" fill-opacity=\"0.55\"/>"
+                    + "<rect width=\"1.5\" height=\"6\" fill=\"#1a1a1a\"/></pattern>")
+        }
+        return "url(#\(pattern))"
     }
 
     /// A legend laid out in rows from (x, y); returns the y below it. `swatch` draws one entry's sample.

@@ -49,6 +49,8 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
     static func emphasis(_ text: Text) -> Text { Text(spans: [.emphasis(text)]) }
     static func code(_ name: String) -> Text { Text(spans: [.code(name)]) }
     static func link(_ text: Text, to href: String) -> Text { Text(spans: [.link(text, href: href)]) }
+    /// Text kept on one line (a rate with its counts: "5.2 % (3 of 58)").
+    static func unbroken(_ text: Text) -> Text { Text(spans: [.unbroken(text)]) }
     /// An amount in the currency's own minor units, kept on one line.
     static func money(_ milli: Int64, currency: String) -> Text {
         Text(spans: [.unbroken(.data(MoneyText.amount(milli, currency: currency)))])

@@ -8,7 +8,7 @@ enum Stylesheet {
         * { box-sizing: border-box; }
         body { margin: 0; background: #f6f6f4; color: #1a1a1a;
           font: 15px/1.5 "DejaVu Sans", Verdana, Arial, sans-serif; }
-        main { max-width: 1100px; margin: 0 auto; padding: 24px 28px 40px; background: #ffffff; }
+        main { max-width: 1340px; margin: 0 auto; padding: 24px 28px 40px; background: #ffffff; }
         h1 { font-size: 1.6em; margin: 0 0 0.4em; }
         h2 { font-size: 1.3em; margin: 1.8em 0 0.5em; padding-bottom: 0.2em; border-bottom: 2px solid #d8d8d8; }
         h3 { font-size: 1.1em; margin: 1.4em 0 0.4em; }
@@ -34,7 +34,7 @@ enum Stylesheet {
         figure.chart-figure { margin: 1em 0 1.4em; }
         figure.chart-figure svg { max-width: 100%; height: auto; border: 1px solid #e2e2e2; }
         figcaption { color: #444444; font-size: 0.9em; margin-top: 4px; }
-        footer { max-width: 1100px; margin: 0 auto; padding: 12px 28px; color: #666666; font-size: 0.85em; }
+        footer { max-width: 1340px; margin: 0 auto; padding: 12px 28px; color: #666666; font-size: 0.85em; }
         @media print {
           body { background: #ffffff; font-size: 11pt; }
           main { max-width: none; padding: 0; }

@@ -47,9 +47,11 @@ enum AppleReconciliationSection {
         ], limit: 50, fullFile: file)
         for row in rows {
             let gap = row.text("first_gap_day").isEmpty
-                ? Text() : .data(row.text("first_gap_day") + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + row.text("last_gap_day")))
+                ? Text()
+                : .unbroken(.data(row.text("first_gap_day")
+                    + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + row.text("last_gap_day"))))
             table.rows.append([
-                .data(row.text("product_id")), .data(row.text("currency")), .data(Vocabulary.appleStatus(row.text("status"))),
+                .data(row.text("product_id")), .data(row.text("currency")), .unbroken(.data(Vocabulary.appleStatus(row.text("status")))),
                 .data("\(row.integer("apple_units_sold")) / \(row.integer("archive_units_sold"))"),
                 .data("\(row.integer("apple_units_refunded")) / \(row.integer("archive_units_refunded"))"),
                 gap, appleProceeds(row), .money(row.integer("archive_est_proceeds_milli"), currency: row.text("currency")),

@@ -32,12 +32,33 @@ public struct IndexPageRenderer {
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
         blocks += keyFigures(set.months, figures, asOf: set.asOf)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))
-        for chart in TrendCharts.charts(months: set.months.map(\.month), figures: figures) {
+        let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
+        let charts = TrendCharts.charts(
+            months: set.months.map(\.month), figures: figures, provisional: provisional,
+            activeByProduct: activeByProduct(set.months))
+        for chart in charts {
             blocks.append(.heading(level: 3, .data(chart.title)))
             blocks.append(.chart(chart))
         }
         blocks += dataQuality(set)
         return Page(title: "iaplens reports", blocks: blocks, depth: 0)
+    }
+
+    /// Subscriptions active at each month's start for the four products with the most, in byte order of ID.
+    static func activeByProduct(_ months: [MonthReport]) -> [(String, [Int64?])] {
+        var totals: [String: Int64] = [:]
+        var values: [String: [Int64?]] = [:]
+        for (index, month) in months.enumerated() {
+            for row in month.rows("subscriptions.csv") {
+                let product = row.text("product_id")
+                totals[product, default: 0] += row.integer("active_start")
+                values[product, default: Array(repeating: 0, count: months.count)][index] = row.integer("active_start")
+            }
+        }
+        let top = totals.filter { $0.value > 0 }
+            .sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            .prefix(4).map(\.key).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return top.map { ($0, values[$0] ?? []) }
     }
 
     /// `[2026-10](2026-10/report.md)`, or plain text for a month that is not a valid folder name.
@@ -78,10 +99,10 @@ public struct IndexPageRenderer {
                 : "\(figure.billingRecovered) recovered, \(figure.billingExpired) expired, \(figure.billingPending) pending"
             product.rows.append([
                 monthCell(month), .data(String(figure.activeStart)),
-                .data(SubscribersSection.rate(figure.voluntaryChurn, of: figure.activeStart)),
-                .data(SubscribersSection.rate(figure.involuntaryChurn, of: figure.activeStart)),
+                .unbroken(.data(SubscribersSection.rate(figure.voluntaryChurn, of: figure.activeStart))),
+                .unbroken(.data(SubscribersSection.rate(figure.involuntaryChurn, of: figure.activeStart))),
                 .data(String(figure.otherChurn)),
-                .data(SubscribersSection.rate(figure.trialsConverted, of: figure.trialsEnded)),
+                .unbroken(.data(SubscribersSection.rate(figure.trialsConverted, of: figure.trialsEnded))),
                 .data(billing), .data(String(figure.refunds)), money(figure.consumableLostProceeds),
                 .data(String(figure.flaggedAccounts)),
             ])

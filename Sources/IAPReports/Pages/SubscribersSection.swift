@@ -29,11 +29,11 @@ enum SubscribersSection {
             table.rows.append([
                 .data(row.text("product_id")), .data(String(start)), .data(String(row.integer("new_paid"))),
                 .data("\(row.integer("churned_voluntary")) / \(row.integer("churned_involuntary")) / \(row.integer("churned_other"))"),
-                .data(rate(row.integer("churned_voluntary"), of: start)),
-                .data(rate(row.integer("churned_involuntary"), of: start)),
+                .unbroken(.data(rate(row.integer("churned_voluntary"), of: start))),
+                .unbroken(.data(rate(row.integer("churned_involuntary"), of: start))),
                 .data(String(row.integer("active_end"))),
                 .data("\(row.integer("trials_started")) / \(row.integer("trials_ended"))"),
-                .data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted")),
+                .unbroken(.data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted"))),
             ])
         }
         blocks.append(.table(table))

@@ -4,16 +4,48 @@ enum TrendCharts {
     /// Most currencies charted for consumable losses and for net revenue; the key-figures table lists them all.
     static let chartedCurrencies = 4
 
-    static func charts(months: [String], figures: [MonthFigures]) -> [ChartSpec] {
+    /// - Parameters:
+    ///   - provisional: indices of the provisional months: hatched columns, hollow points.
+    ///   - activeByProduct: subscriptions active at each month's start, per product (subscriptions.csv).
+    static func charts(
+        months: [String], figures: [MonthFigures], provisional: Set<Int> = [], activeByProduct: [(String, [Int64?])] = []
+    ) -> [ChartSpec] {
         func chart(
             _ name: String, _ title: String, _ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series],
             _ unit: ChartSpec.ValueUnit, _ axis: String, _ caption: Text
         ) -> ChartSpec {
             ChartSpec(
                 name: name, title: title, caption: caption,
-                body: .categorical(.init(kind: kind, categories: months, series: series, unit: unit, axisTitle: axis)))
+                body: .categorical(.init(
+                    kind: kind, categories: months, series: series, unit: unit, axisTitle: axis, provisional: provisional)))
         }
-        var charts = [
+        var charts: [ChartSpec] = []
+        if !activeByProduct.isEmpty {
+            charts.append(
+                chart(
+                    "active-subscriptions", "Active subscriptions", .lines,
+                    activeByProduct.map { .init(name: $0.0, values: $0.1) }, .count, "Subscriptions",
+                    "Paid subscriptions active when each month began, per product (the largest ones; every product is in "
+                        + "subscriptions.csv). Hollow points: provisional months."))
+            charts.append(
+                chart(
+                    "churn-rate", "Churn rate, voluntary and involuntary", .lines,
+                    [
+                        .init(name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths)),
+                        .init(name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths)),
+                    ],
+                    .percentTenths, "Per cent",
+                    "Subscriptions churned in the month per 100 active when it began: voluntary (solid, circles) and "
+                        + "involuntary (dashed, squares); no point without a base. Hollow points: provisional months."))
+            charts.append(
+                chart(
+                    "trial-conversion", "Trial conversion", .lines,
+                    [.init(name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths))],
+                    .percentTenths, "Per cent",
+                    "Free trials that ended in the month and were followed by a paid renewal within 60 days, per 100 that "
+                        + "ended; no point in a month where none ended."))
+        }
+        charts += [
             chart(
                 "churn", "Churn, voluntary and involuntary", .lines,
                 [
@@ -48,15 +80,22 @@ enum TrendCharts {
         }
         charts.append(
             chart(
-                "billing-recovery", "Billing-retry recovery", .groupedColumns,
+                "billing-recovery", "Billing-retry outcomes", .stackedColumns,
                 [
-                    .init(name: "Episodes", values: figures.map(\.billingEpisodes)),
                     .init(name: "Recovered", values: figures.map(\.billingRecovered)),
                     .init(name: "Expired", values: figures.map(\.billingExpired)),
+                    .init(name: "Pending", values: figures.map(\.billingPending)),
                 ],
                 .count, "Episodes",
-                "Billing-retry episodes by the month the failed period expired: started (solid blue), recovered "
-                    + "within 60 days (striped red-orange) and expired (striped green); the rest are still retrying."))
+                "Billing-retry episodes by the month the failed period expired, stacked: recovered within 60 days (solid "
+                    + "blue), expired (striped red-orange), still retrying (striped green). Hatched: provisional months."))
+        charts.append(
+            chart(
+                "billing-recovery-rate", "Billing-retry recovery rate", .lines,
+                [.init(name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths))],
+                .percentTenths, "Per cent",
+                "Episodes recovered per 100 resolved (recovered or expired); pending episodes are left out, and a month "
+                    + "with none resolved has no point."))
         for (index, currency) in topCurrencies(figures.map(\.netByCurrency)).enumerated() {
             charts.append(
                 chart(
