@@ -16,7 +16,10 @@ import Testing
         #expect(page.contains("### Consumable lost proceeds, USD\n\n![Consumable lost proceeds, USD](charts/consumable-losses-usd.svg)"))
         #expect(page.contains("![Net revenue, USD](charts/net-revenue-usd.svg)"))
         #expect(page.contains("    bar [2.77, 3.47]"))
-        #expect(page.contains("    bar [4, 5]\n    bar [2, 2]\n    bar [2, 3]"))
+        // Billing outcomes stacked (recovered, expired, pending; Mermaid draws each stack's running totals), the rate
+        // as a line of its own.
+        #expect(page.contains("    bar [4, 5]\n    bar [4, 5]\n    bar [2, 2]"))
+        #expect(page.contains("![Billing-retry recovery rate](charts/billing-recovery-rate.svg)"))
         #expect(page.contains("## Data quality"))
     }
 

@@ -40,7 +40,10 @@ import Testing
         }
         expected.append("\(root)/2026-10/accounts/acct_7-0cda15b4c3a3.html")
         expected += ["\(root)/index.md", "\(root)/index.html"]
-        expected += ["churn", "refunds", "refund-rate", "consumable-losses-usd", "billing-recovery", "net-revenue-usd"]
+        expected += [
+            "churn", "refunds", "refund-rate", "consumable-losses-usd", "billing-recovery", "billing-recovery-rate",
+            "net-revenue-usd",
+        ]
             .map { "\(root)/charts/\($0).svg" }
         expected.append("\(root)/style.css")
         #expect(summary.written == expected)

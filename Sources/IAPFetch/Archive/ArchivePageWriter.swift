@@ -25,20 +25,7 @@ struct ArchivePageWriter: Sendable {
         let target = path(relativePath)
         if FileManager.default.fileExists(atPath: target) { return false }
         let envelope = JSONValue.object(JSONObject([("receivedAt", .number(JSONNumber(receivedAt))), ("body", .object(page))]))
-        let bytes = envelope.canonicalJSON() + [UInt8(ascii: "\n")]
-        let folder = (target as NSString).deletingLastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).partial")
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(bytes).write(to: URL(fileURLWithPath: temporary))
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-            try handle.synchronize()
-            try handle.close()
-            try FileManager.default.moveItem(atPath: temporary, toPath: target)
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .archive(path: target, reason: error.localizedDescription)
-        }
+        try write(bytes: envelope.canonicalJSON() + [UInt8(ascii: "\n")], to: relativePath)
         return true
     }
 

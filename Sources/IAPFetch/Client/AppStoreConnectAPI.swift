@@ -81,38 +81,21 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     }
 
     private func exchange(_ path: String, name: String) async throws -> (Int, [UInt8]) {
-        var failures = 0
-        var waited: Duration = .zero
-        while true {
+        try await RetryingExchange.run(retry: retry, name: name, onRetry: { lock.withLock { retries += 1 } }) {
             var request = HTTPClientRequest(url: baseURL + path)
             request.method = .GET
             request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
             request.headers.add(name: "Accept", value: "application/a-gzip, application/json")
             request.headers.add(name: "User-Agent", value: "iaplens")
             lock.withLock { requests += 1 }
-            let outcome: String
-            do {
-                let response = try await client.execute(request, timeout: .seconds(120))
-                // A year of a large app's detailed report is a few MB compressed.
-                let bytes = Array(buffer: try await response.body.collect(upTo: 256 << 20))
-                let status = Int(response.status.code)
-                if status == 401 || status == 403 {
-                    throw FetchError.connectUnauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, detail: Self.error(bytes).detail)
-                }
-                guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
-                outcome = "HTTP \(status)"
-            } catch let error as FetchError {
-                throw error
-            } catch {
-                outcome = "\(error)"
+            let response = try await client.execute(request, timeout: .seconds(120))
+            // A year of a large app's detailed report is a few MB compressed.
+            let bytes = Array(buffer: try await response.body.collect(upTo: 256 << 20))
+            let status = Int(response.status.code)
+            if status == 401 || status == 403 {
+                throw FetchError.connectUnauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, detail: Self.error(bytes).detail)
             }
-            failures += 1
-            guard let wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
-                throw FetchError.gaveUp(request: name, attempts: failures, last: outcome)
-            }
-            lock.withLock { retries += 1 }
-            waited += wait
-            try await Task.sleep(for: wait)
+            return (status, bytes)
         }
     }
 

@@ -105,9 +105,7 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// One request until Apple answers something final: 429 / retryable 5xx / network failures are retried
     /// (``RetryPolicy``), 401 / 403 stop with ``FetchError/unauthorized``, anything else is returned.
     private func exchange(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> (Int, [UInt8]) {
-        var failures = 0
-        var waited: Duration = .zero
-        while true {
+        try await RetryingExchange.run(retry: retry, name: name, onRetry: { lock.withLock { counters.retries += 1 } }) {
             var request = HTTPClientRequest(url: baseURL + path)
             request.method = method
             request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
@@ -117,28 +115,13 @@ public final class AppStoreServerAPI: @unchecked Sendable {
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
             lock.withLock { counters.requests += 1 }
-            let outcome: String
-            do {
-                let response = try await client.execute(request, timeout: .seconds(60))
-                let bytes = Array(buffer: try await response.body.collect(upTo: 16 << 20))
-                let status = Int(response.status.code)
-                if status == 401 || status == 403 {
-                    throw FetchError.unauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, bundleId: key.bundleId)
-                }
-                guard RetryPolicy.isRetryable(status: status) else { return (status, bytes) }
-                outcome = "HTTP \(status)"
-            } catch let error as FetchError {
-                throw error
-            } catch {
-                outcome = "\(error)"
+            let response = try await client.execute(request, timeout: .seconds(60))
+            let bytes = Array(buffer: try await response.body.collect(upTo: 16 << 20))
+            let status = Int(response.status.code)
+            if status == 401 || status == 403 {
+                throw FetchError.unauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, bundleId: key.bundleId)
             }
-            failures += 1
-            guard let wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
-                throw FetchError.gaveUp(request: name, attempts: failures, last: outcome)
-            }
-            lock.withLock { counters.retries += 1 }
-            waited += wait
-            try await Task.sleep(for: wait)
+            return (status, bytes)
         }
     }
 
