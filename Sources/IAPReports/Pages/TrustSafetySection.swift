@@ -39,8 +39,9 @@ enum TrustSafetySection {
                         .init("declined_90d", "Declined (\(rules.windowDays) d)", .count),
                         .init("lifetime_purchases", "Lifetime purchases", .count),
                         .init("lifetime_refunds", "Lifetime refunds", .count),
-                        .init("first_refund", "First refund"),
-                        .init("last_refund", "Last refund"),
+                        // Date and time apart, so a narrow page wraps between them (the CSV keeps ISO 8601).
+                        .init("first_refund", "First refund", .words(Self.readableTime)),
+                        .init("last_refund", "Last refund", .words(Self.readableTime)),
                     ]
                 ).render(month))
             if details {
@@ -83,16 +84,31 @@ enum TrustSafetySection {
             TableView(
                 file: "order_lookups.csv",
                 columns: [
-                    .init("lookup_id", "Lookup"),
+                    .init("lookup_id", "Lookup", .words(Self.readableLookup)),
                     .init("order_id", "Order ID"),
                     .init("status", "Status"),
                     .init("transactions", "Transactions", .count),
-                    .init("transaction_ids", "Transaction IDs"),
+                    .init("transaction_ids", "Transaction IDs", .words(Self.readableList)),
                     .init("refunded_transactions", "Refunded", .count),
-                    .init("account_ids", "Accounts"),
+                    .init("account_ids", "Accounts", .words(Self.readableList)),
                     .init("note", "Note"),
                 ]
             ).render(month, emptyText: "No order lookups in this month."))
         return blocks
+    }
+
+    /// `2025-12-03 10:00:00Z` for `2025-12-03T10:00:00Z`: the page may wrap it; the CSV keeps ISO 8601.
+    static func readableTime(_ value: String) -> String {
+        value.count == 20 && value.dropFirst(10).first == "T" ? value.prefix(10) + " " + value.dropFirst(11) : value
+    }
+
+    /// `a; b; c` for the CSV's `a;b;c`, so a long list wraps between its items.
+    static func readableList(_ value: String) -> String {
+        value.split(separator: ";", omittingEmptySubsequences: false).joined(separator: "; ")
+    }
+
+    /// A generated lookup key (`generated:<64 hex>`) shortened on the page to its first 12 digits; the CSV has it whole.
+    static func readableLookup(_ value: String) -> String {
+        value.hasPrefix("generated:") && value.count > 22 ? String(value.prefix(22)) + "…" : value
     }
 }

@@ -127,6 +127,10 @@ import Testing
         #expect(console.isEmpty, "console: \(console)")
         #expect(pages.count == html.count)
         pages.forEach(expectClean)
+        // At a laptop's 1400 px nothing is clipped: no table wider than the page, no chart label past the chart's edge.
+        for page in pages {
+            #expect(page.overflows.isEmpty, "\(page.url): \(page.overflows.prefix(5))")
+        }
         let index = try #require(pages.first { $0.url.hasSuffix("/reports/index.html") })
         let months = files.filter { $0.hasSuffix("/report.html") }.count
         #expect(chart(index, "churn")?.points == 2 * months)

@@ -79,6 +79,8 @@ struct Chromium {
         let elementsWithEventHandlers: Int
         let charts: [Chart]
         let text: String
+        /// Tables wider than the element that holds them, and chart labels cut by their chart's edge, at 1400 px.
+        let overflows: [String]
 
         struct Chart: Decodable {
             let figure: String
@@ -125,7 +127,7 @@ struct Chromium {
         """
         <!DOCTYPE html>
         <html><head><meta charset="utf-8"><title>harness</title></head>
-        <body><pre id="out">pending</pre><iframe id="frame" width="1280" height="900"></iframe>
+        <body><pre id="out">pending</pre><iframe id="frame" width="1400" height="900"></iframe>
         <script>
         const pages = \(pages);
         const results = [];
@@ -141,7 +143,24 @@ struct Chromium {
           const report = { url: url, loaded: doc.readyState === 'complete' && doc.URL !== 'about:blank', title: doc.title,
             stylesheetRules: 0, bodyFont: getComputedStyle(doc.body).fontFamily, brokenLinks: [], links: 0,
             brokenImages: [], images: doc.images.length, scripts: doc.querySelectorAll('script').length,
-            elementsWithEventHandlers: 0, charts: [], text: doc.body.innerText };
+            elementsWithEventHandlers: 0, charts: [], text: doc.body.innerText, overflows: [] };
+          for (const table of doc.querySelectorAll('table')) {
+            const holder = table.parentElement;
+            const width = table.getBoundingClientRect().width;
+            if (width > holder.clientWidth + 1) {
+              const head = table.querySelector('th');
+              report.overflows.push('table "' + (head ? head.textContent : '') + '" is ' + Math.round(width) + ' px in ' + holder.clientWidth + ' px');
+            }
+          }
+          for (const svg of doc.querySelectorAll('svg.chart')) {
+            const s = svg.getBoundingClientRect();
+            for (const label of svg.querySelectorAll('text')) {
+              const b = label.getBoundingClientRect();
+              if (b.width > 0 && (b.left < s.left - 1 || b.top < s.top - 1 || b.right > s.right + 1 || b.bottom > s.bottom + 1)) {
+                report.overflows.push('label "' + label.textContent.slice(0, 40) + '" cut by its chart');
+              }
+            }
+          }
           try { for (const sheet of doc.styleSheets) report.stylesheetRules += sheet.cssRules.length; } catch (error) {}
           for (const element of doc.querySelectorAll('*')) {
             for (const attribute of element.attributes) {
@@ -188,7 +207,7 @@ struct Chromium {
           try { results.push(check(frame.contentDocument, pages[index])); }
           catch (error) { results.push({ url: pages[index], loaded: false, title: String(error), stylesheetRules: 0,
             bodyFont: '', brokenLinks: [], links: 0, brokenImages: [], images: 0, scripts: 0,
-            elementsWithEventHandlers: 0, charts: [], text: '' }); }
+            elementsWithEventHandlers: 0, charts: [], text: '', overflows: [] }); }
           index += 1;
           next();
         };
