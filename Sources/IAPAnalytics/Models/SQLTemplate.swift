@@ -14,6 +14,8 @@ import IAPFormats
 /// | `utc_timestamp_of_ms(ms)` | `'YYYY-MM-DDTHH:MM:SSZ'` of a millisecond time |
 /// | `month_after(month)` | the month after a `'YYYY-MM'` month |
 /// | `day_start_ms(day)` | the first UTC millisecond of a `'YYYY-MM-DD'` day |
+/// | `day_of_ms(ms)` | the UTC day `'YYYY-MM-DD'` of a millisecond time |
+/// | `apple_offset_ms(ms)` | the UTC offset (ms) of Apple's reporting zone at that instant |
 /// | `apple_day_of_ms(ms)` | the `'YYYY-MM-DD'` day of a millisecond time in Apple's reporting zone (`--apple-time-zone`), through the run's `analysis_time_zone_offsets` |
 /// | `month_end_ms(month)` | the first millisecond after a `'YYYY-MM'` month |
 /// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
@@ -82,14 +84,16 @@ public struct SQLTemplate: Sendable {
             return dialect.utcTimestampOfMilliseconds(try one())
         case "day_start_ms":
             return dialect.dayStartMilliseconds(try one())
-        case "apple_day_of_ms":
-            // The calendar day in Apple's reporting zone: the UTC offset in force at that instant comes from the
-            // run's table of the zone's offsets (written from the system's time-zone database), so both engines
-            // agree to the day without either one's own zone data.
+        case "apple_offset_ms", "apple_day_of_ms":
+            // Apple's reporting zone: the UTC offset in force at that instant comes from the run's table of the
+            // zone's offsets (written from the system's time-zone database), so both engines agree to the day
+            // without either one's own zone data.
             let instant = try one()
             let offset = "(select offset_ms from \(dialect.storeTable("analysis_time_zone_offsets", schema: schema)) "
                 + "where from_ms <= (\(instant)) order by from_ms desc limit 1)"
-            return dialect.dayOfMilliseconds("(\(instant)) + \(offset)")
+            return call.name == "apple_offset_ms" ? offset : dialect.dayOfMilliseconds("(\(instant)) + \(offset)")
+        case "day_of_ms":
+            return dialect.dayOfMilliseconds(try one())
         case "month_after":
             return dialect.monthAfter(try one())
         case "month_end_ms":

@@ -15,7 +15,9 @@
 -- Built as a TEMP table.
 with
 
-periods as (
+-- Read in place by every use below: a materialized copy of a million periods
+-- cost more than scanning the table again.
+periods as not materialized (
     select * from {{ ref('int_subscription_periods') }}
 ),
 
@@ -31,18 +33,25 @@ analysis_parameters as (
     select * from {{ source('analysis_parameters') }}
 ),
 
+-- Each paid period finds the few instants it covers through the boundaries'
+-- index (periods first: the other order tested every period against every
+-- instant, 12 s at 1M notifications).
+paid_periods as (
+    select * from periods
+    where is_paid and expires_at_ms is not null
+),
+
 active as (
     select
         boundaries.month,
         boundaries.edge,
-        periods.product_id,
-        count(distinct periods.original_transaction_id) as subscriptions
-    from periods
-    inner join boundaries
-        on boundaries.at_ms >= periods.purchased_at_ms
-        and boundaries.at_ms < periods.expires_at_ms
-    where periods.is_paid
-        and (not periods.is_refunded or periods.revoked_at_ms > boundaries.at_ms)
+        paid_periods.product_id,
+        count(distinct paid_periods.original_transaction_id) as subscriptions
+    from paid_periods
+    {{ fixed_order_join }} boundaries
+        on boundaries.at_ms >= paid_periods.purchased_at_ms
+        and boundaries.at_ms < paid_periods.expires_at_ms
+    where not paid_periods.is_refunded or paid_periods.revoked_at_ms > boundaries.at_ms
     group by 1, 2, 3
 ),
 
