@@ -160,7 +160,7 @@ public struct Fetcher: Sendable {
         guard let today = ReportDay(daysSinceEpoch: Int((now + offset) / 86_400_000)) else { return }
         let months = FinanceReportFetch.months(span: span, today: today)
         let job = FinanceReportFetch(api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber)
-        let result = try await job.run(months: months, now: now, progress: progress)
+        let result = try await job.run(months: months, progress: progress)
         summary.financeReportsSaved = result.saved
         summary.financeReportsAlreadySaved = result.alreadySaved
         summary.financeMonthsWithoutReport = result.withoutReport

@@ -42,7 +42,7 @@ struct FinanceReportFetch: Sendable {
         return months
     }
 
-    func run(months: [AppleFiscalMonth], now: Int64, progress: @Sendable (String) -> Void) async throws -> Result {
+    func run(months: [AppleFiscalMonth], progress: @Sendable (String) -> Void) async throws -> Result {
         var result = Result()
         var notPublished: [AppleFiscalMonth] = []
         var latestPublished: AppleFiscalMonth?
@@ -81,7 +81,6 @@ struct FinanceReportFetch: Sendable {
                 result.pending.append(month.text)
             }
         }
-        _ = now
         return result
     }
 }
