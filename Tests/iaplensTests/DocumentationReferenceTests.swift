@@ -64,7 +64,7 @@ import Testing
                 .map { $0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) }
             let found = reference.isAnchor
                 ? headings.contains { Self.anchor($0) == section }
-                : headings.contains { $0.replacingOccurrences(of: "`", with: "").contains(section) }
+                : headings.contains { $0.replacingOccurrences(of: "`", with: "").contains(section.replacingOccurrences(of: "`", with: "")) }
             #expect(found, "\(reference): no such section")
         }
     }

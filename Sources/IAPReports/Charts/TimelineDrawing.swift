@@ -1,24 +1,39 @@
 import IAPFormats
 
 /// Dated events on lanes (an account's purchases, refunds, consumption requests …): a time axis with month ticks,
-/// one row per lane, one `point` per event in the lane's colour and shape.
+/// one row per lane, one `point` per event in the lane's colour and shape. Events too close to tell apart (a ring's
+/// purchase, spend and refund minutes apart) are stacked on rows within their lane, which grows to hold them.
 struct TimelineDrawing {
     let data: ChartSpec.Timeline
 
     private let left: Double = 150
     private let right: Double = SVGChart.width - 20
     private let laneHeight: Double = 26
+    /// A marker is 8 units wide: markers closer than this overlap.
+    private let markerSpacing: Double = 10
+    /// Rows of markers within a lane; beyond this, markers share the last row.
+    private let maximumRows = 8
 
     /// Draws the chart; returns the height it needs.
     func draw(on canvas: inout SVGCanvas) -> Double {
         let n = SVGMarkup.number
         let top: Double = 44
-        let bottom = top + laneHeight * Double(max(data.lanes.count, 1))
         let span = Double(max(data.end - data.start, 1))
         let x = { (time: Int64) in left + (Double(time - data.start) / span) * (right - left) }
+        let placed = rows(x: x)
+        var laneTops: [Double] = []
+        var laneHeights: [Double] = []
+        var next = top
+        for lane in data.lanes.indices {
+            let height = max(laneHeight, Double(placed.rowCounts[lane]) * markerSpacing + 8)
+            laneTops.append(next)
+            laneHeights.append(height)
+            next += height
+        }
+        let bottom = data.lanes.isEmpty ? top + laneHeight : next
 
         for (lane, name) in data.lanes.enumerated() {
-            let y = top + (Double(lane) + 0.5) * laneHeight
+            let y = laneTops[lane] + laneHeights[lane] / 2
             canvas.add(
                 "<line x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(right))\" y2=\"\(n(y))\" stroke=\"#e3e3e3\" "
                     + "stroke-width=\"1\"/>")
@@ -36,14 +51,42 @@ struct TimelineDrawing {
                     + "stroke=\"#dddddd\" stroke-width=\"1\"/>")
             canvas.text(tick.label, x: x(tick.time), y: bottom + 17, anchor: "middle")
         }
-        for event in data.events where data.lanes.indices.contains(event.lane) {
-            let y = top + (Double(event.lane) + 0.5) * laneHeight
+        for (index, event) in data.events.enumerated() where data.lanes.indices.contains(event.lane) {
+            let rows = Double(placed.rowCounts[event.lane])
+            let y = laneTops[event.lane] + laneHeights[event.lane] / 2 + (Double(placed.row[index]) - (rows - 1) / 2) * markerSpacing
             canvas.marker(
                 series: event.lane, x: x(event.time), y: y,
                 tooltip: "\(UTCTimestamp.iso8601(unixMilliseconds: event.time)) · \(data.lanes[event.lane]): \(event.label)")
         }
         canvas.text("UTC", x: right, y: bottom + 32, anchor: "end", colour: "#666666")
         return bottom + 40
+    }
+
+    /// The row of each event within its lane: the first row whose last marker is far enough to its left (events in
+    /// time order); and how many rows each lane needs.
+    private func rows(x: (Int64) -> Double) -> (row: [Int], rowCounts: [Int]) {
+        var row = [Int](repeating: 0, count: data.events.count)
+        var rowCounts = [Int](repeating: 1, count: data.lanes.count)
+        var lastX: [[Double]] = Array(repeating: [], count: data.lanes.count)
+        let order = data.events.indices.sorted { (data.events[$0].time, $0) < (data.events[$1].time, $1) }
+        for index in order where data.lanes.indices.contains(data.events[index].lane) {
+            let lane = data.events[index].lane
+            let position = x(data.events[index].time)
+            var chosen = lastX[lane].firstIndex { position - $0 >= markerSpacing }
+            if chosen == nil {
+                if lastX[lane].count < maximumRows {
+                    lastX[lane].append(-.infinity)
+                    chosen = lastX[lane].count - 1
+                } else {
+                    chosen = lastX[lane].indices.min { lastX[lane][$0] < lastX[lane][$1] }
+                }
+            }
+            let rowIndex = chosen ?? 0
+            lastX[lane][rowIndex] = position
+            row[index] = rowIndex
+            rowCounts[lane] = max(rowCounts[lane], lastX[lane].count)
+        }
+        return (row, rowCounts)
     }
 
     /// The first instant of every UTC month inside the span, labelled `YYYY-MM`.

@@ -8,12 +8,14 @@
 
 /// The few POSIX calls the writer needs: read a file, write one atomically, make folders.
 ///
-/// POSIX rather than Foundation so that "atomic" means exactly temp file + `fsync` + `rename(2)` on one file
-/// system, and "unchanged" means the existing bytes compare equal, with no Foundation behaviour in between.
+/// POSIX rather than Foundation so that "atomic" means exactly temp files + one flush + `rename(2)` on one file
+/// system, "unchanged" means the existing bytes compare equal, and no call follows a symbolic link inside the
+/// reports folder (Documentation/Reports.md "What `report` removes").
 enum ReportFileSystem {
     /// The whole file, or nil when it does not exist or cannot be read (then it is simply rewritten).
+    /// A symbolic link is not followed: it reads as missing, so the writer replaces the link with its own file.
     static func contents(of path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
@@ -59,21 +61,31 @@ enum ReportFileSystem {
         for name in stale { unlink(folder + "/" + name) }
     }
 
-    /// Removes the files of `folder` whose names end with `suffix` and whose paths are not in `keep`: charts and
-    /// case pages a month no longer has. Returns the removed paths, sorted.
-    static func removeFiles(in folder: String, endingWith suffix: String, except keep: Set<String>) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        var stale: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            let path = folder + "/" + name
-            if name.hasSuffix(suffix) && !keep.contains(path) { stale.append(path) }
+    /// The first folder on the way from `directory` to `path` (exclusive of `directory`, inclusive of `path`'s own
+    /// folder) that exists but is not a real folder: a symbolic link, or a file. Nil when every one is a real
+    /// folder or missing (then it will be created).
+    static func foreignFolder(under directory: String, for path: String) -> String? {
+        guard path.hasPrefix(directory + "/") else { return nil }
+        let relative = path.dropFirst(directory.count + 1).split(separator: "/").dropLast()
+        var folder = directory
+        for component in relative {
+            folder += "/" + component
+            var info = stat()
+            if lstat(folder, &info) != 0 { return nil }
+            if (info.st_mode & S_IFMT) != S_IFDIR { return folder }
         }
-        closedir(directory)
-        stale.sort()
-        return stale.filter { unlink($0) == 0 }
+        return nil
+    }
+
+    /// Removes `path` when it is a regular file (never a link's target, never a folder). True when removed.
+    static func removeFile(_ path: String) -> Bool {
+        isRegularFile(path) && unlink(path) == 0
+    }
+
+    /// Removes `path` when it is an empty real folder. True when removed.
+    static func removeEmptyFolder(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && rmdir(path) == 0
     }
 
     /// The names in a folder (none when it cannot be read).
@@ -91,30 +103,36 @@ enum ReportFileSystem {
     }
 
     /// Removes a month folder iaplens wrote, with its `charts/` and `accounts/`, when everything in it is a file
-    /// iaplens writes (`ownFiles`, `charts/*.svg`, `accounts/*.html`, or a temporary of one). Anything else (a note
-    /// someone left) keeps the whole folder. Returns the removed paths.
-    static func removeMonthFolder(_ folder: String, ownFiles: Set<String>) -> [String] {
+    /// the manifest names (`written`, relative to the reports folder) or a temporary of one. Anything else (a note
+    /// someone left), or a folder that is a symbolic link, keeps the whole folder. Returns the removed paths.
+    static func removeMonthFolder(_ name: String, in directory: String, written: Set<String>) -> [String] {
+        let folder = directory + "/" + name
+        var info = stat()
+        guard lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR else { return [] }
         var files: [String] = []
-        for name in entries(of: folder) {
-            let path = folder + "/" + name
-            let base = name.split(separator: ".tmp-").first.map(String.init) ?? name
-            if name == "charts" || name == "accounts" {
-                let suffix = name == "charts" ? ".svg" : ".html"
-                for inner in entries(of: path) {
-                    guard inner.hasSuffix(suffix) && isRegularFile(path + "/" + inner) else { return [] }
-                    files.append(path + "/" + inner)
+        func own(_ relative: String) -> Bool {
+            let base = relative.split(separator: ".tmp-").first.map(String.init) ?? relative
+            return written.contains(base) && isRegularFile(directory + "/" + relative)
+        }
+        for entry in entries(of: folder) {
+            let relative = name + "/" + entry
+            if entry == "charts" || entry == "accounts" {
+                guard lstat(folder + "/" + entry, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR else { return [] }
+                for inner in entries(of: folder + "/" + entry) {
+                    guard own(relative + "/" + inner) else { return [] }
+                    files.append(directory + "/" + relative + "/" + inner)
                 }
-            } else if ownFiles.contains(base) && isRegularFile(path) {
-                files.append(path)
+            } else if own(relative) {
+                files.append(directory + "/" + relative)
             } else {
                 return []
             }
         }
         files.sort()
-        for file in files { unlink(file) }
-        rmdir(folder + "/charts")
-        rmdir(folder + "/accounts")
-        return rmdir(folder) == 0 ? files + [folder] : files
+        let removed = files.filter(removeFile)
+        _ = removeEmptyFolder(folder + "/charts")
+        _ = removeEmptyFolder(folder + "/accounts")
+        return removeEmptyFolder(folder) ? removed + [folder] : removed
     }
 
     private static func isRegularFile(_ path: String) -> Bool {
@@ -125,35 +143,64 @@ enum ReportFileSystem {
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
     /// killed run) only ever sees the old file or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .cannotWrite(path: path, operation: "creating a temporary file", errno: errno)
-        }
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
+        try writeAtomically([(path, bytes)])
+    }
+
+    /// Writes every file to a temporary beside it, flushes them all with one `syncfs(2)`, then renames each into
+    /// place. One flush, not one `fsync` per file: a month of case pages is thousands of small files, and a flush
+    /// each cost more than rendering them (Documentation/Performance.md). A run killed before the renames leaves
+    /// only temporaries, which the next run removes; a target that is a symbolic link is replaced, not followed.
+    static func writeAtomically(_ files: [(path: String, bytes: [UInt8])]) throws(ReportWriterError) {
+        var staged: [(temporary: String, path: String)] = []
+        func discard() { for file in staged { unlink(file.temporary) } }
+        var flushDescriptor: Int32 = -1
+        defer { if flushDescriptor >= 0 { close(flushDescriptor) } }
+        for file in files {
+            let temporary = file.path + ".tmp-\(getpid())"
+            unlink(temporary)
+            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
                 let code = errno
-                close(descriptor)
-                unlink(temporary)
-                throw .cannotWrite(path: path, operation: "writing", errno: code)
+                discard()
+                throw .cannotWrite(path: file.path, operation: "creating a temporary file", errno: code)
             }
-            offset += count
+            staged.append((temporary, file.path))
+            var offset = 0
+            while offset < file.bytes.count {
+                let count = file.bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    let code = errno
+                    close(descriptor)
+                    discard()
+                    throw .cannotWrite(path: file.path, operation: "writing", errno: code)
+                }
+                offset += count
+            }
+            if flushDescriptor < 0 { flushDescriptor = descriptor } else { close(descriptor) }
         }
-        if fsync(descriptor) != 0 {
+        guard let last = staged.last else { return }
+        if flushDescriptor >= 0 && Self.flushFileSystem(flushDescriptor) != 0 {
             let code = errno
-            close(descriptor)
-            unlink(temporary)
-            throw .cannotWrite(path: path, operation: "flushing to disk", errno: code)
+            discard()
+            throw .cannotWrite(path: last.path, operation: "flushing to disk", errno: code)
         }
-        close(descriptor)
-        if rename(temporary, path) != 0 {
+        for (index, file) in staged.enumerated() where rename(file.temporary, file.path) != 0 {
             let code = errno
-            unlink(temporary)
-            throw .cannotWrite(path: path, operation: "renaming the temporary file into place", errno: code)
+            for later in staged[index...] { unlink(later.temporary) }
+            throw .cannotWrite(path: file.path, operation: "renaming the temporary file into place", errno: code)
         }
+    }
+
+    /// Flushes every file of the file system holding `descriptor`: Linux's `syncfs(2)`, looked up at run time
+    /// because Glibc's module map hides it behind `_GNU_SOURCE`; where it is missing, `sync(2)`.
+    private static func flushFileSystem(_ descriptor: Int32) -> Int32 {
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        if let symbol = dlsym(nil, "syncfs") {
+            return unsafeBitCast(symbol, to: SyncFS.self)(descriptor)
+        }
+        sync()
+        return 0
     }
 
     /// The system's message for an errno value.

@@ -4,13 +4,19 @@ public struct ReportWriteSummary: Sendable, Equatable {
     public var written: [String]
     /// Paths that already held exactly these bytes and were left untouched (mtime kept).
     public var unchanged: [String]
-    /// Charts and case pages removed because their month no longer has them (an account no longer flagged).
+    /// Files iaplens wrote last time that the data no longer has (an account no longer flagged), and month folders
+    /// the data no longer has.
     public var removed: [String]
+    /// Folders inside the reports folder that are symbolic links (or files where a folder belongs): nothing was
+    /// written into or removed from them, and the reports that belong there are missing until they are replaced
+    /// by real folders.
+    public var foreign: [String]
 
     /// Creates a summary.
-    public init(written: [String] = [], unchanged: [String] = [], removed: [String] = []) {
+    public init(written: [String] = [], unchanged: [String] = [], removed: [String] = [], foreign: [String] = []) {
         self.written = written
         self.unchanged = unchanged
         self.removed = removed
+        self.foreign = foreign
     }
 }

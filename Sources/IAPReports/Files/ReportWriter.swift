@@ -32,17 +32,15 @@ public struct ReportWriter: Sendable {
     ///   hold only files iaplens writes; a folder with anything else in it is left alone.
     public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
         var files: [(path: String, bytes: [UInt8])] = []
-        /// Folders whose `.svg` / `.html` files are all ours: what is not written again is stale.
-        var owned: [(folder: String, suffix: String)] = [(join(directory, "charts"), ".svg")]
         func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
         func addCharts(_ page: Page, in folder: String) {
             for case .chart(let spec) in page.blocks { add(join(folder, "charts/" + spec.name + ".svg"), SVGChart.render(spec)) }
         }
 
+        let flagged = FlaggedAccountIndex(set)
         for (index, month) in set.months.enumerated() {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
-            owned += [(join(folder, "charts"), ".svg"), (join(folder, AccountPagePath.folder), ".html")]
             for file in ReportColumns.files {
                 let table = month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns)
                 let path = join(folder, file.name)
@@ -59,7 +57,7 @@ public struct ReportWriter: Sendable {
             let html = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .html)
             add(join(folder, "report.html"), HTMLWriter.render(html))
             for row in month.rows("flagged_accounts.csv") {
-                let page = CasePageRenderer.page(account: row, month: month, set: set)
+                let page = CasePageRenderer.page(account: row, month: month, set: set, index: flagged)
                 add(join(folder, AccountPagePath.relative(row.text("account_id"))), HTMLWriter.render(page))
             }
         }
@@ -72,41 +70,8 @@ public struct ReportWriter: Sendable {
         addCharts(index, in: directory)
         add(join(directory, Stylesheet.fileName), Stylesheet.css)
 
-        // Folders that get a file: a month without flagged accounts has no empty `accounts/`.
-        var folders: [String] = [directory]
-        for file in files {
-            let parent = String(file.path[..<(file.path.lastIndex(of: "/") ?? file.path.startIndex)])
-            if !parent.isEmpty && !folders.contains(parent) { folders.append(parent) }
-        }
-        for folder in folders { try ReportFileSystem.makeDirectory(folder) }
-        // A run killed while writing leaves `<name>.tmp-<pid>` behind; the run lock says no writer is alive.
-        let names = Set(files.map { ($0.path as String).split(separator: "/").last.map(String.init) ?? "" })
-        for folder in folders { ReportFileSystem.removeStaleTemporaries(in: folder, names: names) }
-        var summary = ReportWriteSummary()
-        for file in files {
-            if ReportFileSystem.contents(of: file.path) == file.bytes {
-                summary.unchanged.append(file.path)
-            } else {
-                try ReportFileSystem.writeAtomically(file.bytes, to: file.path)
-                summary.written.append(file.path)
-            }
-        }
-        let written = Set(files.map(\.path))
-        for (folder, suffix) in owned {
-            summary.removed += ReportFileSystem.removeFiles(in: folder, endingWith: suffix, except: written)
-        }
-        if pruneMonths {
-            let kept = Set(set.months.map(\.month))
-            for name in ReportFileSystem.entries(of: directory).sorted()
-            where CalendarMonth(name)?.text == name && !kept.contains(name) {
-                summary.removed += ReportFileSystem.removeMonthFolder(join(directory, name), ownFiles: Self.monthFileNames)
-            }
-        }
-        return summary
+        return try apply(files, months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
     }
-
-    /// The names iaplens writes in a month folder (besides `charts/*.svg` and `accounts/*.html`).
-    static let monthFileNames: Set<String> = Set(ReportColumns.files.map(\.name) + ["report.md", "report.html"])
 
     private static func check(_ table: ReportTable, path: String) throws(ReportWriterError) {
         for (index, row) in table.rows.enumerated() where row.count != table.columns.count {

@@ -11,9 +11,9 @@ enum CasePageRenderer {
     static let lanes = ["purchase", "consumption_request", "refund", "refund_declined", "refund_reversed"]
 
     /// The case page of one flagged account (a row of the month's `flagged_accounts.csv`).
-    static func page(account row: ReportRow, month: MonthReport, set: ReportSet) -> Page {
+    static func page(account row: ReportRow, month: MonthReport, set: ReportSet, index: FlaggedAccountIndex) -> Page {
         let account = row.text("account_id")
-        let timeline = month.flaggedTimelines.first { $0.accountId == account }
+        let timeline = index.timeline(of: account, in: month.month)
         let events = timeline?.events ?? []
         var blocks: [Block] = [
             .paragraph(
@@ -21,6 +21,9 @@ enum CasePageRenderer {
                     + " · \(link: "all months", to: "../../index.md")")
         ]
         blocks += MonthPageRenderer.callouts(set)
+        if ProvisionalMonth.isProvisional(month.month, asOf: set.asOf) {
+            blocks.append(MonthPageRenderer.provisionalCallout)
+        }
         blocks.append(
             .paragraph(
                 "A flag is a reason to look, not proof of abuse. The window is the \(set.flagRules.windowDays) days "
@@ -42,18 +45,16 @@ enum CasePageRenderer {
         }
 
         blocks.append(.heading(level: 2, "Consumption requests this month", anchor: "consumption-requests"))
-        blocks.append(consumptionRequests(account, month))
+        blocks.append(consumptionRequests(index.consumptionRequests(of: account, in: month.month)))
 
         blocks.append(.heading(level: 2, "Other months flagged", anchor: "other-months"))
-        let others = set.months.filter { other in
-            other.month != month.month && other.rows("flagged_accounts.csv").contains { $0.text("account_id") == account }
-        }
+        let others = index.months(flagging: account).filter { $0 != month.month }
         blocks.append(
             others.isEmpty
                 ? .aside("Not flagged in any other month of this report set.")
                 : .paragraph(
                     Text.joined(
-                        others.map { .link(.data($0.month), to: "../../\($0.month)/" + AccountPagePath.relative(account)) },
+                        others.map { .link(.data($0), to: "../../\($0)/" + AccountPagePath.relative(account)) },
                         separator: " · ")))
         return Page(title: "Account \(account) — flagged in \(month.month)", blocks: blocks, depth: 2)
     }
@@ -127,8 +128,7 @@ enum CasePageRenderer {
             body: .timeline(.init(lanes: laneNames, events: marks, start: first - pad, end: last + pad)))
     }
 
-    private static func consumptionRequests(_ account: String, _ month: MonthReport) -> Block {
-        let rows = month.rows("consumption_requests.csv").filter { $0.text("account_id") == account }
+    private static func consumptionRequests(_ rows: [ReportRow]) -> Block {
         guard !rows.isEmpty else { return .aside("No consumption request for this account in this month.") }
         return .table(
             PageTable(

@@ -28,6 +28,12 @@ public struct MonthPageRenderer {
         HTMLWriter.render(page(month: month, previous: previous, set: set, format: .html))
     }
 
+    /// The note on every page of a provisional month (Documentation/Reports.md "Provisional months").
+    static let provisionalCallout = Block.callout(
+        ["\(strong: "Provisional month.") The data end less than 60 days after this month ended: billing episodes "
+            + "may still recover and churn inferred from silence may still appear. No change is computed from it."],
+        kind: .note)
+
     static func page(month: MonthReport, previous: MonthReport?, set: ReportSet, format: Format) -> Page {
         var blocks: [Block] = [.paragraph(runLine(set) + " · \(link: "all months", to: "../index.md")")]
         blocks += callouts(set)
@@ -35,12 +41,7 @@ public struct MonthPageRenderer {
         let figures = MonthFigures(month)
         let isProvisional = ProvisionalMonth.isProvisional(month.month, asOf: set.asOf)
         let previousIsProvisional = previous.map { ProvisionalMonth.isProvisional($0.month, asOf: set.asOf) } ?? false
-        if isProvisional {
-            blocks.append(.callout(
-                ["\(strong: "Provisional month.") The data end less than 60 days after this month ended: billing episodes "
-                    + "may still recover and churn inferred from silence may still appear. No change is computed from it."],
-                kind: .note))
-        }
+        if isProvisional { blocks.append(provisionalCallout) }
         let hasFlags = !month.rows("flagged_accounts.csv").isEmpty
         let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown) }
         if month.isEmpty {

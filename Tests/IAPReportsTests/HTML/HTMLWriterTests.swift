@@ -69,7 +69,7 @@ import Testing
             month: "2026-11", tables: november.tables, flaggedTimelines: november.flaggedTimelines, isEmpty: false)
         let set = Fixtures.set(months: [Fixtures.september(), october, novemberMonth])
         let row = october.rows("flagged_accounts.csv")[0]
-        let page = HTMLWriter.render(CasePageRenderer.page(account: row, month: october, set: set))
+        let page = HTMLWriter.render(CasePageRenderer.page(account: row, month: october, set: set, index: FlaggedAccountIndex(set)))
         #expect(page.contains("<title>Account acct|7 — flagged in 2026-10</title>"))
         #expect(page.contains("repeat refunds: 3 or more refunds in the 90 days to month end"))
         #expect(page.contains("Refunds in the window (evidence): t1, t2, t3."))

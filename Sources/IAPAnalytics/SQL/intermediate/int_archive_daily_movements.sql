@@ -11,7 +11,9 @@
 -- only that year's.
 with
 
-transactions as (
+-- Read in place by both uses (sales, refunds): a copy of every transaction
+-- cost more than the two scans.
+transactions as not materialized (
     select * from {{ ref('int_transactions_priced') }}
 ),
 
