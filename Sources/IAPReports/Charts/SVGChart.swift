@@ -5,7 +5,10 @@
 /// description lists the values), and one element per drawn value with class `bar` or `point` and a tooltip.
 /// Coordinates are written with one decimal from integer data, so the same data gives the same bytes.
 enum SVGChart {
-    static let width: Double = 640
+    /// Drawing units across. The HTML page scales the chart to its text's width (at most 1284 px), so at 960 the
+    /// labels read at about their own size on a laptop screen while 45 months of columns keep room to breathe; a
+    /// Markdown viewer shows it as an image scaled to fit.
+    static let width: Double = 960
 
     static func render(_ spec: ChartSpec) -> String {
         var canvas = SVGCanvas(id: "chart-" + spec.name)

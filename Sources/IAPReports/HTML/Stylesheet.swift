@@ -32,7 +32,7 @@ enum Stylesheet {
         td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
         tbody tr:nth-child(even) { background: #fafaf8; }
         figure.chart-figure { margin: 1em 0 1.4em; }
-        figure.chart-figure svg { max-width: 100%; height: auto; border: 1px solid #e2e2e2; }
+        figure.chart-figure svg { width: 100%; height: auto; border: 1px solid #e2e2e2; }
         figcaption { color: #444444; font-size: 0.9em; margin-top: 4px; }
         footer { max-width: 1340px; margin: 0 auto; padding: 12px 28px; color: #666666; font-size: 0.85em; }
         @media print {
