@@ -53,7 +53,7 @@ import Testing
     @Test func everyColumnOfAFewKeepsItsLabel() {
         let categories = ["recovered in grace", "recovered after grace", "expired", "pending"]
         let svg = chart(.groupedColumns, [.init(name: "Episodes", values: [0, 0, 0, 1])], categories: categories)
-        for label in ["recovered in grace", "recovered after gr…", "expired", "pending"] {
+        for label in ["recovered in grace", "recovered after grace", "expired", "pending"] {
             #expect(svg.contains(">\(label)</text>"), "\(label) is not drawn under its column")
         }
     }
