@@ -14,12 +14,43 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(request: String, reason: String)
     case archive(path: String, reason: String)
     case readList(path: String, reason: String)
+    /// A 3xx: Apple's APIs never redirect, so the answer is not Apple's.
+    case redirected(request: String, status: Int)
+    /// An answer over the size limit (not asked for again: it would be downloaded again).
+    case tooLarge(request: String)
+    /// Pagination that does not end: the same cursor again, or more pages than any real history has.
+    case endlessPagination(request: String, reason: String)
+    /// The fetch ran longer than its time limit; what it fetched is saved and the next fetch continues.
+    case outOfTime(limit: String)
     /// The App Store Connect API key (financial reports) cannot be used.
     case badConnectKey(path: String, reason: String)
     /// 401 / 403 from the App Store Connect API.
     case connectUnauthorized(status: Int, keyId: String, issuerId: String, detail: String)
     /// Another 4xx from the App Store Connect API, with its `errors[0]` code and detail.
     case connectRejected(status: Int, request: String, code: String, detail: String)
+
+    /// A server's text as one line: control characters escaped (a body cannot forge log lines), at most 300
+    /// characters.
+    static func quoted(_ body: String) -> String {
+        var text = ""
+        for scalar in body.unicodeScalars.prefix(300) {
+            switch scalar {
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value)
+                    || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+                    || scalar == "\u{2028}" || scalar == "\u{2029}"
+                {
+                    text += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    text.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return text
+    }
 
     public var description: String {
         switch self {
@@ -32,9 +63,17 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unauthorized(let status, let keyId, let issuerId, let bundleId):
             return "Apple refused the API token (HTTP \(status)): check that key \(keyId) is an active In-App Purchase key of issuer \(issuerId), that the .p8 file is that key's, that \(bundleId) is the app's bundle ID, and that this machine's clock is right."
         case .rejected(let status, let request, let body):
-            return "Apple rejected \(request) (HTTP \(status)): \(body.prefix(300))"
+            return "Apple rejected \(request) (HTTP \(status)): \(Self.quoted(body))"
         case .gaveUp(let request, let attempts, let last):
             return "\(request) still failed after \(attempts) attempts (last: \(last)); nothing was lost, run fetch again later."
+        case .redirected(let request, let status):
+            return "\(request) was answered with a redirect (HTTP \(status)). Apple's API never redirects, so the answer came from something in between (a proxy, a captive portal) or --api-url is not Apple's: nothing was saved or sent, and the cursor did not move. Check the network and the URL, then run fetch again."
+        case .tooLarge(let request):
+            return "\(request) answered more than 16 MiB, far more than any page of Apple's: it was not saved and not asked for again. Check that --api-url is Apple's, then run fetch again."
+        case .endlessPagination(let request, let reason):
+            return "\(request) did not stop paginating: \(reason). The fetch stopped so that the store's lock is released; the pages before are saved. Check that --api-url is Apple's, then run fetch again."
+        case .outOfTime(let limit):
+            return "fetch stopped after \(limit), its time limit, so that scheduled runs are not held up: what it fetched is saved, and the next fetch continues from there."
         case .badResponse(let request, let reason):
             return "\(request) answered something iaplens cannot read: \(reason)."
         case .archive(let path, let reason):

@@ -28,6 +28,8 @@ public struct FetchOptions: Sendable {
     public var finance: FinanceFetchOptions?
     /// False when only financial reports are fetched (no In-App Purchase key given).
     public var serverAPI = true
+    /// When a fetch stops on its own (time, pages).
+    public var limits = FetchLimits()
 
     public init(archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String) {
         self.archive = archive
@@ -62,6 +64,8 @@ public struct FetchSummary: Sendable, Equatable {
     public var notificationPages = 0
     public var notificationWindow: ClosedRange<Int64>?
     public var customers = 0
+    /// Customers Apple answered it does not know (404, error 4040010): another environment's or app's.
+    public var customersUnknown = 0
     public var refundPages = 0
     public var ordersLookedUp = 0
     public var ordersAlreadyLookedUp = 0
@@ -78,7 +82,8 @@ public struct FetchSummary: Sendable, Equatable {
     /// One line for logs.
     public var line: String {
         "fetch: \(requests) request(s) (\(retries) retried); notification history \(notificationPages) page(s); "
-            + "refund history of \(customers) customer(s), \(refundPages) page(s); "
+            + "refund history of \(customers) customer(s), \(refundPages) page(s)"
+            + (customersUnknown > 0 ? ", \(customersUnknown) unknown to Apple (recorded, not asked again)" : "") + "; "
             + "\(ordersLookedUp) order(s) looked up, \(ordersAlreadyLookedUp) already"
             + "; financial reports \(financeReportsSaved) saved, \(financeReportsAlreadySaved) already, "
             + "\(financeMonthsWithoutReport) month(s) without a report, \(financeMonthsPending.count) not yet published"
@@ -172,9 +177,11 @@ public struct Fetcher: Sendable {
         progress: @escaping @Sendable (String) -> Void
     ) async throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let deadline = options.limits.deadline(from: .now)
         var historyCustomers: Set<String> = []
         if options.notificationHistory {
-            let history = NotificationHistoryFetch(api: api, writer: writer, cursors: cursors)
+            let history = NotificationHistoryFetch(
+                api: api, writer: writer, cursors: cursors, limits: options.limits, deadline: deadline)
             let result = try await history.run(since: options.since, until: options.until, now: now, progress: progress)
             summary.notificationPages = result.pages
             summary.notificationWindow = result.window
@@ -182,13 +189,21 @@ public struct Fetcher: Sendable {
         }
 
         var named = try options.transactionIdsPath.map(Self.readList) ?? []
-        if options.refundHistoryForAll { named += try cursors.knownCustomers() + historyCustomers }
+        if options.refundHistoryForAll {
+            named += try cursors.knownCustomers(environment: options.environment.rawValue, bundleId: options.bundleId)
+            for customer in historyCustomers where try cursors.value(RefundHistoryFetch.unknownCursor(customer)) == nil {
+                named.append(customer)
+            }
+        }
         let customers = Array(Set(named)).sorted()
         summary.customers = customers.count
-        let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors)
+        let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors, limits: options.limits, deadline: deadline)
         let started = Date()
+        let unknown = UnknownCounter()
         summary.refundPages = try await Self.forEach(customers, concurrency: options.concurrency) { index, customer in
-            let pages = try await refunds.run(customer: customer)
+            let result = try await refunds.run(customer: customer)
+            if result.isUnknown { unknown.add() }
+            let pages = result.pages
             let counts = api.counts
             let done = Double(index + 1)
             let left = Int(Date().timeIntervalSince(started) / done * (Double(customers.count) - done))
@@ -197,9 +212,17 @@ public struct Fetcher: Sendable {
             return pages
         }
 
+        summary.customersUnknown = unknown.count
+        if summary.customersUnknown > 0 {
+            summary.warnings.append(
+                "Apple does not know \(summary.customersUnknown) of the transactions asked about (404, error 4040010: "
+                    + "another environment's or another app's); they are recorded and not asked about again.")
+        }
+
         let orders = try options.orderIdsPath.map(Self.readList) ?? []
         let lookups = OrderLookupFetch(api: api, writer: writer, cursors: cursors)
         summary.ordersLookedUp = try await Self.forEach(orders, concurrency: options.concurrency) { index, order in
+            try deadline.check()
             progress("order lookups: \(index + 1) of \(orders.count)")
             return try await lookups.run(orderId: order, now: now) ? 1 : 0
         }
@@ -230,6 +253,14 @@ public struct Fetcher: Sendable {
             }
             return total
         }
+    }
+
+    /// A count shared by concurrent customers' tasks.
+    private final class UnknownCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func add() { lock.withLock { value += 1 } }
+        var count: Int { lock.withLock { value } }
     }
 
     /// One ID per line; blank lines and `#` comments skipped.

@@ -35,6 +35,8 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
         self.retry = retry
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
+        // Apple's API never redirects: a redirect is someone else's answer (RetryingExchange refuses it).
+        configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -81,21 +83,21 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     }
 
     private func exchange(_ path: String, name: String) async throws -> (Int, [UInt8]) {
-        try await RetryingExchange.run(retry: retry, name: name, onRetry: { lock.withLock { retries += 1 } }) {
-            var request = HTTPClientRequest(url: baseURL + path)
+        try await RetryingExchange.run(retry: retry, name: name, onRetry: { self.lock.withLock { self.retries += 1 } }) {
+            var request = HTTPClientRequest(url: self.baseURL + path)
             request.method = .GET
-            request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
+            request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
             request.headers.add(name: "Accept", value: "application/a-gzip, application/json")
             request.headers.add(name: "User-Agent", value: "iaplens")
-            lock.withLock { requests += 1 }
-            let response = try await client.execute(request, timeout: .seconds(120))
+            self.lock.withLock { self.requests += 1 }
             // A year of a large app's detailed report is a few MB compressed.
-            let bytes = Array(buffer: try await response.body.collect(upTo: 256 << 20))
-            let status = Int(response.status.code)
-            if status == 401 || status == 403 {
-                throw FetchError.connectUnauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, detail: Self.error(bytes).detail)
+            let answer = try await RetryingExchange.send(request, with: self.client, limit: 256 << 20)
+            if answer.status == 401 || answer.status == 403 {
+                throw FetchError.connectUnauthorized(
+                    status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId,
+                    detail: Self.error(answer.body).detail)
             }
-            return (status, bytes)
+            return answer
         }
     }
 

@@ -41,6 +41,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(
             connect: .seconds(10), read: .seconds(Int64(timeout.components.seconds)))
+        // Apple's API never redirects: a redirect is someone else's answer (RetryingExchange refuses it).
+        configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -105,25 +107,27 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// One request until Apple answers something final: 429 / retryable 5xx / network failures are retried
     /// (``RetryPolicy``), 401 / 403 stop with ``FetchError/unauthorized``, anything else is returned.
     private func exchange(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> (Int, [UInt8]) {
-        try await RetryingExchange.run(retry: retry, name: name, onRetry: { lock.withLock { counters.retries += 1 } }) {
-            var request = HTTPClientRequest(url: baseURL + path)
+        try await RetryingExchange.run(retry: retry, name: name, onRetry: { self.lock.withLock { self.counters.retries += 1 } }) {
+            var request = HTTPClientRequest(url: self.baseURL + path)
             request.method = method
-            request.headers.add(name: "Authorization", value: "Bearer " + (try bearerToken()))
+            request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
             request.headers.add(name: "User-Agent", value: "iaplens")
             if let body {
                 request.headers.add(name: "Content-Type", value: "application/json")
                 request.body = .bytes(ByteBuffer(bytes: body))
             }
-            lock.withLock { counters.requests += 1 }
-            let response = try await client.execute(request, timeout: .seconds(60))
-            let bytes = Array(buffer: try await response.body.collect(upTo: 16 << 20))
-            let status = Int(response.status.code)
-            if status == 401 || status == 403 {
-                throw FetchError.unauthorized(status: status, keyId: key.keyId, issuerId: key.issuerId, bundleId: key.bundleId)
+            self.lock.withLock { self.counters.requests += 1 }
+            let answer = try await RetryingExchange.send(request, with: self.client, limit: Self.bodyLimit)
+            if answer.status == 401 || answer.status == 403 {
+                throw FetchError.unauthorized(
+                    status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId, bundleId: self.key.bundleId)
             }
-            return (status, bytes)
+            return answer
         }
     }
+
+    /// The largest answer read: Apple's pages are far smaller.
+    static let bodyLimit = 16 << 20
 
     private static func escaped(_ value: String) -> String {
         value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value

@@ -9,15 +9,22 @@ public struct RetryPolicy: Sendable {
     public var maximumDelay: Duration
     /// No retry starts after this much waiting in all.
     public var maximumTotalDelay: Duration
+    /// One attempt, from sending to the last byte of the answer.
+    public var attemptTimeout: Duration
+    /// One request with all its attempts and waits: the most one unanswered request can cost a run.
+    public var maximumRequestDuration: Duration
 
     public init(
         maximumAttempts: Int = 8, baseDelay: Duration = .milliseconds(500), maximumDelay: Duration = .seconds(30),
-        maximumTotalDelay: Duration = .seconds(180)
+        maximumTotalDelay: Duration = .seconds(180), attemptTimeout: Duration = .seconds(60),
+        maximumRequestDuration: Duration = .seconds(180)
     ) {
         self.maximumAttempts = maximumAttempts
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
         self.maximumTotalDelay = maximumTotalDelay
+        self.attemptTimeout = attemptTimeout
+        self.maximumRequestDuration = maximumRequestDuration
     }
 
     /// The wait before attempt `attempt + 1` (after `attempt` failures), or nil when no attempt is left.

@@ -1,34 +1,112 @@
-/// One request to one of Apple's APIs until the answer is final, the retry rules of every fetch in one place: 429,
-/// retryable 5xx and network failures are tried again with ``RetryPolicy``'s backoff; a ``FetchError`` thrown by an
-/// attempt (a refused key) stops at once; anything else is returned.
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// One request to one of Apple's APIs until the answer is final, the rules of every fetch in one place
+/// (Documentation/Fetching.md "When Apple's API misbehaves"):
+///
+/// - 429, retryable 5xx and network failures are tried again with ``RetryPolicy``'s backoff, or after the
+///   `Retry-After` Apple sent when that is longer;
+/// - each attempt is bounded in time as a whole (a server that sends one byte every 20 s cannot hold it open), and
+///   the request with all its retries within ``RetryPolicy/maximumRequestDuration``;
+/// - a redirect is refused: Apple's APIs never redirect, so the answer is some other host's (a captive portal, a
+///   proxy), never saved as Apple's and never sent a body;
+/// - a body over the size limit is final: asking again downloads it again;
+/// - a ``FetchError`` thrown by an attempt (a refused key) stops at once; anything else is returned.
 enum RetryingExchange {
+    /// What one attempt got: the status, the body and the `Retry-After` header, if any.
+    struct Answer: Sendable {
+        var status: Int
+        var body: [UInt8]
+        var retryAfter: Duration?
+    }
+
     /// - Parameters:
     ///   - name: the request, for the message when it gives up.
     ///   - onRetry: called before each wait (the client's counters).
-    ///   - attempt: sends the request once; returns the status and body.
+    ///   - attempt: sends the request once.
     static func run(
-        retry: RetryPolicy, name: String, onRetry: () -> Void, attempt: () async throws -> (status: Int, body: [UInt8])
+        retry: RetryPolicy, name: String, onRetry: () -> Void, attempt: @escaping @Sendable () async throws -> Answer
     ) async throws -> (Int, [UInt8]) {
         var failures = 0
         var waited: Duration = .zero
+        let clock = ContinuousClock()
+        let deadline = clock.now + retry.maximumRequestDuration
         while true {
             let outcome: String
+            var retryAfter: Duration?
+            let budget = min(retry.attemptTimeout, deadline - clock.now)
+            guard budget > .zero else {
+                throw FetchError.gaveUp(request: name, attempts: failures, last: "no answer within \(seconds(retry.maximumRequestDuration))")
+            }
             do {
-                let (status, body) = try await attempt()
-                guard RetryPolicy.isRetryable(status: status) else { return (status, body) }
-                outcome = "HTTP \(status)"
+                let answer = try await withTimeout(budget) { try await attempt() }
+                if (300..<400).contains(answer.status) {
+                    throw FetchError.redirected(request: name, status: answer.status)
+                }
+                guard RetryPolicy.isRetryable(status: answer.status) else { return (answer.status, answer.body) }
+                outcome = "HTTP \(answer.status)"
+                retryAfter = answer.retryAfter
             } catch let error as FetchError {
                 throw error
+            } catch is NIOTooManyBytesError {
+                throw FetchError.tooLarge(request: name)
+            } catch is AttemptTimedOut {
+                outcome = "no complete answer within \(seconds(budget))"
             } catch {
                 outcome = "\(error)"
             }
             failures += 1
-            guard let wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
+            guard var wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {
                 throw FetchError.gaveUp(request: name, attempts: failures, last: outcome)
+            }
+            if let retryAfter, retryAfter > wait { wait = retryAfter }
+            guard clock.now + wait < deadline else {
+                let asked = retryAfter.map { ", and Apple asked to wait \(seconds($0))" } ?? ""
+                throw FetchError.gaveUp(request: name, attempts: failures, last: outcome + asked)
             }
             onRetry()
             waited += wait
             try await Task.sleep(for: wait)
         }
+    }
+
+    /// Sends `request` once with `client` and reads the whole answer: the shared attempt of both APIs.
+    static func send(_ request: HTTPClientRequest, with client: HTTPClient, limit: Int) async throws -> Answer {
+        let response = try await client.execute(request, timeout: .hours(1))
+        let bytes = Array(buffer: try await response.body.collect(upTo: limit))
+        return Answer(
+            status: Int(response.status.code), body: bytes,
+            retryAfter: response.headers.first(name: "Retry-After").flatMap(retryAfter))
+    }
+
+    /// `Retry-After` in seconds (an HTTP date is read as "no advice"): at most a day, so a hostile value cannot
+    /// overflow the wait.
+    static func retryAfter(_ value: String) -> Duration? {
+        guard let seconds = Int(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else { return nil }
+        return .seconds(min(seconds, 86_400))
+    }
+
+    struct AttemptTimedOut: Error {}
+
+    /// Runs `body`, cancelled when it takes longer than `limit`.
+    private static func withTimeout<T: Sendable>(
+        _ limit: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw AttemptTimedOut()
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw AttemptTimedOut() }
+            return first
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        "\(duration.components.seconds) s"
     }
 }

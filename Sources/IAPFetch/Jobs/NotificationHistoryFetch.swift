@@ -13,6 +13,8 @@ struct NotificationHistoryFetch: Sendable {
     let api: AppStoreServerAPI
     let writer: ArchivePageWriter
     let cursors: FetchCursors
+    var limits = FetchLimits()
+    var deadline = FetchLimits().deadline(from: .now)
 
     /// - Returns: the pages written, the window fetched (nil when there was nothing to ask for), and the customers
     ///   (original transaction IDs) the pages name, whose refund history a first fetch then asks for.
@@ -41,6 +43,7 @@ struct NotificationHistoryFetch: Sendable {
             }
         }
         while true {
+            try deadline.check()
             let page = try await api.notificationHistory(start: state.start, end: state.end, paginationToken: state.token)
             guard case .array(let entries)? = page["notificationHistory"] else {
                 throw FetchError.badResponse(request: "Get Notification History", reason: "no notificationHistory array")
@@ -54,7 +57,21 @@ struct NotificationHistoryFetch: Sendable {
             }
             progress("notification history: page \(state.page) of \(Self.stamp(state.start))…\(Self.stamp(state.end))")
             let hasMore = page["hasMore"]?.boolValue ?? false
-            if hasMore, let token = page["paginationToken"]?.stringValue, !token.isEmpty {
+            if hasMore {
+                guard let token = page["paginationToken"]?.stringValue, !token.isEmpty else {
+                    throw FetchError.badResponse(
+                        request: "Get Notification History", reason: "hasMore is true but no paginationToken says where")
+                }
+                if token == state.token {
+                    throw FetchError.endlessPagination(
+                        request: "Get Notification History",
+                        reason: "page \(state.page) gave the same paginationToken it was asked with")
+                }
+                if state.page >= limits.pagesPerWindow {
+                    throw FetchError.endlessPagination(
+                        request: "Get Notification History",
+                        reason: "more than \(limits.pagesPerWindow) pages in one window (FetchLimits)")
+                }
                 state.token = token
                 try cursors.set(Self.windowCursor, state.text)
                 continue

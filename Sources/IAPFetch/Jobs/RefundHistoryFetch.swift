@@ -6,16 +6,41 @@ import IAPFormats
 /// with anything new always is. A page without refunds is not saved (there is nothing in it to ingest).
 struct RefundHistoryFetch: Sendable {
     static func cursor(_ transactionId: String) -> String { "refund_history." + transactionId }
+    /// Set when Apple answered that it does not know the transaction (404, error 4040010): not asked again.
+    static func unknownCursor(_ transactionId: String) -> String { "refund_history_unknown." + transactionId }
 
     let api: AppStoreServerAPI
     let writer: ArchivePageWriter
     let cursors: FetchCursors
+    var limits = FetchLimits()
+    var deadline = FetchLimits().deadline(from: .now)
 
-    /// One customer, all new pages. - Returns: pages written.
-    func run(customer transactionId: String) async throws -> Int {
+    /// What one customer's fetch got.
+    struct Result: Sendable {
+        var pages = 0
+        /// Apple does not know the transaction (another environment's, another app's): recorded, and the fetch
+        /// goes on with the other customers.
+        var isUnknown = false
+    }
+
+    /// One customer, all new pages.
+    func run(customer transactionId: String) async throws -> Result {
+        do {
+            return Result(pages: try await pages(of: transactionId))
+        } catch FetchError.rejected(let status, _, let body) where status == 404 && body.contains("4040010") {
+            try cursors.set(Self.unknownCursor(transactionId), "4040010")
+            return Result(isUnknown: true)
+        }
+    }
+
+    private func pages(of transactionId: String) async throws -> Int {
         var revision = try cursors.value(Self.cursor(transactionId))
         var written = 0
+        var asked = 0
         while true {
+            try deadline.check()
+            let askedWith = revision
+            asked += 1
             let page = try await api.refundHistory(transactionId: transactionId, revision: revision)
             guard case .array(let signed)? = page["signedTransactions"] else {
                 throw FetchError.badResponse(request: "Get Refund History for \(transactionId)", reason: "no signedTransactions array")
@@ -30,6 +55,15 @@ struct RefundHistoryFetch: Sendable {
                 try cursors.set(Self.cursor(transactionId), next)
             }
             guard page["hasMore"]?.boolValue == true, next != nil else { return written }
+            let request = "Get Refund History for \(transactionId)"
+            if next == askedWith {
+                throw FetchError.endlessPagination(
+                    request: request, reason: "hasMore is true but the revision is the one it was asked with")
+            }
+            if asked >= limits.pagesPerCustomer {
+                throw FetchError.endlessPagination(
+                    request: request, reason: "more than \(limits.pagesPerCustomer) pages for one customer (FetchLimits)")
+            }
         }
     }
 

@@ -34,10 +34,31 @@ struct FetchCursors: Sendable {
         }
     }
 
-    /// Every customer the store knows, as one transaction ID each (a purchase lineage's own ID), sorted.
-    func knownCustomers() throws -> [String] {
+    /// Every customer the store knows in `environment` and the app `bundleId`, from a verified document, as one
+    /// transaction ID each (a purchase lineage's own ID), sorted; not those Apple said it does not know. Apple
+    /// answers "unknown" for another environment's or another app's transactions, and an unverified document's
+    /// may be anybody's.
+    func knownCustomers(environment: String, bundleId: String) throws -> [String] {
         try store.read { connection in
-            try connection.rows("SELECT DISTINCT lineage_id FROM transactions ORDER BY lineage_id").compactMap { $0[0].text }
+            try connection.rows(
+                """
+                SELECT DISTINCT t.lineage_id FROM transactions t
+                WHERE t.environment = ? AND (t.bundle_id = ? OR t.bundle_id IS NULL)
+                    AND EXISTS (
+                        SELECT 1 FROM transaction_versions v
+                        JOIN documents d ON d.document_id = v.document_id
+                        WHERE v.lineage_id = t.lineage_id AND v.transaction_id = t.transaction_id AND d.outcome = 'accepted' AND d.is_verified = 1)
+                    AND NOT EXISTS (SELECT 1 FROM fetch_cursors c WHERE c.name = 'refund_history_unknown.' || t.lineage_id)
+                ORDER BY t.lineage_id
+                """, [.text(environment), .text(bundleId)]
+            ).compactMap { $0[0].text }
+        }
+    }
+
+    /// How many customers Apple said it does not know (refund history 404, 4040010), for `status`.
+    func unknownCustomerCount() throws -> Int {
+        try store.read { connection in
+            Int(try connection.integer("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'") ?? 0)
         }
     }
 }

@@ -92,7 +92,7 @@ enum Console {
             switch error {
             case .missingOption, .badKey, .badConnectKey, .readList: throw ExitCode(64)
             case .unauthorized, .connectUnauthorized: throw ExitCode(77)
-            case .gaveUp: throw ExitCode(75)
+            case .gaveUp, .redirected, .outOfTime: throw ExitCode(75)
             default: throw ExitCode.failure
             }
         } catch {

@@ -27,4 +27,25 @@ public enum FakeFault: Sendable, Equatable {
     case delay(Duration)
     /// Closes the connection without an answer.
     case drop
+    /// Answers 302 to this URL (a captive portal, a proxy): what Apple never does.
+    case redirect(String)
+    /// Answers this status with `Retry-After: seconds`.
+    case retryAfter(status: Int, seconds: Int)
+    /// Answers 200 with a body of this many bytes.
+    case oversized(Int)
+    /// Sends the answer's head, then its body one byte per interval.
+    case trickle(Duration)
+}
+
+/// Ways the fake misbehaves on every request of a kind, as a hostile or broken server might.
+public struct FakeHostility: Sendable {
+    /// Get Notification History always says `hasMore` with the token it was asked with.
+    public var repeatsHistoryToken = false
+    /// Get Refund History always says `hasMore` with the revision it was asked with.
+    public var repeatsRefundRevision = false
+    /// Get Refund History answers 404 with error 4040010 for these transaction IDs, as Apple does for
+    /// transactions it does not know (another environment's, another app's).
+    public var unknownTransactions: Set<String> = []
+
+    public init() {}
 }

@@ -16,6 +16,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     private let lock = NSLock()
     private var data: FakeAppStoreData
     private var faults: [Int: FakeFault]
+    private var hostility = FakeHostility()
     private var requestCount = 0
     private var log: [String] = []
     private var tokenProblems: [String] = []
@@ -68,14 +69,15 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     /// Serves `/v1/financeReports` to tokens of this App Store Connect API key.
     public func acceptConnectKey(_ key: ES256Key, keyId: String, issuerId: String) { lock.withLock { connectKey = (keyId, issuerId, key) } }
     public func setFaults(_ newFaults: [Int: FakeFault]) { lock.withLock { faults = newFaults; requestCount = 0 } }
+    public func setHostility(_ newHostility: FakeHostility) { lock.withLock { hostility = newHostility } }
 
     // MARK: - Answering
 
     fileprivate func answer(method: String, uri: String, headers: HTTPHeaders, body: [UInt8]) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
-        let (number, fault, snapshot) = lock.withLock { () -> (Int, FakeFault?, FakeAppStoreData) in
+        let (number, fault, snapshot, hostile) = lock.withLock { () -> (Int, FakeFault?, FakeAppStoreData, FakeHostility) in
             requestCount += 1
             log.append("\(method) \(uri)")
-            return (requestCount, faults[requestCount], data)
+            return (requestCount, faults[requestCount], data, hostility)
         }
         _ = number
         if uri.hasPrefix("/v1/financeReports") { return financeReport(uri: uri, headers: headers, fault: fault, data: snapshot) }
@@ -84,7 +86,28 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             return (nil, 401, Array("{\"errorCode\":401,\"errorMessage\":\"\(problem)\"}".utf8))
         }
         if case .status(let status)? = fault { return (fault, status, Array("{\"errorCode\":\(status)}".utf8)) }
+        if case .retryAfter(let status, _)? = fault { return (fault, status, Array("{\"errorCode\":\(status)}".utf8)) }
+        if case .redirect? = fault { return (fault, 302, []) }
+        if case .oversized(let size)? = fault { return (fault, 200, [UInt8](repeating: 0x20, count: size)) }
         let (path, query) = Self.split(uri)
+        if method == "POST", path == "/inApps/v1/notifications/history", hostile.repeatsHistoryToken {
+            let token = query["paginationToken"] ?? "loop"
+            return (fault, 200, JSONValue.object(JSONObject([
+                ("notificationHistory", .array([])), ("hasMore", .bool(true)), ("paginationToken", .string(token)),
+            ])).canonicalJSON())
+        }
+        if method == "GET", path.hasPrefix("/inApps/v2/refund/lookup/") {
+            let transactionId = String(path.dropFirst("/inApps/v2/refund/lookup/".count))
+            if hostile.unknownTransactions.contains(transactionId) {
+                return (fault, 404, Array("{\"errorCode\":4040010,\"errorMessage\":\"Transaction id not found.\"}".utf8))
+            }
+            if hostile.repeatsRefundRevision {
+                return (fault, 200, JSONValue.object(JSONObject([
+                    ("signedTransactions", .array([])), ("revision", .string(query["revision"] ?? "rev-loop")),
+                    ("hasMore", .bool(true)),
+                ])).canonicalJSON())
+            }
+        }
         let page: JSONValue?
         if method == "POST", path == "/inApps/v1/notifications/history" {
             page = notificationHistory(body: body, token: query["paginationToken"], data: snapshot)
@@ -283,7 +306,22 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
                     ("Content-Type", gzip ? "application/a-gzip" : "application/json"), ("Content-Length", String(answer.body.count)),
                 ])
                 if !keepAlive { headers.add(name: "Connection", value: "close") }
+                if case .redirect(let location)? = answer.fault { headers.add(name: "Location", value: location) }
+                if case .retryAfter(_, let seconds)? = answer.fault { headers.add(name: "Retry-After", value: String(seconds)) }
                 context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers))), promise: nil)
+                if case .trickle(let interval)? = answer.fault {
+                    // One byte per interval, for as long as the client listens.
+                    let nanoseconds = Int64(interval.components.seconds) * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+                    let bytes = answer.body
+                    @Sendable func send(_ index: Int) {
+                        let context = loopBoundContext.value
+                        guard index < bytes.count, context.channel.isActive else { return }
+                        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [bytes[index]])))), promise: nil)
+                        context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { send(index + 1) }
+                    }
+                    send(0)
+                    return
+                }
                 context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
                 context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
                     if !keepAlive { loopBoundContext.value.close(promise: nil) }

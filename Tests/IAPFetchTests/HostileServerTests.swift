@@ -1,0 +1,168 @@
+import Foundation
+@testable import IAPFetch
+import IAPFormats
+import IAPTestSupport
+import Testing
+
+/// Issue 29: a server that misbehaves as a broken network or a hostile host would. Before: endless pagination
+/// looped while holding the run lock (497 identical pages in 25 s), one 404 for an unknown transaction ended the
+/// whole fetch, redirects were followed and their answers saved as Apple's, an oversized body was downloaded eight
+/// times, `Retry-After` was ignored, a trickling body held a request for minutes, and a 4xx body could forge log
+/// lines.
+@Suite struct HostileServerTests {
+    typealias Setup = FetchTests.Setup
+
+    private func fetch(_ setup: Setup, _ change: (inout FetchOptions) -> Void = { _ in }) async throws -> FetchSummary {
+        var options = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+        change(&options)
+        return try await Fetcher(options: options).run()
+    }
+
+    private func fetchError(_ setup: Setup, _ change: (inout FetchOptions) -> Void = { _ in }) async -> FetchError? {
+        do {
+            _ = try await fetch(setup, change)
+            return nil
+        } catch let error as FetchError {
+            return error
+        } catch {
+            Issue.record("not a FetchError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func historyThatRepeatsItsTokenStopsAtOnce() async throws {
+        let setup = try Setup()
+        var hostile = FakeHostility()
+        hostile.repeatsHistoryToken = true
+        setup.server.setHostility(hostile)
+        let started = ContinuousClock.now
+        let error = await fetchError(setup)
+        guard case .endlessPagination(let request, let reason)? = error else {
+            Issue.record("expected endless pagination, got \(String(describing: error))")
+            return
+        }
+        #expect(request == "Get Notification History" && reason.contains("same paginationToken"))
+        #expect(setup.server.requests.count == 2, "\(setup.server.requests)")
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func historyWithoutEndStopsAtThePageLimit() async throws {
+        let setup = try Setup()
+        var hostile = FakeHostility()
+        hostile.repeatsHistoryToken = true
+        setup.server.setHostility(hostile)
+        // A token that changes every page is not caught by the repeat check: the page limit stops it.
+        let error = await fetchError(setup) { $0.limits.pagesPerWindow = 1 }
+        guard case .endlessPagination? = error else {
+            Issue.record("expected endless pagination, got \(String(describing: error))")
+            return
+        }
+        #expect(setup.server.requests.count == 1)
+    }
+
+    @Test func refundHistoryThatRepeatsItsRevisionStops() async throws {
+        let setup = try Setup()
+        var hostile = FakeHostility()
+        hostile.repeatsRefundRevision = true
+        setup.server.setHostility(hostile)
+        let error = await fetchError(setup)
+        guard case .endlessPagination(let request, _)? = error else {
+            Issue.record("expected endless pagination, got \(String(describing: error))")
+            return
+        }
+        #expect(request.hasPrefix("Get Refund History"))
+        #expect(setup.server.requests.count < 40, "\(setup.server.requests.count) requests")
+    }
+
+    @Test func aTransactionAppleDoesNotKnowIsRecordedAndTheOthersAreAsked() async throws {
+        // Which customers a fetch asks about, from a clean run.
+        let clean = try Setup("clean")
+        _ = try await fetch(clean)
+        let asked = clean.server.requests.filter { $0.contains("/refund/lookup/") }
+        let ids = asked.compactMap { $0.split(separator: "/").last?.split(separator: "?").first.map(String.init) }
+        try #require(ids.count == 16)
+        // Apple does not know the first one.
+        let setup = try Setup()
+        var hostile = FakeHostility()
+        hostile.unknownTransactions = [ids[0]]
+        setup.server.setHostility(hostile)
+        let summary = try await fetch(setup)
+        #expect(summary.customers == 16 && summary.customersUnknown == 1)
+        #expect(summary.refundPages == 4, "every other customer's refunds were fetched")
+        #expect(summary.warnings.contains { $0.contains("4040010") })
+        // Once the archive is ingested, the store's customers are asked about, the unknown one not again.
+        try setup.runPipeline(
+            inputs: [setup.archive.root + "/archive"], database: setup.archive.root + "/s.sqlite",
+            reports: setup.archive.root + "/reports")
+        let before = setup.server.requests.count
+        let second = try await fetch(setup)
+        #expect(second.customers == 15)
+        #expect(!setup.server.requests.dropFirst(before).contains { $0.contains("/refund/lookup/\(ids[0])") })
+    }
+
+    @Test func aRedirectIsRefusedAndTheWindowStaysToFetch() async throws {
+        let setup = try Setup(faults: [1: .redirect("http://127.0.0.1:9/portal")])
+        let error = await fetchError(setup)
+        guard case .redirected(_, let status)? = error else {
+            Issue.record("expected a refused redirect, got \(String(describing: error))")
+            return
+        }
+        #expect(status == 302)
+        #expect(error?.description.contains("never redirects") == true)
+        // Nothing was marked as fetched: the next fetch gets the whole window.
+        setup.server.setFaults([:])
+        let summary = try await fetch(setup)
+        #expect(summary.notificationPages == 2)
+    }
+
+    @Test func anOversizedAnswerIsNotAskedForAgain() async throws {
+        let setup = try Setup(faults: [1: .oversized(17 << 20)])
+        let error = await fetchError(setup)
+        guard case .tooLarge? = error else {
+            Issue.record("expected too large, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains("more than 16 MiB") == true)
+        #expect(setup.server.requests.count == 1)
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        let setup = try Setup(faults: [1: .retryAfter(status: 429, seconds: 2)])
+        let started = ContinuousClock.now
+        let summary = try await fetch(setup)
+        #expect(ContinuousClock.now - started >= .seconds(2), "the retry waited as Apple asked")
+        #expect(summary.retries >= 1 && summary.notificationPages == 2)
+    }
+
+    @Test func aTricklingAnswerCostsOneAttemptTimeoutNotMinutes() async throws {
+        let setup = try Setup(faults: [1: .trickle(.milliseconds(400))])
+        let started = ContinuousClock.now
+        let summary = try await fetch(setup) {
+            $0.retry.attemptTimeout = .seconds(1)
+            $0.retry.maximumRequestDuration = .seconds(5)
+        }
+        #expect(ContinuousClock.now - started < .seconds(8))
+        #expect(summary.retries >= 1 && summary.notificationPages == 2)
+    }
+
+    @Test func aServerThatNeverAnswersCostsTheRequestBoundNotTheRetriesTimesTheTimeout() async throws {
+        let faults = Dictionary(uniqueKeysWithValues: (1...20).map { ($0, FakeFault.delay(.seconds(600))) })
+        let setup = try Setup(faults: faults)
+        let started = ContinuousClock.now
+        let error = await fetchError(setup) {
+            $0.retry.attemptTimeout = .seconds(1)
+            $0.retry.maximumRequestDuration = .seconds(3)
+        }
+        guard case .gaveUp? = error else {
+            Issue.record("expected gave up, got \(String(describing: error))")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(6))
+    }
+
+    @Test func aRejectionQuotesTheServerOnOneLine() {
+        let error = FetchError.rejected(status: 400, request: "Get X", body: "bad\nERROR forged line\r\u{202E}x")
+        #expect(!error.description.contains("\n") && !error.description.contains("\r"))
+        #expect(error.description.contains("bad\\nERROR forged line\\r\\u{202e}x"))
+    }
+}
