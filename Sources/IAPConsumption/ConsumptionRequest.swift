@@ -27,6 +27,29 @@ public struct ConsumptionRequest: Sendable, Equatable {
         self.decision = decision
     }
 
+    /// Requests whose intent to send a run recorded and never resolved (it stopped between sending and recording).
+    static func leftSending(in store: any StoreEngine) throws -> [(notificationId: String, transactionId: String)] {
+        try store.read { connection in
+            try connection.rows(
+                "SELECT notification_id, transaction_id FROM consumption_answers WHERE result = 'sending' ORDER BY notification_id"
+            ).map { ($0[0].text ?? "", $0[1].text ?? "") }
+        }
+    }
+
+    /// Consumption requests with no verified copy in the store (accepted under `--no-verify`): anyone could have
+    /// written them, so they are never answered.
+    static func unverifiedNotifications(in store: any StoreEngine) throws -> Set<String> {
+        try store.read { connection in
+            Set(try connection.rows(
+                """
+                SELECT r.notification_id FROM consumption_requests r
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM documents d
+                    WHERE d.document_id = r.notification_id AND d.outcome = 'accepted' AND d.is_verified = 1)
+                """).compactMap { $0[0].text })
+        }
+    }
+
     /// Every request of the mart no answer has been recorded for, oldest first.
     static func unanswered(in store: any StoreEngine) throws -> [ConsumptionRequest] {
         try store.read { connection in
@@ -34,7 +57,8 @@ public struct ConsumptionRequest: Sendable, Equatable {
                 SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision
                 FROM consumption_requests
                 WHERE notification_id NOT IN (
-                    SELECT notification_id FROM consumption_answers WHERE result IN ('answered', 'refused')
+                    SELECT notification_id FROM consumption_answers
+                    WHERE result IN ('answered', 'refused', 'sending', 'in_doubt')
                 )
                 ORDER BY signed_at_ms, notification_id
                 """).map { row in

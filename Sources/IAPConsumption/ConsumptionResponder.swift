@@ -18,12 +18,23 @@ public struct ConsumptionSummary: Sendable, Equatable {
         case decided
         case skippedNoFacts = "skipped_no_facts"
         case skippedNoConsent = "skipped_no_consent"
+        /// Sent, and no answer recorded (a run stopped between sending and recording, or the connection was lost):
+        /// it may have reached Apple, so it is never sent again; a person checks it.
+        case inDoubt = "in_doubt"
+        /// Apple kept failing (429 / 5xx on every attempt): not taken, tried again by the next run while in time.
+        case failed
+        /// Its notification was accepted without a verified signature (`--no-verify`): never answered.
+        case unverified
+        /// Signed after this run's clock: not a request Apple can have sent yet.
+        case signedInFuture = "signed_in_future"
     }
 
     public var outcomes: [(notificationId: String, transactionId: String, outcome: Outcome)] = []
     /// Bodies sent or (dry run) that would be, in order: (transaction, canonical JSON).
     public var bodies: [(transactionId: String, body: String)] = []
     public var declines = 0
+    /// Requests Apple kept failing, each with the message: named in the summary, tried again next run.
+    public var failures: [(transactionId: String, message: String)] = []
 
     public func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
 
@@ -56,7 +67,19 @@ public struct ConsumptionResponder: Sendable {
 
     public func run(now: Int64) async throws -> ConsumptionSummary {
         var summary = ConsumptionSummary()
+        // Intents an earlier run left behind: sent or not, nobody knows. Never sent again.
+        if api != nil {
+            for (notificationId, transactionId) in try ConsumptionRequest.leftSending(in: store) {
+                try setResult(notificationId, "in_doubt")
+                summary.outcomes.append((notificationId, transactionId, .inDoubt))
+            }
+        }
+        let unverified = try ConsumptionRequest.unverifiedNotifications(in: store)
         for request in try ConsumptionRequest.unanswered(in: store) {
+            if unverified.contains(request.notificationId) {
+                summary.outcomes.append((request.notificationId, request.transactionId, .unverified))
+                continue
+            }
             let outcome = try await answer(request, now: now, summary: &summary)
             summary.outcomes.append((request.notificationId, request.transactionId, outcome))
         }
@@ -67,6 +90,8 @@ public struct ConsumptionResponder: Sendable {
         -> ConsumptionSummary.Outcome
     {
         if request.decision != nil { return .decided }
+        // A minute of clock difference between Apple and this machine is not the future.
+        if request.signedAtMs > now + 60_000 { return .signedInFuture }
         if now - request.signedAtMs > Self.answerWindowMs { return .missed }
         guard let facts = facts[request.transactionId] else { return try record(request, .skippedNoFacts, now: now) }
         guard facts.customerConsented else { return try record(request, .skippedNoConsent, now: now) }
@@ -74,9 +99,38 @@ public struct ConsumptionResponder: Sendable {
         summary.bodies.append((request.transactionId, String(decoding: body, as: UTF8.self)))
         if !request.rules.isEmpty { summary.declines += 1 }
         guard let api else { return .wouldSend }
-        let status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
+        // The intent first, in its own transaction: from here on the request is never sent again, whatever
+        // happens (Documentation/Fetching.md "Consumption requests: at most once").
+        _ = try record(request, "sending", body: body, status: nil, now: now)
+        let status: Int
+        do {
+            status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
+        } catch FetchError.gaveUp(let name, let attempts, let last) {
+            // Every attempt was answered 429 / 5xx: Apple did not take it. Pending again, for the next run.
+            try forget(request.notificationId)
+            summary.failures.append(
+                (request.transactionId, FetchError.gaveUp(request: name, attempts: attempts, last: last).description))
+            return .failed
+        } catch FetchError.noAnswer {
+            try setResult(request.notificationId, "in_doubt")
+            return .inDoubt
+        }
         // Recorded whatever Apple said: a 202 is answered; a refusal of this body would be refused again.
         return try record(request, status == 202 ? .answered : .refused, body: body, status: status, now: now)
+    }
+
+    private func setResult(_ notificationId: String, _ result: String) throws {
+        _ = try store.write { connection in
+            try connection.execute(
+                "UPDATE consumption_answers SET result = ? WHERE notification_id = ?", [.text(result), .text(notificationId)])
+        }
+    }
+
+    private func forget(_ notificationId: String) throws {
+        _ = try store.write { connection in
+            try connection.execute(
+                "DELETE FROM consumption_answers WHERE notification_id = ? AND result = 'sending'", [.text(notificationId)])
+        }
     }
 
     /// Keeps the outcome in the store (a dry run keeps nothing): final for answers, the latest reason for skips.
@@ -84,7 +138,12 @@ public struct ConsumptionResponder: Sendable {
         _ request: ConsumptionRequest, _ outcome: ConsumptionSummary.Outcome, body: [UInt8]? = nil, status: Int? = nil,
         now: Int64
     ) throws -> ConsumptionSummary.Outcome {
-        guard api != nil else { return outcome }
+        _ = try record(request, outcome.rawValue, body: body, status: status, now: now)
+        return outcome
+    }
+
+    private func record(_ request: ConsumptionRequest, _ result: String, body: [UInt8]?, status: Int?, now: Int64) throws -> Bool {
+        guard api != nil else { return false }
         _ = try store.write { connection in
             try connection.execute(
                 """
@@ -94,10 +153,10 @@ public struct ConsumptionResponder: Sendable {
                     result = excluded.result, body = excluded.body, sent_at = excluded.sent_at,
                     http_status = excluded.http_status
                 """,
-                [.text(request.notificationId), .text(request.transactionId), .text(outcome.rawValue),
+                [.text(request.notificationId), .text(request.transactionId), .text(result),
                  body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
                  status.map { .integer(Int64($0)) } ?? .null])
         }
-        return outcome
+        return true
     }
 }

@@ -14,6 +14,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(request: String, reason: String)
     case archive(path: String, reason: String)
     case readList(path: String, reason: String)
+    /// A request that acts got no answer (a lost connection, a timeout): it may have reached Apple, so it is not
+    /// sent again.
+    case noAnswer(request: String, last: String)
     /// A 3xx: Apple's APIs never redirect, so the answer is not Apple's.
     case redirected(request: String, status: Int)
     /// An answer over the size limit (not asked for again: it would be downloaded again).
@@ -66,6 +69,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Apple rejected \(request) (HTTP \(status)): \(Self.quoted(body))"
         case .gaveUp(let request, let attempts, let last):
             return "\(request) still failed after \(attempts) attempts (last: \(last)); nothing was lost, run fetch again later."
+        case .noAnswer(let request, let last):
+            return "\(request) got no answer (\(Self.quoted(last))): it may have reached Apple, so it is not sent again."
         case .redirected(let request, let status):
             return "\(request) was answered with a redirect (HTTP \(status)). Apple's API never redirects, so the answer came from something in between (a proxy, a captive portal) or --api-url is not Apple's: nothing was saved or sent, and the cursor did not move. Check the network and the URL, then run fetch again."
         case .tooLarge(let request):

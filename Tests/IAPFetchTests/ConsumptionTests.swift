@@ -23,7 +23,7 @@ import Testing
         let honest = "bbbbbbbb-0000-4000-8000-00000000000b"
         let later = "cccccccc-0000-4000-8000-00000000000c"
 
-        init(_ name: String = #function) throws {
+        init(_ name: String = #function, verify: Bool = true) throws {
             archive = try TestArchive(name)
             facts = archive.root + "/facts.csv"
             var lines: [String] = []
@@ -82,7 +82,7 @@ import Testing
                 s1,true,DELIVERED,40000,false
 
                 """.write(toFile: facts, atomically: true, encoding: .utf8)
-            _ = try Pipeline(configuration: try archive.configuration(app)).run()
+            _ = try Pipeline(configuration: try archive.configuration(app) { $0.noVerify = !verify }).run()
         }
 
         func responder(api: AppStoreServerAPI?) throws -> ConsumptionResponder {

@@ -88,7 +88,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> Int {
         let name = "Send Consumption Information for \(transactionId)"
         let (status, _) = try await exchange(
-            .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name)
+            .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name,
+            retriesUnanswered: false)
         return status
     }
 
@@ -106,8 +107,10 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     /// One request until Apple answers something final: 429 / retryable 5xx / network failures are retried
     /// (``RetryPolicy``), 401 / 403 stop with ``FetchError/unauthorized``, anything else is returned.
-    private func exchange(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> (Int, [UInt8]) {
-        try await RetryingExchange.run(retry: retry, name: name, onRetry: { self.lock.withLock { self.counters.retries += 1 } }) {
+    private func exchange(
+        _ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String, retriesUnanswered: Bool = true
+    ) async throws -> (Int, [UInt8]) {
+        try await RetryingExchange.run(retry: retry, name: name, retriesUnanswered: retriesUnanswered, onRetry: { self.lock.withLock { self.counters.retries += 1 } }) {
             var request = HTTPClientRequest(url: self.baseURL + path)
             request.method = method
             request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))

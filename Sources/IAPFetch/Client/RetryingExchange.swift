@@ -24,10 +24,13 @@ enum RetryingExchange {
 
     /// - Parameters:
     ///   - name: the request, for the message when it gives up.
+    ///   - retriesUnanswered: false for a request that acts (Send Consumption Information): an attempt with no
+    ///     answer may have reached Apple, so it is not sent again; ``FetchError/noAnswer(request:last:)`` says so.
     ///   - onRetry: called before each wait (the client's counters).
     ///   - attempt: sends the request once.
     static func run(
-        retry: RetryPolicy, name: String, onRetry: () -> Void, attempt: @escaping @Sendable () async throws -> Answer
+        retry: RetryPolicy, name: String, retriesUnanswered: Bool = true, onRetry: () -> Void,
+        attempt: @escaping @Sendable () async throws -> Answer
     ) async throws -> (Int, [UInt8]) {
         var failures = 0
         var waited: Duration = .zero
@@ -54,8 +57,10 @@ enum RetryingExchange {
                 throw FetchError.tooLarge(request: name)
             } catch is AttemptTimedOut {
                 outcome = "no complete answer within \(seconds(budget))"
+                if !retriesUnanswered { throw FetchError.noAnswer(request: name, last: outcome) }
             } catch {
                 outcome = "\(error)"
+                if !retriesUnanswered { throw FetchError.noAnswer(request: name, last: outcome) }
             }
             failures += 1
             guard var wait = retry.delay(afterFailures: failures, waitedSoFar: waited) else {

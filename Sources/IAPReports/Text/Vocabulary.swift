@@ -91,6 +91,7 @@ extension Vocabulary {
         case "refused": "refused by Apple"
         case "skipped_no_facts": "skipped: no facts"
         case "skipped_no_consent": "skipped: no consent"
+        case "in_doubt": "in doubt: sent, no answer recorded"
         case "decided_before_answer": "decided before an answer"
         case "missed": "missed"
         case "pending": "pending"

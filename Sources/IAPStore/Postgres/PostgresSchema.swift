@@ -75,6 +75,14 @@ enum PostgresSchema {
             """,
             "CREATE INDEX apple_report_rows_by_product ON apple_report_rows (sku, customer_currency, transaction_date)",
         ]),
+        // The intent before sending, and the intents a run left behind (SchemaV10 on SQLite).
+        ("v7 consumption intents", [
+            "ALTER TABLE consumption_answers DROP CONSTRAINT consumption_answers_result_check",
+            """
+            ALTER TABLE consumption_answers ADD CONSTRAINT consumption_answers_result_check
+                CHECK (result IN ('answered', 'refused', 'skipped_no_facts', 'skipped_no_consent', 'sending', 'in_doubt'))
+            """,
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -45,5 +45,20 @@ enum ConsumptionPlan {
         } else {
             Console.result(summary.line)
         }
+        for outcome in summary.outcomes where outcome.outcome == .inDoubt {
+            Console.warn(
+                "the consumption request \(outcome.notificationId) (transaction \(outcome.transactionId)) was sent but its answer was never recorded: it may have reached Apple, so it is not sent again. Check it in App Store Connect.")
+        }
+        let unverified = summary.count(.unverified)
+        if unverified > 0 {
+            Console.warn(
+                "\(unverified) consumption request(s) were not answered: their notifications were accepted without a verified signature (--no-verify), so anyone could have written them. Ingest Apple's signed copies to answer them.")
+        }
+        if !summary.failures.isEmpty {
+            for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
+            Console.error(
+                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within 12 hours of each request).")
+            throw ExitCode(75)
+        }
     }
 }

@@ -6,6 +6,9 @@
 -- * answered / refused: sent, and Apple took it (202) or refused it;
 -- * skipped_no_facts / skipped_no_consent: the last run that saw it could
 --   not send it;
+-- * in_doubt: sent, and no answer recorded (a run stopped between sending
+--   and recording, or the connection was lost): never sent again (an intent
+--   still 'sending' at analysis time is one such run's);
 -- * decided_before_answer: Apple refunded or declined before any answer;
 -- * missed: unanswered more than 12 hours after the request;
 -- * pending: still within its 12 hours.
@@ -46,6 +49,7 @@ final as (
         coalesce(joined.account_id, '') as account_id,
         joined.rules,
         case
+            when joined.result = 'sending' then 'in_doubt'
             when joined.result is not null then joined.result
             when joined.decision is not null then 'decided_before_answer'
             when analysis_parameters.as_of_ms - joined.signed_at_ms > 43200000

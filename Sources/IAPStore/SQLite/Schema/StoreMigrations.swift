@@ -55,6 +55,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v10 consumption intents") { db in
+            for statement in SchemaV10.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
