@@ -33,6 +33,29 @@ import Testing
         #expect(throws: PipelineError.self) { _ = try apply(Array(#"{"burst-refund": 3}"#.utf8)) }
     }
 
+    /// Issue 30 (6): a deployed config is often a link (`/etc/iaplens/app.json -> /srv/cfg/app.json`); its relative
+    /// paths once resolved beside the link, which silently made a new, empty store there.
+    @Test func relativePathsOfALinkedConfigAreBesideTheFileItself() throws {
+        let archive = try TestArchive()
+        let real = archive.root + "/srv/cfg"
+        let links = archive.root + "/etc/iaplens"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        try #"{"database": "store.sqlite"}"#.write(toFile: real + "/app.json", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: links + "/app.json", withDestinationPath: real + "/app.json")
+        var configuration = PipelineConfiguration()
+        try ConfigurationFile.apply(links + "/app.json", to: &configuration)
+        #expect(configuration.databasePath == real + "/store.sqlite")
+    }
+
+    /// Issue 30 (6): one strict reading for every true/false variable (`IAPLENS_QUIET=nonsense` was taken as false
+    /// while `IAPLENS_NO_VERIFY=maybe` was refused).
+    @Test func everyFlagVariableIsReadOneWay() {
+        for text in ["1", "true", "YES", " yes "] { #expect(ConfigurationEnvironment.flag(text) == true, "\(text)") }
+        for text in ["0", "false", "No", ""] { #expect(ConfigurationEnvironment.flag(text) == false, "\(text)") }
+        for text in ["nonsense", "maybe", "2", "on"] { #expect(ConfigurationEnvironment.flag(text) == nil, "\(text)") }
+    }
+
     /// cron starts jobs in $HOME: a relative path in the config file means beside the config file.
     @Test func relativePathsAreBesideTheConfigFile() throws {
         let archive = try TestArchive()

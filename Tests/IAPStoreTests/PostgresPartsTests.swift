@@ -16,6 +16,29 @@ import Testing
         #expect(throws: StoreError.self) { try PostgresURL("postgres://u@h/d?schema=") }
     }
 
+    /// Issue 30 (4): an upper-case scheme reached libpq, which printed the URL with its password; `pass%77ord=` and
+    /// an unencoded `?` in the password were shown as they were.
+    @Test func thePasswordNeverShowsWhateverItsSpelling() throws {
+        let upper = try PostgresURL("POSTGRES://u:hunter2@127.0.0.1:1/d?connect_timeout=2")
+        #expect(upper.connectionString.hasPrefix("postgresql://u:hunter2@127.0.0.1:1/d?"))
+        #expect(upper.scrub("missing \"=\" after \"POSTGRES://u:hunter2@127\"") == "missing \"=\" after \"POSTGRES://u:***@127\"")
+        #expect(try PostgresURL("postgres://u@h/d?pass%77ord=hunter2").redacted == "postgres://u@h/d?pass%77ord=***")
+        #expect(try PostgresURL("postgres://u@h/d?PASSWORD=hunter2").redacted == "postgres://u@h/d?PASSWORD=***")
+        #expect(try PostgresURL("postgres://u@h/d?pass%77ord=hun%74er2").scrub("x hunter2 y") == "x *** y")
+        do {
+            _ = try PostgresURL("postgres://u:hun?ter2@h/d")
+            Issue.record("a URL cut by an unencoded ? names no database")
+        } catch {
+            #expect(!"\(error)".contains("ter2") && !"\(error)".contains("hun"), "\(error)")
+        }
+        do {
+            _ = try StoreLocation("POSTGRES://user:hunter2@127.0.0.1:1/iap?connect_timeout=2").open()
+            Issue.record("connecting to a closed port must fail")
+        } catch {
+            #expect(!"\(error)".contains("hunter2"), "\(error)")
+        }
+    }
+
     @Test func aDatabaseValueIsAFileUnlessItIsAPostgresURL() throws {
         #expect(try StoreLocation("reports/app.sqlite") == .sqlite(path: "reports/app.sqlite"))
         #expect(try StoreLocation("/var/lib/postgres.sqlite") == .sqlite(path: "/var/lib/postgres.sqlite"))

@@ -51,13 +51,22 @@ public enum ConfigurationEnvironment {
                 }
                 value = .number(JSONNumber(number))
             case .flag:
-                switch text.lowercased() {
-                case "1", "true", "yes": value = .bool(true)
-                case "0", "false", "no", "": value = .bool(false)
-                default: throw .invalidConfiguration("\(name) must be true or false (got \(text)).")
+                guard let flag = Self.flag(text) else {
+                    throw .invalidConfiguration("\(name) must be true or false (got \(text)).")
                 }
+                value = .bool(flag)
             }
             try ConfigurationFile.apply(key: key, value: value, to: &configuration, path: "(environment variable \(name))")
+        }
+    }
+
+    /// The one reading of a true/false environment variable, for every `IAPLENS_…` flag: `1`, `true`, `yes` or
+    /// `0`, `false`, `no`, empty (any case); nil for anything else, which the caller refuses with a sentence.
+    public static func flag(_ text: String) -> Bool? {
+        switch text.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "1", "true", "yes": true
+        case "0", "false", "no", "": false
+        default: nil
         }
     }
 }

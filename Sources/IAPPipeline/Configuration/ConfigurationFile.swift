@@ -36,7 +36,10 @@ public enum ConfigurationFile {
     /// left alone; defaults and flags keep meaning the working directory).
     static func resolvePaths(in c: inout PipelineConfiguration, keys: Set<String>, againstFolderOf configPath: String) {
         let absolute = (configPath as NSString).isAbsolutePath ? configPath : FileManager.default.currentDirectoryPath + "/" + configPath
-        let folder = (absolute as NSString).deletingLastPathComponent
+        // The file's own folder, not a link's: a deployed `/etc/iaplens/app.json -> /srv/cfg/app.json` means paths
+        // beside /srv/cfg/app.json, where the file and its data were written.
+        let real = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        let folder = (real as NSString).deletingLastPathComponent
         func resolve(_ path: String) -> String {
             path.isEmpty || (path as NSString).isAbsolutePath || StoreLocation.isPostgres(path) ? path
                 : (folder as NSString).appendingPathComponent(path)

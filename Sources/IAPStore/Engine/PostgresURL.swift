@@ -10,9 +10,11 @@ public struct PostgresURL: Sendable, Equatable {
     public let text: String
     /// The schema of the store.
     public let schema: String
-    /// What libpq connects with: the URL without `schema`, with iaplens's defaults for `connect_timeout` and
-    /// `application_name` when the URL sets neither.
+    /// What libpq connects with: the URL without `schema`, its scheme in lower case (libpq knows no other), with
+    /// iaplens's defaults for `connect_timeout` and `application_name` when the URL sets neither.
     public let connectionString: String
+    /// Every spelling of the password the URL holds (as written and decoded), scrubbed from whatever libpq says.
+    public let secrets: [String]
 
     /// Parses a URL.
     /// - Throws: ``StoreError/invalidLocation(_:reason:)`` when it has no database name, or an empty schema.
@@ -23,11 +25,15 @@ public struct PostgresURL: Sendable, Equatable {
         var schema = "public"
         var kept: [String] = []
         var names: Set<String> = []
+        var secrets: [String] = []
         if parts.count == 2 {
             for item in parts[1].split(separator: "&") where !item.isEmpty {
                 let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 let name = String(pair[0]).removingPercentEncoding ?? String(pair[0])
                 let value = pair.count == 2 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : ""
+                if name.lowercased() == "password" && pair.count == 2 && !pair[1].isEmpty {
+                    secrets += [String(pair[1]), value]
+                }
                 if name == "schema" {
                     guard !value.isEmpty else {
                         throw .invalidLocation(Self.redact(text), reason: "schema= is empty; name a schema or leave it out (public)")
@@ -49,29 +55,49 @@ public struct PostgresURL: Sendable, Equatable {
         }
         if !names.contains("connect_timeout") { kept.append("connect_timeout=10") }
         if !names.contains("application_name") { kept.append("application_name=iaplens") }
+        if let userInfo = Self.userInfo(text), let colon = userInfo.firstIndex(of: ":") {
+            let password = String(userInfo[userInfo.index(after: colon)...])
+            if !password.isEmpty { secrets += [password, password.removingPercentEncoding ?? password] }
+        }
         self.schema = schema
-        self.connectionString = base + "?" + kept.joined(separator: "&")
+        self.secrets = Array(Set(secrets.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+        self.connectionString = "postgresql://" + rest + "?" + kept.joined(separator: "&")
+    }
+
+    /// `user:password` before the host: up to the last `@` before the first `/` after the scheme, so that a `?`
+    /// or `#` left unencoded in the password still counts as the password's.
+    static func userInfo(_ text: String) -> Substring? {
+        guard let afterScheme = text.range(of: "://") else { return nil }
+        let rest = text[afterScheme.upperBound...]
+        let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+        guard let at = authority.lastIndex(of: "@") else { return nil }
+        return authority[..<at]
+    }
+
+    /// `message` with every spelling of the password replaced by `***` (libpq quotes a URL it cannot parse).
+    public func scrub(_ message: String) -> String {
+        secrets.reduce(message) { $0.replacingOccurrences(of: $1, with: "***") }
     }
 
     /// The URL with any password replaced by `***`: what messages, logs and `status` show.
     public var redacted: String { Self.redact(text) }
 
     static func redact(_ text: String) -> String {
-        guard let afterScheme = text.range(of: "://") else { return text }
-        let authorityEnd = text[afterScheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" } ?? text.endIndex
-        let authority = text[afterScheme.upperBound..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else {
+        guard let userInfo = userInfo(text), let colon = userInfo.firstIndex(of: ":") else {
             return redactQueryPassword(text)
         }
-        let redacted = String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
+        let redacted = String(text[...colon]) + "***" + String(text[userInfo.endIndex...])
         return redactQueryPassword(redacted)
     }
 
-    /// libpq also takes `password=` as a query parameter.
+    /// libpq also takes `password=` as a query parameter, whatever its case or percent-encoding (`pass%77ord`).
     private static func redactQueryPassword(_ text: String) -> String {
         guard let question = text.firstIndex(of: "?") else { return text }
         let items = text[text.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map {
-            $0.hasPrefix("password=") ? "password=***" : String($0)
+            item -> String in
+            let name = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0]
+            let decoded = (String(name).removingPercentEncoding ?? String(name)).lowercased()
+            return decoded == "password" ? String(name) + "=***" : String(item)
         }
         return String(text[...question]) + items.joined(separator: "&")
     }

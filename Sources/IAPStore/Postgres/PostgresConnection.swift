@@ -9,10 +9,13 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     private let handle: OpaquePointer
     /// The URL without its password, for messages.
     let displayName: String
+    /// Removes the password from a message of libpq's.
+    private let scrub: @Sendable (String) -> String
 
     /// Connects, and points unqualified names at `schema` (created if missing when `createSchema`).
-    init(connectionString: String, displayName: String) throws(StoreError) {
+    init(connectionString: String, displayName: String, scrub: @escaping @Sendable (String) -> String = { $0 }) throws(StoreError) {
         self.displayName = displayName
+        self.scrub = scrub
         guard let handle = PQconnectdb(connectionString) else {
             throw .cannotOpen(path: displayName, reason: "libpq could not allocate a connection")
         }
@@ -20,7 +23,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         guard PQstatus(handle) == CONNECTION_OK else {
             // The handle is released by deinit, which runs for a failed init once every property is set: releasing it
             // here too freed it twice.
-            throw .cannotOpen(path: displayName, reason: Self.clean(String(cString: PQerrorMessage(handle))))
+            throw .cannotOpen(path: displayName, reason: scrub(Self.clean(String(cString: PQerrorMessage(handle)))))
         }
     }
 
@@ -154,7 +157,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY, PGRES_COPY_IN:
             return
         default:
-            let message = Self.clean(String(cString: PQresultErrorMessage(result)))
+            let message = scrub(Self.clean(String(cString: PQresultErrorMessage(result))))
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?"
             let reason = "\(message) (SQLSTATE \(state)) in: \(Self.abbreviated(sql))"
             switch state {
@@ -166,7 +169,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     }
 
     private func connectionError(_ sql: String) -> StoreError {
-        let message = Self.clean(String(cString: PQerrorMessage(handle)))
+        let message = scrub(Self.clean(String(cString: PQerrorMessage(handle))))
         return .queryFailed(reason: "the connection to \(displayName) failed: \(message) (in: \(Self.abbreviated(sql)))")
     }
 

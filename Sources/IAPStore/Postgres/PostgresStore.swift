@@ -38,7 +38,7 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     }
 
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {
-        let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted)
+        let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted, scrub: url.scrub)
         // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
         // No JIT: the server compiles a query when its estimated cost is high, and iaplens's estimates are high for
         // cheap statements (a batch's lookups plan with sequential scans priced out; the models' CTEs). Compiling

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPPipeline
 
 /// How much the command says on standard error: `--quiet` warnings and errors only (and no summary on standard
 /// output), `--verbose` also the settings it runs with and every progress step. Also `IAPLENS_QUIET=1` and
@@ -12,6 +13,11 @@ struct LogOptions: ParsableArguments {
     var verbose = false
 
     func validate() throws {
+        for name in ["IAPLENS_QUIET", "IAPLENS_VERBOSE"] {
+            if let text = ProcessInfo.processInfo.environment[name], ConfigurationEnvironment.flag(text) == nil {
+                throw ValidationError("\(name) must be true or false (got \(text)).")
+            }
+        }
         if isQuiet && isVerbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
     }
 
@@ -19,7 +25,6 @@ struct LogOptions: ParsableArguments {
     var isVerbose: Bool { verbose || Self.environmentFlag("IAPLENS_VERBOSE") }
 
     private static func environmentFlag(_ name: String) -> Bool {
-        guard let value = ProcessInfo.processInfo.environment[name]?.lowercased() else { return false }
-        return ["1", "true", "yes"].contains(value)
+        ProcessInfo.processInfo.environment[name].flatMap(ConfigurationEnvironment.flag) ?? false
     }
 }
