@@ -1,6 +1,7 @@
 import Foundation
 @testable import IAPFetch
 import IAPFormats
+import IAPStore
 import IAPTestSupport
 import Testing
 
@@ -168,5 +169,47 @@ import Testing
         let error = FetchError.rejected(status: 400, request: "Get X", body: "bad\nERROR forged line\r\u{202E}x")
         #expect(!error.description.contains("\n") && !error.description.contains("\r"))
         #expect(error.description.contains("bad\\nERROR forged line\\r\\u{202e}x"))
+    }
+
+    private func cursor(_ setup: Setup, _ name: String) throws -> String? {
+        try StoreLocation(setup.archive.root + "/s.sqlite").open().read {
+            try $0.text("SELECT value FROM fetch_cursors WHERE name = ?", [.text(name)])
+        }
+    }
+
+    /// Item 6: an explicit window after a killed fetch once replaced the interrupted window's cursor, so its
+    /// remaining pages were never asked for.
+    @Test func anInterruptedWindowIsFinishedBeforeAnExplicitOne() async throws {
+        // The second history page is refused: the fetch stops with the first window half done.
+        let setup = try Setup(faults: [2: .status(401)])
+        _ = await fetchError(setup)
+        #expect(try cursor(setup, "notification_history.window") != nil)
+        setup.server.setFaults([:])
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let summary = try await fetch(setup) {
+            $0.since = now - 3_600_000
+            $0.until = now
+        }
+        #expect(setup.server.requests.contains { $0.contains("paginationToken=page-20") }, "the rest of the first window")
+        #expect(summary.notificationPages >= 2)
+        #expect(try cursor(setup, "notification_history.window") == nil)
+    }
+
+    /// Item 6: a first explicit window of the last week once set the "done until" mark, and plain fetches then
+    /// never asked for the 173 days before it.
+    @Test func aFirstExplicitWindowDoesNotMarkTheHistoryBeforeItAsFetched() async throws {
+        let setup = try Setup()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        _ = try await fetch(setup) {
+            $0.since = now - 7 * 86_400_000
+            $0.until = now
+            $0.refundHistoryForAll = false
+            $0.orderIdsPath = nil
+        }
+        #expect(try cursor(setup, "notification_history.done_until") == nil)
+        // A plain fetch then covers Apple's whole 180 days, and from then on the mark stands.
+        let summary = try await fetch(setup) { $0.refundHistoryForAll = false }
+        #expect(summary.notificationPages == 2, "31 notifications over the 180 days")
+        #expect(try cursor(setup, "notification_history.done_until") != nil)
     }
 }

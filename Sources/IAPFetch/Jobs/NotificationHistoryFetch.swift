@@ -16,23 +16,44 @@ struct NotificationHistoryFetch: Sendable {
     var limits = FetchLimits()
     var deadline = FetchLimits().deadline(from: .now)
 
-    /// - Returns: the pages written, the window fetched (nil when there was nothing to ask for), and the customers
+    /// - Returns: the pages written, the span fetched (nil when there was nothing to ask for), and the customers
     ///   (original transaction IDs) the pages name, whose refund history a first fetch then asks for.
+    ///
+    /// A window a killed fetch left unfinished is finished first, whatever this fetch asks for, so an explicit
+    /// `--since/--until` never replaces it and leaves its remaining pages unasked (Documentation/Fetching.md "When
+    /// Apple's API misbehaves").
     func run(since: Int64?, until: Int64?, now: Int64, progress: @Sendable (String) -> Void) async throws
         -> (pages: Int, window: ClosedRange<Int64>?, customers: Set<String>)
     {
-        var state: WindowState
-        if since == nil, until == nil, let saved = try cursors.value(Self.windowCursor).flatMap(WindowState.init(text:)) {
-            state = saved  // a fetch that was killed: the same window, from the page after the last one saved
-        } else {
-            let oldest = now - Self.retentionMilliseconds + 60_000
-            let doneUntil = try cursors.value(Self.doneUntilCursor).flatMap { Int64($0) }
-            let start = max(since ?? doneUntil ?? oldest, oldest)
-            let end = until ?? now
-            guard start < end else { return (0, nil, []) }
-            state = WindowState(start: start, end: end, token: nil, page: 0)
-            try cursors.set(Self.windowCursor, state.text)
+        var pages = 0
+        var span: ClosedRange<Int64>?
+        var customers: Set<String> = []
+        func add(_ result: (pages: Int, window: ClosedRange<Int64>, customers: Set<String>)) {
+            pages += result.pages
+            span = span.map { min($0.lowerBound, result.window.lowerBound)...max($0.upperBound, result.window.upperBound) }
+                ?? result.window
+            customers.formUnion(result.customers)
         }
+        if let saved = try cursors.value(Self.windowCursor).flatMap(WindowState.init(text:)) {
+            add(try await fetch(saved, now: now, progress: progress))  // a fetch that was killed: from the page after the last saved
+            if since == nil && until == nil { return (pages, span, customers) }
+        }
+        let oldest = now - Self.retentionMilliseconds + 60_000
+        let doneUntil = try cursors.value(Self.doneUntilCursor).flatMap { Int64($0) }
+        let start = max(since ?? doneUntil ?? oldest, oldest)
+        let end = until ?? now
+        guard start < end else { return (pages, span, customers) }
+        let state = WindowState(start: start, end: end, token: nil, page: 0)
+        try cursors.set(Self.windowCursor, state.text)
+        add(try await fetch(state, now: now, progress: progress))
+        return (pages, span, customers)
+    }
+
+    /// One window, page by page from where `state` stands, its token saved after each page.
+    private func fetch(_ initial: WindowState, now: Int64, progress: @Sendable (String) -> Void) async throws
+        -> (pages: Int, window: ClosedRange<Int64>, customers: Set<String>)
+    {
+        var state = initial
         var written = 0
         var customers: Set<String> = []
         let folder = "notification-history/\(Self.stamp(state.start))_\(Self.stamp(state.end))"
@@ -76,8 +97,13 @@ struct NotificationHistoryFetch: Sendable {
                 try cursors.set(Self.windowCursor, state.text)
                 continue
             }
-            let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) } ?? Int64.min
-            if state.end > doneUntil { try cursors.set(Self.doneUntilCursor, String(state.end)) }
+            // "Done until" means everything from Apple's 180-day horizon up to it was fetched: only a window that
+            // reaches back to the horizon, or to the mark, moves it. A first explicit window of last week must not
+            // make plain fetches skip the 173 days before it.
+            let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) }
+            let horizon = now - Self.retentionMilliseconds + 120_000
+            let reaches = doneUntil.map { state.start <= $0 } ?? (state.start <= horizon)
+            if reaches && state.end > (doneUntil ?? Int64.min) { try cursors.set(Self.doneUntilCursor, String(state.end)) }
             try cursors.set(Self.windowCursor, nil)
             return (written, state.start...state.end, customers)
         }
