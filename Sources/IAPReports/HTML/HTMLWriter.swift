@@ -54,6 +54,9 @@ enum HTMLWriter {
         }
     }
 
+    /// Longer unbroken cell text is cut on the page with an ellipsis (`td.long`).
+    static let longToken = 48
+
     private static func table(_ table: PageTable) -> String {
         var lines = ["<div class=\"table-wrap\"><table>", "<thead><tr>"]
         for column in table.columns {
@@ -67,9 +70,16 @@ enum HTMLWriter {
                 let cell = index < row.count ? row[index] : Text()
                 // One token (an ID, a timestamp) never breaks inside; words wrap at their spaces.
                 var classes = column.alignment == .right ? ["num"] : []
+                var title = ""
                 if !cell.plain.contains(" ") && !cell.isEmpty { classes.append("nw") }
+                // A very long token (a 3,000-character product ID) would push every other column off the page: it
+                // ends in an ellipsis, the whole value in its title (and in the CSV).
+                if !cell.plain.contains(" ") && cell.plain.unicodeScalars.count > Self.longToken {
+                    classes.append("long")
+                    title = " title=\"" + HTMLText.escape(cell.plain, limit: 2_000) + "\""
+                }
                 let attribute = classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\""
-                cells += "<td\(attribute)>" + inline(cell) + "</td>"
+                cells += "<td\(attribute)\(title)>" + inline(cell) + "</td>"
             }
             lines.append(cells + "</tr>")
         }

@@ -28,6 +28,8 @@ enum Stylesheet {
           overflow-wrap: break-word; }
         td:first-child { white-space: nowrap; }
         .nw { white-space: nowrap; }
+        td.long { max-width: 26em; overflow: hidden; text-overflow: ellipsis; }
+        h1, h2, h3, h4, p, li { overflow-wrap: anywhere; }
         th { background: #f0f0ee; border-bottom: 2px solid #c8c8c8; }
         td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
         tbody tr:nth-child(even) { background: #fafaf8; }

@@ -152,6 +152,11 @@ struct Chromium {
               report.overflows.push('table "' + (head ? head.textContent : '') + '" is ' + Math.round(width) + ' px in ' + holder.clientWidth + ' px');
             }
           }
+          for (const block of doc.querySelectorAll('h1, h2, h3, h4, p, li')) {
+            if (block.scrollWidth > block.clientWidth + 1) {
+              report.overflows.push(block.tagName.toLowerCase() + ' "' + block.textContent.slice(0, 40) + '" is ' + block.scrollWidth + ' px in ' + block.clientWidth + ' px');
+            }
+          }
           for (const svg of doc.querySelectorAll('svg.chart')) {
             const s = svg.getBoundingClientRect();
             for (const label of svg.querySelectorAll('text')) {
