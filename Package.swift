@@ -52,9 +52,12 @@ let package = Package(
         .target(
             name: "IAPAnalytics",
             dependencies: ["IAPStore", "IAPFormats"],
-            resources: [.copy("SQL")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The SQL/*.sql models are compiled into the binary (EmbeddedSQLModels), so iaplens is one file.
+            plugins: ["EmbedSQLModels"]
         ),
+        .executableTarget(name: "iaplens-embed-sql", swiftSettings: swiftSettings),
+        .plugin(name: "EmbedSQLModels", capability: .buildTool(), dependencies: ["iaplens-embed-sql"]),
         .target(
             name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "CLibCSV"], swiftSettings: swiftSettings),
         .target(
@@ -124,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
-        .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore", "IAPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPPipelineTests",

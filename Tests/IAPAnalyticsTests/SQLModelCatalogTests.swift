@@ -2,13 +2,14 @@ import Foundation
 import GRDB
 import IAPAnalytics
 import IAPStore
+import IAPTestSupport
 import Testing
 
 @Suite("SQL model catalog")
 struct SQLModelCatalogTests {
     @Test func everyFileIsInTheManifestAndEveryEntryHasAFile() throws {
         // Given the SQL folder
-        let directory = try SQLModelDirectory.locate()
+        let directory = SQLModelFolder.url
         var files: Set<String> = []
         for layer in SQLModel.Layer.allCases {
             let folder = directory.appendingPathComponent(layer.rawValue)
@@ -19,6 +20,16 @@ struct SQLModelCatalogTests {
         // Then
         #expect(files == Set(SQLModelCatalog.models.map(\.relativePath)))
         #expect(Set(SQLModelCatalog.models.map(\.name)).count == SQLModelCatalog.models.count)
+    }
+
+    /// Issue 30 (9): the binary carries the models, byte for byte the files (the build plugin writes them in).
+    @Test func theModelsBuiltIntoTheBinaryAreTheFiles() throws {
+        let directory = SQLModelFolder.url
+        #expect(SQLModelSource.embeddedPaths == SQLModelCatalog.models.map(\.relativePath).sorted())
+        for model in SQLModelCatalog.models {
+            let file = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
+            #expect(SQLModelSource.embeddedText(model.relativePath) == file, "\(model.name)")
+        }
     }
 
     @Test func noModelReplacesAStoreTable() throws {
@@ -32,7 +43,7 @@ struct SQLModelCatalogTests {
     }
 
     @Test func everyModelStartsWithItsGrain() throws {
-        let directory = try SQLModelDirectory.locate()
+        let directory = SQLModelFolder.url
         for model in SQLModelCatalog.models {
             let text = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
             #expect(text.hasPrefix("-- "), "\(model.name) must start with a comment")
@@ -49,7 +60,7 @@ struct SQLModelCatalogTests {
 
     @Test func everyModelReadsOnlyModelsBuiltBeforeIt() throws {
         // A model that reads a later one would read last run's copy (or fail on a new store): the catalog is the DAG.
-        let directory = try SQLModelDirectory.locate()
+        let directory = SQLModelFolder.url
         var built: Set<String> = []
         for model in SQLModelCatalog.models {
             let text = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
@@ -61,7 +72,7 @@ struct SQLModelCatalogTests {
     }
 
     @Test func everyModelRendersForBothEnginesWithoutTheOtherEnginesSyntax() throws {
-        let directory = try SQLModelDirectory.locate()
+        let directory = SQLModelFolder.url
         for model in SQLModelCatalog.models {
             let text = try String(contentsOf: directory.appendingPathComponent(model.relativePath), encoding: .utf8)
             // Engine-specific spellings belong in SQLDialect, reached through template functions.

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func everyMartDeclaresTheGrainItsFileNames() throws {
-        let directory = try SQLModelDirectory.locate()
+        let directory = SQLModelFolder.url
         for mart in SQLModelCatalog.marts where !mart.grain.isEmpty {
             let text = try String(contentsOf: directory.appendingPathComponent(mart.relativePath), encoding: .utf8)
             let grainLine = text.split(separator: "\n").prefix(4).joined(separator: " ")

@@ -2,8 +2,6 @@
 public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An option is out of range or malformed.
     case invalidOptions(String)
-    /// The SQL model files were not found next to the binary or at `IAPLENS_SQL_DIR`.
-    case sqlResourcesMissing(searched: [String])
     /// A model listed in the manifest has no file.
     case sqlModelMissing(name: String, path: String)
     /// A model failed to build; the whole analysis was rolled back.
@@ -20,12 +18,8 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidOptions(let message):
             return message
-        case .sqlResourcesMissing(let searched):
-            return "The analytics SQL files (iaplens_IAPAnalytics.resources/SQL) were not found; looked in "
-                + searched.joined(separator: ", ")
-                + ". Ship the .resources folder next to the iaplens binary, or set IAPLENS_SQL_DIR."
         case .sqlModelMissing(let name, let path):
-            return "The SQL model \(name) is missing (\(path)); the installation is incomplete."
+            return "The SQL model \(name) is missing (\(path)): unset IAPLENS_SQL_DIR to use the models built into iaplens, or rebuild it (swift build -c release)."
         case .modelFailed(let name, let reason):
             return "Building the model \(name) failed and nothing was changed: \(reason)."
         case .notAnalyzed:

@@ -23,7 +23,7 @@ public struct Analyzer: Sendable {
     /// - Returns: T, the months to write and the row count of every mart.
     public func analyze(_ options: AnalysisOptions) throws -> AnalysisSummary {
         try options.validate()
-        let models = try SQLModelDirectory.load(from: try SQLModelDirectory.locate())
+        let models = try SQLModelSource.load()
         let runner = SQLModelRunner(models: models)
         let schema = store.schema
         return try store.buildModels { connection in
