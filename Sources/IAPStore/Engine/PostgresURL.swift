@@ -38,6 +38,9 @@ public struct PostgresURL: Sendable, Equatable {
                     guard !value.isEmpty else {
                         throw .invalidLocation(Self.redact(text), reason: "schema= is empty; name a schema or leave it out (public)")
                     }
+                    if let problem = Self.schemaProblem(value) {
+                        throw .invalidLocation(Self.redact(text), reason: problem)
+                    }
                     schema = value
                 } else {
                     kept.append(String(item))
@@ -62,6 +65,22 @@ public struct PostgresURL: Sendable, Equatable {
         self.schema = schema
         self.secrets = Array(Set(secrets.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
         self.connectionString = "postgresql://" + rest + "?" + kept.joined(separator: "&")
+    }
+
+    /// Why PostgreSQL would not keep `name` as written, or nil: the server cuts names at 63 bytes (two URLs
+    /// sharing 63 bytes would be one schema under two locks), reserves `pg_` for its own schemas, and no name may
+    /// hold a NUL or another control character.
+    static func schemaProblem(_ name: String) -> String? {
+        if name.utf8.count > 63 {
+            return "schema= is \(name.utf8.count) bytes long; PostgreSQL keeps 63 bytes of a name, so choose a schema name of at most 63 bytes"
+        }
+        if name.hasPrefix("pg_") {
+            return "schema= \(name.prefix(63)) starts with pg_, which PostgreSQL reserves for its own schemas (pg_temp, pg_toast, pg_catalog); choose another name"
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            return "schema= holds a control character (a NUL, a newline); choose a name of printable characters"
+        }
+        return nil
     }
 
     /// `user:password` before the host: up to the last `@` before the first `/` after the scheme, so that a `?`

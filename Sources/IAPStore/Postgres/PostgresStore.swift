@@ -14,19 +14,43 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     public init(url: PostgresURL) throws {
         self.url = url
         connection = try Self.connect(url)
-        // Another application's schema (say `public` of a shared database) is refused before anything is created in it.
-        let tables = try connection.rows(
-            """
-            SELECT c.relname::text FROM pg_class AS c INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
-            WHERE n.nspname = ? AND c.relkind IN ('r', 'p', 'v', 'm') ORDER BY 1
-            """, [.text(url.schema)]
-        ).compactMap { $0[0].text }
-        if !tables.isEmpty && !tables.contains("iaplens_migrations") {
-            throw StoreError.notAStore(path: url.redacted, tables: tables)
+        // Another application's schema (say `public` of a shared database) is refused before anything is created in
+        // it: any object at all (tables, views, sequences, foreign tables, functions, types, domains) that is not
+        // iaplens's own store makes it someone else's.
+        let objects = try Self.objects(in: url.schema, connection)
+        if !objects.isEmpty && !objects.contains("iaplens_migrations") {
+            throw StoreError.notAStore(path: url.redacted, tables: objects)
         }
-        try connection.executeScript("CREATE SCHEMA IF NOT EXISTS \(connection.dialect.quoted(url.schema))")
+        let schemaExists = try connection.value(
+            "SELECT count(*) FROM pg_namespace WHERE nspname = ?", [.text(url.schema)]).integer ?? 0 > 0
+        if !schemaExists {
+            do {
+                try connection.executeScript("CREATE SCHEMA \(connection.dialect.quoted(url.schema))")
+            } catch let error as StoreError where error.description.contains("SQLSTATE 42501") {
+                throw StoreError.invalidLocation(
+                    url.redacted,
+                    reason: "the role may not create the schema \(url.schema) in this database: create it once as a role that may (CREATE SCHEMA \(url.schema) AUTHORIZATION <this role>), or GRANT CREATE ON DATABASE to this role")
+            }
+        }
         try connection.use(schema: url.schema)
         try migrate()
+    }
+
+    /// The names of every object in `schema` a store could collide with or that shows the schema is in use.
+    static func objects(in schema: String, _ connection: PostgresConnection) throws -> [String] {
+        try connection.rows(
+            """
+            SELECT c.relname::text FROM pg_class AS c INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
+            WHERE n.nspname = ?
+            UNION
+            SELECT p.proname::text FROM pg_proc AS p INNER JOIN pg_namespace AS n ON n.oid = p.pronamespace
+            WHERE n.nspname = ?
+            UNION
+            SELECT t.typname::text FROM pg_type AS t INNER JOIN pg_namespace AS n ON n.oid = t.typnamespace
+            WHERE n.nspname = ? AND t.typrelid = 0 AND t.typelem = 0
+            ORDER BY 1
+            """, [.text(schema), .text(schema), .text(schema)]
+        ).compactMap { $0[0].text }
     }
 
     /// True when the URL's schema holds an iaplens store; creates nothing.
@@ -48,6 +72,16 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     }
 
     private func migrate() throws {
+        // An existing store that is current needs no DDL: a role that may only read it can still open it (`status`).
+        if try read({ connection in
+            guard try connection.value("SELECT to_regclass('iaplens_migrations') IS NOT NULL").bool == true else { return false }
+            let applied = Set(try connection.rows("SELECT name FROM iaplens_migrations").compactMap { $0[0].text })
+            let known = Set(PostgresSchema.migrations.map(\.name))
+            if !applied.isSubset(of: known) { throw StoreError.newerSchema(path: url.redacted) }
+            return applied == known
+        }) {
+            return
+        }
         try write { connection in
             // Two processes opening a new store at once: the second waits here, then finds the migrations applied.
             try connection.execute(

@@ -1,0 +1,78 @@
+import Foundation
+@testable import IAPStore
+import IAPTestSupport
+import Testing
+
+/// Issue 30 (2, 5): a schema holding someone else's objects that were not tables was taken as empty (a composite
+/// type named `transactions` failed mid-migration with "report it"); a schema name over 63 bytes was cut by the
+/// server after the check; a role that may read a store but not `CREATE` could not run `status`; `schema=pg_temp`
+/// failed with the server's text. Against the real server the tests start.
+@Suite struct PostgresSchemaOwnershipTests {
+    private func admin() throws -> any StoreEngine {
+        try StoreLocation(try TestPostgres.freshStore()).open()
+    }
+
+    @Test(arguments: [
+        "CREATE TYPE %@.transactions AS (id int)",
+        "CREATE SEQUENCE %@.orders_id",
+        "CREATE FUNCTION %@.total() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+        "CREATE DOMAIN %@.money_amount AS numeric",
+    ])
+    func aSchemaWithSomeoneElsesObjectsIsRefusedAndLeftAsItWas(_ statement: String) throws {
+        let schema = "foreign_\(UUID().uuidString.prefix(8).lowercased())"
+        let store = try admin()
+        try store.write { try $0.executeScript("CREATE SCHEMA \(schema); " + statement.replacingOccurrences(of: "%@", with: schema)) }
+        let url = try TestPostgres.serverURL() + "?schema=\(schema)"
+        do {
+            _ = try StoreLocation(url).open()
+            Issue.record("a schema holding another application's object was opened")
+        } catch let error as StoreError {
+            guard case .notAStore = error else { Issue.record("expected notAStore, got \(error)"); return }
+            #expect(error.exitCode == 64)
+        }
+        let created = try store.read {
+            try $0.value("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'iaplens_migrations'", [.text(schema)]).integer
+        }
+        #expect(created == 0, "nothing was created in it")
+    }
+
+    @Test(arguments: [String(repeating: "s", count: 64), "pg_temp", "pg_toast", "a%00b", "a%0Ab"])
+    func aSchemaNamePostgreSQLWouldNotKeepIsAUsageError(_ name: String) throws {
+        let url = try TestPostgres.serverURL() + "?schema=\(name)"
+        do {
+            _ = try StoreLocation(url).open()
+            Issue.record("schema=\(name) was accepted")
+        } catch let error as StoreError {
+            guard case .invalidLocation = error else { Issue.record("expected invalidLocation, got \(error)"); return }
+            #expect(error.exitCode == 64)
+        }
+    }
+
+    @Test func aRoleThatMayOnlyReadOpensACurrentStore() throws {
+        let url = try TestPostgres.freshStore()
+        let schema = String(url.split(separator: "=").last ?? "")
+        let store = try StoreLocation(url).open()  // created and migrated by the owner
+        let role = "reader_\(UUID().uuidString.prefix(8).lowercased())"
+        try store.write { connection in
+            try connection.executeScript("""
+                CREATE ROLE \(role) LOGIN PASSWORD 'read-only-pw';
+                GRANT CONNECT ON DATABASE iaplens_test TO \(role);
+                GRANT USAGE ON SCHEMA \(schema) TO \(role);
+                GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role);
+                """)
+        }
+        let server = try TestPostgres.serverURL()
+        let host = server[server.index(after: server.lastIndex(of: "@")!)...]
+        let reader = "postgresql://\(role):read-only-pw@\(host)?schema=\(schema)"
+        let opened = try StoreLocation(reader).open()
+        #expect(try opened.read { try $0.value("SELECT count(*) FROM iaplens_migrations").integer } == Int64(PostgresSchema.migrations.count))
+        // A new schema it may not create: the missing privilege, named, as a usage error.
+        do {
+            _ = try StoreLocation("postgresql://\(role):read-only-pw@\(host)?schema=\(schema)_new").open()
+            Issue.record("a role without CREATE made a schema")
+        } catch let error as StoreError {
+            #expect(error.exitCode == 64)
+            #expect(error.description.contains("may not create the schema"), "\(error)")
+        }
+    }
+}
