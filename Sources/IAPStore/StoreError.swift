@@ -23,6 +23,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store cannot be written: a read-only file system or file (SQLite's `SQLITE_READONLY`), or a read-only
     /// server (PostgreSQL's `25006`).
     case storageReadOnly(path: String, reason: String)
+    /// The run lock of a PostgreSQL store was lost while the run went on.
+    case lockLost(path: String, reason: String)
 
     /// A sentence the user can act on.
     public var description: String {
@@ -52,6 +54,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Cannot take the run lock of \(path): \(reason). Check that the database folder is writable, or that the server is up."
         case .storageFull(let path, let reason):
             return "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
+        case .lockLost(let path, let reason):
+            return "The run lock on \(path) was lost (\(reason)): this run stopped before its next commit, so it never wrote beside another run; what it committed before is kept and a rerun continues. The server ended the lock's connection: check idle_session_timeout, connection reapers and NAT timeouts, and connect directly or through a session-mode pooler (a transaction-mode pooler cannot hold a session lock)."
         case .storageReadOnly(let path, let reason):
             return "The store \(path) cannot be written (\(reason)): make it writable or move it with --database, then rerun."
         }
@@ -68,7 +72,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The exit code the command line ends with: 75 (EX_TEMPFAIL) when busy, so schedulers retry later.
     public var exitCode: Int32 {
         switch self {
-        case .busy: return 75
+        case .busy, .lockLost: return 75
         case .cannotLock: return 73
         default: return isUsage ? 64 : 1
         }

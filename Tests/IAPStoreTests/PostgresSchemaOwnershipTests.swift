@@ -76,3 +76,35 @@ import Testing
         }
     }
 }
+
+/// Issue 30 (3): when the server dropped the lock's connection (an idle-session reaper, a NAT timeout), the run
+/// carried on and a second run could start beside it.
+@Suite struct PostgresLostLockTests {
+    @Test func aRunWhoseLockWasTakenAwayCommitsNothingMore() throws {
+        let url = try TestPostgres.freshStore()
+        let location = try StoreLocation(url)
+        let lock = try location.lockForRun(command: "run")
+        let store = try location.open()
+        try store.write { try $0.executeScript("CREATE TABLE lost_lock_probe (n int)") }
+        // The server ends the lock's session, as idle_session_timeout or a reaper would.
+        let admin = try StoreLocation(try TestPostgres.serverURL()).open()
+        let ended = try admin.read {
+            try $0.value(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE ?",
+                [.text("pid \(getpid()) (iaplens run%")]).integer
+        }
+        try #require(ended == 1)
+        do {
+            try store.write { try $0.execute("INSERT INTO lost_lock_probe VALUES (1)") }
+            Issue.record("a write committed after the run lost its lock")
+        } catch let error as StoreError {
+            guard case .lockLost = error else { Issue.record("expected lockLost, got \(error)"); return }
+            #expect(error.exitCode == 75)
+            #expect(error.description.contains("session-mode pooler"))
+        }
+        #expect(try store.read { try $0.value("SELECT count(*) FROM lost_lock_probe").integer } == 0)
+        // Another run can take the lock now, and this one knows it lost it.
+        _ = try location.lockForRun(command: "run")
+        withExtendedLifetime(lock) {}
+    }
+}

@@ -4,14 +4,28 @@ import Foundation
 /// its own that lives as long as the lock. The server releases it when that connection ends, including when the
 /// process holding it is killed, so a crashed run never leaves a stale lock. The holder is named by the
 /// connection's `application_name`, which the refusal message quotes.
+///
+/// The server can also end that connection while the run goes on (`idle_session_timeout`, a reaper, a NAT
+/// timeout, a transaction-mode pooler), and with it the lock. So the lock connection is kept busy (a `SELECT 1`
+/// every 20 s), and every transaction of the store checks, just before it commits, that the lock is still held
+/// (``check()``): a run that lost it stops with ``StoreError/lockLost(path:reason:)`` instead of writing beside
+/// another run.
 final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
-    // @unchecked: the connection is used in init only, then held until deinit.
+    // @unchecked: the connection is only used under `guardLock` (the keep-alive timer runs on another thread).
     private let connection: PostgresConnection
+    private let key: String
+    private let registryKey: String
+    private let displayName: String
+    private let guardLock = NSLock()
+    private var keepAlive: (any DispatchSourceTimer)?
 
     init(url: PostgresURL, command: String) throws {
         // A server that cannot be reached is reported as such (`cannotOpen`), not as a lock problem.
         connection = try PostgresStore.connect(url)
-        let key = "iaplens run " + url.schema
+        key = "iaplens run " + url.schema
+        registryKey = Self.registryKey(url)
+        displayName = url.redacted
+        let key = self.key
         let taken = try connection.value("SELECT pg_try_advisory_lock(hashtextextended(?, 0))", [.text(key)]).bool ?? false
         guard taken else {
             let holder = try? connection.text(
@@ -29,5 +43,63 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         // application_name is limited to 63 bytes and to printable ASCII.
         let printable = String(note.unicodeScalars.filter { $0.isASCII && $0.value >= 32 }.prefix(63).map(Character.init))
         try connection.execute("SELECT set_config('application_name', ?, false)", [.text(printable)])
+        Self.registry.withLock { $0[registryKey] = Weak(self) }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "iaplens.postgres-lock-keepalive"))
+        timer.schedule(deadline: .now() + 20, repeating: 20)
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.guardLock.withLock { _ = try? self.connection.value("SELECT 1") }
+        }
+        timer.resume()
+        keepAlive = timer
+    }
+
+    deinit {
+        keepAlive?.cancel()
+        let key = registryKey
+        Self.registry.withLock { registry in
+            if registry[key]?.lock == nil || registry[key]?.lock === self { registry[key] = nil }
+        }
+    }
+
+    /// Throws ``StoreError/lockLost(path:reason:)`` unless this session still holds the lock.
+    func check() throws {
+        try guardLock.withLock {
+            let held: Bool
+            do {
+                held = try connection.value(
+                    """
+                    SELECT count(*) FROM pg_locks
+                    WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
+                        AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)
+                    """, [.text(key)]
+                ).integer ?? 0 > 0
+            } catch {
+                throw StoreError.lockLost(path: displayName, reason: "its connection ended (\(error))")
+            }
+            if !held { throw StoreError.lockLost(path: displayName, reason: "the server no longer holds it") }
+        }
+    }
+
+    /// The lock this process holds on the store at `url`, if any.
+    static func held(for url: PostgresURL) -> PostgresRunLock? {
+        registry.withLock { $0[registryKey(url)]?.lock }
+    }
+
+    private static func registryKey(_ url: PostgresURL) -> String { url.connectionString + "\u{0}" + url.schema }
+
+    private final class Weak: @unchecked Sendable {
+        weak var lock: PostgresRunLock?
+        init(_ lock: PostgresRunLock) { self.lock = lock }
+    }
+
+    /// The locks this process holds, by store: read by every commit, so a lock of their own.
+    private static let registry = Registry()
+
+    private final class Registry: @unchecked Sendable {
+        // @unchecked: `locks` is only touched under `lock`.
+        private let lock = NSLock()
+        private var locks: [String: Weak] = [:]
+        func withLock<T>(_ body: (inout [String: Weak]) -> T) -> T { lock.withLock { body(&locks) } }
     }
 }

@@ -152,6 +152,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         try connection.executeScript("BEGIN")
         do {
             let result = try body(connection)
+            // The run's lock still held, checked last: a run that lost it commits nothing more.
+            try PostgresRunLock.held(for: url)?.check()
             try connection.executeScript("COMMIT")
             return result
         } catch {
