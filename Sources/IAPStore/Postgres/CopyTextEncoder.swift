@@ -61,8 +61,6 @@ struct CopyTextEncoder {
         if atRowStart { atRowStart = false } else { bytes.append(0x09) }
     }
 
-    /// `text` as PostgreSQL can store it: U+0000 replaced by U+FFFD.
-    static func storable(_ text: String) -> String {
-        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\u{FFFD}") : text
-    }
+    /// `text` as the store keeps it (``StoredText``).
+    static func storable(_ text: String) -> String { StoredText.storable(text) }
 }

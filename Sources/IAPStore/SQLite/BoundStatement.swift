@@ -26,7 +26,7 @@ struct BoundStatement {
             sqlite3_bind_null(handle, next)
             return
         }
-        var text = value
+        var text = StoredText.storable(value)
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else {
                 sqlite3_bind_text(handle, next, "", 0, nil)

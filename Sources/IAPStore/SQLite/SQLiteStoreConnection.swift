@@ -36,7 +36,7 @@ struct SQLiteStoreConnection: StoreConnection {
             switch value {
             case .null: return .null
             case .integer(let number): return number.databaseValue
-            case .text(let text), .other(let text): return text.databaseValue
+            case .text(let text), .other(let text): return StoredText.storable(text).databaseValue
             }
         })
     }
