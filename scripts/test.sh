@@ -15,8 +15,13 @@ if [ $status -ne 0 ]; then
     echo "tests: the build failed" >&2
     exit $status
 fi
-swift test --skip-build --parallel > .test-log.txt 2>&1
+swift test --skip-build --parallel --skip IAPFetchTests > .test-log.txt 2>&1
 status=$?
+# fetch's and consumption's tests bound requests in wall-clock time (issue 29): they run on their own, after the
+# rest, so that the other suites' CPU-bound work on two cores cannot starve their timers.
+swift test --skip-build --parallel --filter IAPFetchTests >> .test-log.txt 2>&1
+fetch_status=$?
+[ $status -eq 0 ] && status=$fetch_status
 # Progress lines are noise in CI; failures, issues and the verdict are kept.
 grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-log.txt | grep -vE "Test .* (started|passed after)" || true
 [ $status -eq 0 ] && echo "tests: all passed" || echo "tests: FAILED" >&2
@@ -26,7 +31,7 @@ fuzz=$?
 [ $fuzz -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED" >&2
 [ $status -eq 0 ] && status=$fuzz
 # One plain closing line for CI: tests counted by Swift Testing (the fuzz run counts as one more check).
-total=$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+" | tail -1)
+total=$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+" | awk '{ sum += $1 } END { print sum }')
 failed=$(grep -cE "^✘ Test .* failed" .test-log.txt || true)
 [ $fuzz -eq 0 ] || failed=$((failed + 1))
 echo "tests: $(( ${total:-0} - failed + (fuzz == 0 ? 1 : 0) )) passed, ${failed} failed"

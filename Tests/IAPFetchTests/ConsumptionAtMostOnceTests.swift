@@ -1,6 +1,7 @@
 import Foundation
 import IAPConsumption
 import IAPFetch
+import IAPPipeline
 import IAPStore
 import IAPTestSupport
 import Testing
@@ -45,6 +46,8 @@ import Testing
             try $0.text("SELECT result FROM consumption_answers WHERE transaction_id = ?", [.text(doubtful.transactionId)])
         }
         #expect(result == "in_doubt")
+        let status = try StoreStatus.read(from: try StoreLocation(world.archive.database).open())
+        #expect(status.consumptionAnswers.first { $0.label == "in_doubt" }?.count == 1)
     }
 
     @Test func anIntentARunLeftBehindIsReportedNotSent() async throws {

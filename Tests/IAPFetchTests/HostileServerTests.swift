@@ -1,6 +1,7 @@
 import Foundation
 @testable import IAPFetch
 import IAPFormats
+import IAPPipeline
 import IAPStore
 import IAPTestSupport
 import Testing
@@ -99,6 +100,7 @@ import Testing
         let before = setup.server.requests.count
         let second = try await fetch(setup)
         #expect(second.customers == 15)
+        #expect(try StoreStatus.read(from: try StoreLocation(setup.archive.root + "/s.sqlite").open()).customersUnknownToApple == 1)
         #expect(!setup.server.requests.dropFirst(before).contains { $0.contains("/refund/lookup/\(ids[0])") })
     }
 

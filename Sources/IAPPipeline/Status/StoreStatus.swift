@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPStore
 
 /// What is in the store (`iaplens status`): files, documents by kind/outcome/environment, notification
@@ -52,6 +53,14 @@ public struct StoreStatus: Sendable, Equatable {
     public var transactions = 0
     public var months: [String] = []
     public var lastRuns: [LastRun] = []
+    /// Notification history: fetched from Apple's horizon up to this instant (`fetch`'s done-until mark), and the
+    /// window a killed fetch left unfinished (the next fetch finishes it first).
+    public var historyFetchedUntil: String?
+    public var historyUnfinishedWindow: String?
+    /// Customers Apple answered it does not know (refund history 404, 4040010): recorded, not asked again.
+    public var customersUnknownToApple = 0
+    /// Consumption answers by result (`answered`, `refused`, `in_doubt`, …): `in_doubt` ones need a person.
+    public var consumptionAnswers: [Count] = []
     public var quarantineSamples: [QuarantineSample] = []
 
     /// Reads the status of a store. `quarantineLimit` rows of quarantine detail are included.
@@ -100,6 +109,18 @@ public struct StoreStatus: Sendable, Equatable {
                         outcome: row[3].text ?? "", isVerified: row[4].bool ?? false,
                         documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0))
             }
+            let cursors = Dictionary(
+                try db.rows("SELECT name, value FROM fetch_cursors WHERE name LIKE 'notification_history.%'")
+                    .map { ($0[0].text ?? "", $0[1].text ?? "") }, uniquingKeysWith: { first, _ in first })
+            status.historyFetchedUntil = cursors["notification_history.done_until"]
+                .flatMap { Int64($0) }.map { ISO8601Millis.format($0) }
+            status.historyUnfinishedWindow = cursors["notification_history.window"]
+            status.customersUnknownToApple = Int(
+                try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)
+            status.consumptionAnswers = try counts(db, """
+                SELECT CASE WHEN result = 'sending' THEN 'in_doubt' ELSE result END AS answer, count(*) FROM consumption_answers
+                GROUP BY 1 ORDER BY answer
+                """)
             if quarantineLimit > 0 {
                 status.quarantineSamples = try db.rows("""
                     SELECT path, line, entry, reason, message, excerpt FROM quarantine

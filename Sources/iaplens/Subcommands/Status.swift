@@ -58,6 +58,15 @@ enum StatusPrinter {
             lines.append("  \(report.firstDay) … \(report.lastDay): \(report.rows) row(s)"
                 + (report.rejectedRows > 0 ? ", \(report.rejectedRows) quarantined" : "") + ", \(report.path)")
         }
+        lines.append("notification history fetched: " + (s.historyFetchedUntil.map { "from Apple's 180-day horizon to \($0)" } ?? "none yet (no fetch has covered Apple's 180 days)")
+            + (s.historyUnfinishedWindow == nil ? "" : "; a window a stopped fetch left unfinished (the next fetch finishes it first)"))
+        if s.customersUnknownToApple > 0 {
+            lines.append("customers Apple does not know (refund history 404, 4040010; not asked again): \(s.customersUnknownToApple)")
+        }
+        section("consumption answers", s.consumptionAnswers, into: &lines)
+        if let doubtful = s.consumptionAnswers.first(where: { $0.label == "in_doubt" }) {
+            lines.append("  \(doubtful.count) consumption request(s) in doubt: sent, no answer recorded; check them in App Store Connect")
+        }
         lines.append("last runs:")
         if s.lastRuns.isEmpty { lines.append("  none") }
         for run in s.lastRuns {
@@ -105,6 +114,10 @@ enum StatusPrinter {
                 ]))
             })),
             ("apple_report_months", .array(s.appleReportMonths.map { .string($0) })),
+            ("history_fetched_until", s.historyFetchedUntil.map { .string($0) } ?? .null),
+            ("history_window_unfinished", .bool(s.historyUnfinishedWindow != nil)),
+            ("customers_unknown_to_apple", number(s.customersUnknownToApple)),
+            ("consumption_answers", counts(s.consumptionAnswers)),
             ("last_runs", .array(s.lastRuns.map { run in
                 var fields: [(String, JSONValue)] = [
                     ("command", .string(run.command)), ("outcome", .string(run.outcome)), ("started_at", .string(run.startedAt)),
