@@ -6,12 +6,16 @@ public struct AnalysisSummary: Sendable, Equatable {
     public let months: [String]
     /// Rows of every mart, in build order.
     public let martRowCounts: [MartRowCount]
+    /// Consumption requests of the 30 days before T left unanswered past their 12 hours, in a store where
+    /// `iaplens consumption` has answered before: a scheduled job that stopped (0 when it never ran).
+    public let recentlyMissedConsumptionRequests: Int
 
     /// Creates a summary.
-    public init(asOf: Int64?, months: [String], martRowCounts: [MartRowCount]) {
+    public init(asOf: Int64?, months: [String], martRowCounts: [MartRowCount], recentlyMissedConsumptionRequests: Int = 0) {
         self.asOf = asOf
         self.months = months
         self.martRowCounts = martRowCounts
+        self.recentlyMissedConsumptionRequests = recentlyMissedConsumptionRequests
     }
 
     /// Rows of one mart, if built.

@@ -36,7 +36,15 @@ public struct Analyzer: Sendable {
                 let rows = try connection.integer("select count(*) from \(mart.name)") ?? 0
                 counts.append(MartRowCount(mart: mart.name, rows: Int(rows)))
             }
-            return AnalysisSummary(asOf: asOf, months: months, martRowCounts: counts)
+            let missed = try connection.integer(
+                """
+                select count(*) from consumption_request_outcomes
+                where answer = 'missed'
+                    and signed_at_ms >= (select as_of_ms from analysis_parameters) - 2592000000
+                    and exists (select 1 from consumption_answers)
+                """) ?? 0
+            return AnalysisSummary(
+                asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
     }
 

@@ -62,9 +62,14 @@ struct ArchivePageWriter: Sendable {
     }
 
     /// A name safe in a file path for an ID Apple or a user gave.
+    /// Letters and digits by the standard library's Unicode properties, not Foundation's `CharacterSet`, whose
+    /// shared sets crashed (SIGSEGV) when four refund-history tasks named their folders at once on Linux.
     static func safeName(_ id: String) -> String {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_."))
-        let cleaned = String(id.unicodeScalars.map { allowed.contains($0) ? Character($0) : "_" })
+        let cleaned = String(id.unicodeScalars.map { scalar -> Character in
+            let properties = scalar.properties
+            let kept = properties.isAlphabetic || properties.numericType == .decimal || "-_.".unicodeScalars.contains(scalar)
+            return kept ? Character(scalar) : "_"
+        })
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
     }
 }

@@ -102,6 +102,6 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     }
 
     private static func escaped(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+        PercentEncoding.escaped(value)
     }
 }

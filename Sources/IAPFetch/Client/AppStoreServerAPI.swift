@@ -133,6 +133,6 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     static let bodyLimit = 16 << 20
 
     private static func escaped(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? value
+        PercentEncoding.escaped(value)
     }
 }

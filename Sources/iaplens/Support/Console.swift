@@ -171,6 +171,9 @@ extension Console {
             : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
         let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
         result("analyze: as of \(asOf), \(months); rows: \(rows)")
+        if summary.recentlyMissedConsumptionRequests > 0 {
+            warn("\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last 30 days were missed (no answer within 12 hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision.")
+        }
     }
 
     static func printReports(_ summary: ReportWriteSummary, directory: String) {

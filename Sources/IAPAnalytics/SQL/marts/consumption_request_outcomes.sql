@@ -9,8 +9,10 @@
 -- * in_doubt: sent, and no answer recorded (a run stopped between sending
 --   and recording, or the connection was lost): never sent again (an intent
 --   still 'sending' at analysis time is one such run's);
--- * decided_before_answer: Apple refunded or declined before any answer;
--- * missed: unanswered more than 12 hours after the request;
+-- * decided_before_answer: Apple refunded or declined within the 12 hours,
+--   before any answer;
+-- * missed: unanswered more than 12 hours after the request (Apple's later
+--   decision, if any, is in decision);
 -- * pending: still within its 12 hours.
 -- decision: what Apple decided after the request (refunded / declined), ''
 -- while open.
@@ -51,7 +53,9 @@ final as (
         case
             when joined.result = 'sending' then 'in_doubt'
             when joined.result is not null then joined.result
-            when joined.decision is not null then 'decided_before_answer'
+            when joined.decision is not null
+                and joined.decided_at_ms - joined.signed_at_ms <= 43200000
+                then 'decided_before_answer'
             when analysis_parameters.as_of_ms - joined.signed_at_ms > 43200000
                 then 'missed'
             else 'pending'

@@ -6,9 +6,12 @@
 -- * rules: the flag rules the account met in the request's own window
 --   (account_flags, window 'request:' || notification_id); '' when none.
 -- * decision: what Apple decided after the request: 'refunded' (a REFUND
---   for the transaction signed after it) or 'declined' (REFUND_DECLINED),
---   whichever came first; null while open. A decided request is no longer
---   pending.
+--   for the transaction signed after it, or the transaction's own refund
+--   date after it: a refund known only from refund history or a lookup) or
+--   'declined' (REFUND_DECLINED), whichever came first; null while open. A
+--   decided request is no longer pending. Filled for every request, missed
+--   and skipped ones too, so the cost of a missed window shows.
+-- * decided_at_ms: when that decision was signed.
 with
 
 notifications as not materialized (
@@ -17,6 +20,10 @@ notifications as not materialized (
 
 transaction_accounts as (
     select * from {{ ref('int_transaction_accounts') }}
+),
+
+transactions as not materialized (
+    select * from {{ ref('stg_store__transactions') }}
 ),
 
 account_flags as (
@@ -41,6 +48,7 @@ requests as (
 -- decisions (in the same lineage), not a lookup per request.
 decided as (
     select
+        requests.lineage_id,
         requests.notification_id,
         requests.transaction_id,
         requests.signed_at_ms,
@@ -60,9 +68,32 @@ decided as (
         and later.notification_type in ('REFUND', 'REFUND_DECLINED')
         and later.signed_at_ms > requests.signed_at_ms
     group by
+        requests.lineage_id,
         requests.notification_id,
         requests.transaction_id,
         requests.signed_at_ms
+),
+
+-- The first refund after the request: a REFUND notification, or the
+-- transaction's own refund date (from refund history or a lookup).
+refund_dates as (
+    select
+        decided.notification_id,
+        decided.transaction_id,
+        decided.signed_at_ms,
+        decided.declined_at_ms,
+        case
+            when decided.refunded_at_ms is null then transactions.revoked_at_ms
+            when transactions.revoked_at_ms is null then decided.refunded_at_ms
+            when transactions.revoked_at_ms < decided.refunded_at_ms then transactions.revoked_at_ms
+            else decided.refunded_at_ms
+        end as refunded_at_ms
+    from decided
+    left join transactions
+        on transactions.lineage_id = decided.lineage_id
+        and transactions.transaction_id = decided.transaction_id
+        and transactions.is_refunded
+        and transactions.revoked_at_ms > decided.signed_at_ms
 ),
 
 final as (
@@ -81,8 +112,14 @@ final as (
                     or decided.refunded_at_ms <= decided.declined_at_ms
                 ) then 'refunded'
             when decided.declined_at_ms is not null then 'declined'
-        end as decision
-    from decided
+        end as decision,
+        case
+            when decided.refunded_at_ms is null then decided.declined_at_ms
+            when decided.declined_at_ms is null then decided.refunded_at_ms
+            when decided.refunded_at_ms <= decided.declined_at_ms then decided.refunded_at_ms
+            else decided.declined_at_ms
+        end as decided_at_ms
+    from refund_dates as decided
     left join transaction_accounts
         on decided.transaction_id = transaction_accounts.transaction_id
     left join account_flags
