@@ -101,7 +101,7 @@ public struct ConsumptionResponder: Sendable {
         guard let api else { return .wouldSend }
         // The intent first, in its own transaction: from here on the request is never sent again, whatever
         // happens (Documentation/Fetching.md "Consumption requests: at most once").
-        _ = try record(request, "sending", body: body, status: nil, now: now)
+        try record(request, "sending", body: body, status: nil, now: now)
         let status: Int
         do {
             status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
@@ -138,12 +138,12 @@ public struct ConsumptionResponder: Sendable {
         _ request: ConsumptionRequest, _ outcome: ConsumptionSummary.Outcome, body: [UInt8]? = nil, status: Int? = nil,
         now: Int64
     ) throws -> ConsumptionSummary.Outcome {
-        _ = try record(request, outcome.rawValue, body: body, status: status, now: now)
+        try record(request, outcome.rawValue, body: body, status: status, now: now)
         return outcome
     }
 
-    private func record(_ request: ConsumptionRequest, _ result: String, body: [UInt8]?, status: Int?, now: Int64) throws -> Bool {
-        guard api != nil else { return false }
+    private func record(_ request: ConsumptionRequest, _ result: String, body: [UInt8]?, status: Int?, now: Int64) throws {
+        guard api != nil else { return }
         _ = try store.write { connection in
             try connection.execute(
                 """
@@ -157,6 +157,5 @@ public struct ConsumptionResponder: Sendable {
                  body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
                  status.map { .integer(Int64($0)) } ?? .null])
         }
-        return true
     }
 }

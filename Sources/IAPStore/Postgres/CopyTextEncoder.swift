@@ -61,6 +61,4 @@ struct CopyTextEncoder {
         if atRowStart { atRowStart = false } else { bytes.append(0x09) }
     }
 
-    /// `text` as the store keeps it (``StoredText``).
-    static func storable(_ text: String) -> String { StoredText.storable(text) }
 }

@@ -136,7 +136,7 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
             switch value {
             case .null: return nil
             case .integer(let number): return String(number)
-            case .text(let text), .other(let text): return CopyTextEncoder.storable(text)
+            case .text(let text), .other(let text): return StoredText.storable(text)
             }
         }
         let result = withCStrings(strings) { pointers in

@@ -110,7 +110,7 @@ enum PostgresTransactionWriter {
     /// A PostgreSQL text-array literal: every element double-quoted, with `\` and `"` escaped.
     static func arrayLiteral(_ values: [String]) -> String {
         "{" + values.map { value in
-            "\"" + CopyTextEncoder.storable(value).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + StoredText.storable(value).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }.joined(separator: ",") + "}"
     }
 }
