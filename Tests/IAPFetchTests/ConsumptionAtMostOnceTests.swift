@@ -91,6 +91,7 @@ import Testing
         await api.shutdown()
         #expect(summary.count(.unverified) == 8, "\(summary.line)")
         #expect(!server.requests.contains { $0.hasPrefix("PUT") })
+        #expect(try StoreStatus.read(from: StoreLocation(world.archive.database).open()).consumptionRequestsUnverified == 8)
     }
 
     @Test func aRequestSignedInTheFutureIsNotPending() async throws {

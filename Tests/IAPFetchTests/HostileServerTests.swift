@@ -104,6 +104,51 @@ import Testing
         #expect(!setup.server.requests.dropFirst(before).contains { $0.contains("/refund/lookup/\(ids[0])") })
     }
 
+    /// A real-shaped store: the app's Production documents beside Sandbox ones and another app's, and an Apple that
+    /// knows only the Production transactions. Before: the first Sandbox transaction asked about ended the fetch.
+    @Test func refundHistoryForAllAsksOnlyAboutThisAppsProductionCustomers() async throws {
+        let setup = try Setup()
+        _ = try await fetch(setup) { $0.refundHistoryForAll = false }
+        let day: Int64 = 86_400_000
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var sandbox = setup.world.app
+        sandbox.environment = "Sandbox"
+        var otherApp = setup.world.app
+        otherApp.bundleId = "com.example.other"
+        var lines: [String] = []
+        for (index, fixture) in [sandbox, otherApp].enumerated() {
+            for number in 0..<5 {
+                let id = "9\(index)0000\(100 + number)"
+                let bought = now - Int64(20 + number) * day
+                lines.append(try fixture.notification(
+                    type: "SUBSCRIBED", uuid: "extra-\(index)-\(number)", signedDate: bought,
+                    transaction: fixture.transaction(id: id, purchase: bought, expires: bought + 30 * day, signedDate: bought),
+                    renewal: fixture.renewal(original: id, signedDate: bought)))
+            }
+        }
+        try setup.archive.write("others.jsonl", lines: lines)
+        try setup.runPipeline(
+            inputs: [setup.archive.root + "/archive", setup.archive.inputs], database: setup.archive.root + "/s.sqlite",
+            reports: setup.archive.root + "/reports")
+        let store = try StoreLocation(setup.archive.root + "/s.sqlite").open()
+        #expect(try StoreStatus.read(from: store).documentsByEnvironment.first { $0.label == "Sandbox" }?.count == 5, "the Sandbox documents are in the store")
+
+        var production = Set((0..<12).map { "2000000\(100 + $0)" })
+        production.formUnion((0..<4).map { "3000000\(100 + $0)" })
+        var hostile = FakeHostility()
+        hostile.knownTransactions = production
+        setup.server.setHostility(hostile)
+        let before = setup.server.requests.count
+        let summary = try await fetch(setup) { $0.notificationHistory = false }
+        let asked = Set(setup.server.requests.dropFirst(before).compactMap { request -> String? in
+            guard request.contains("/refund/lookup/") else { return nil }
+            return request.split(separator: "/").last?.split(separator: "?").first.map(String.init)
+        })
+        #expect(asked == production, "every Production customer of this app, and nobody else, was asked about")
+        #expect(summary.customers == 16 && summary.customersUnknown == 0)
+        #expect(summary.refundPages == 4)
+    }
+
     @Test func aRedirectIsRefusedAndTheWindowStaysToFetch() async throws {
         let setup = try Setup(faults: [1: .redirect("http://127.0.0.1:9/portal")])
         let error = await fetchError(setup)
@@ -209,9 +254,29 @@ import Testing
             $0.orderIdsPath = nil
         }
         #expect(try cursor(setup, "notification_history.done_until") == nil)
+        // status shows the one window and the 173 days before it as a gap.
+        let store = try StoreLocation(setup.archive.root + "/s.sqlite").open()
+        var status = try StoreStatus.read(from: store)
+        #expect(status.historyFetched.count == 1 && status.historyGaps.count == 1, "\(status.historyFetched) \(status.historyGaps)")
+        #expect(status.historyGaps.first?.hasSuffix(ISO8601Millis.format(now - 7 * 86_400_000)) == true)
         // A plain fetch then covers Apple's whole 180 days, and from then on the mark stands.
         let summary = try await fetch(setup) { $0.refundHistoryForAll = false }
         #expect(summary.notificationPages == 2, "31 notifications over the 180 days")
         #expect(try cursor(setup, "notification_history.done_until") != nil)
+        status = try StoreStatus.read(from: store)
+        #expect(status.historyFetched.count == 1 && status.historyGaps.isEmpty, "\(status.historyFetched) \(status.historyGaps)")
+    }
+
+    @Test func historyCoverageMergesTouchingWindowsAndNamesTheGaps() {
+        var coverage = HistoryCoverage()
+        coverage.add(100..<200)
+        coverage.add(300..<400)
+        coverage.add(200..<250)  // touches the first
+        #expect(coverage.spans == [100..<250, 300..<400])
+        #expect(coverage.gaps(after: 50) == [50..<100, 250..<300])
+        #expect(HistoryCoverage(text: coverage.text) == coverage)
+        #expect(HistoryCoverage(text: "5-3") == nil)
+        coverage.add(0..<1_000)
+        #expect(coverage.spans == [0..<1_000] && coverage.gaps(after: 50).isEmpty)
     }
 }

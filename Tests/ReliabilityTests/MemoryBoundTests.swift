@@ -1,6 +1,7 @@
 import Foundation
 import IAPFormats
 import GRDB
+import IAPTestSupport
 import IAPStore
 import Testing
 
@@ -48,6 +49,39 @@ import Testing
         #expect(counts == ["document_too_large": 12, "malformed_jws": 300, "unknown_shape": 6])
         // The store keeps a bounded excerpt of each, never the line.
         #expect(rows.allSatisfy { ($0[2] as Int) <= 200 && ($0[3] as Int) < 1_000 })
+    }
+
+    /// Issue 29: a server that answers a history page with 200 MB. `iaplens fetch` reads at most 16 MiB of it, stops
+    /// with a sentence naming the request, asks once (an oversized answer is not retried), saves nothing, and its
+    /// peak resident memory stays under the bound while the body is still arriving.
+    @Test func aFetchAnswered200MBStopsAtTheLimitWithBoundedMemory() throws {
+        let archive = try TestArchive()
+        let world = try FetchWorld()
+        let key = try TestAPIKey(folder: archive.root + "/keys")
+        let server = FakeAppStoreServer(
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            faults: [1: .oversized(200 << 20)])
+        let url = try server.start()
+        defer { server.stop() }
+        let fetched = archive.root + "/fetched"
+        let running = try CLI.Running([
+            "fetch", "--archive", fetched, "--database", archive.database, "--bundle-id", world.app.bundleId,
+            "--issuer-id", key.issuerId, "--key-id", key.keyId, "--private-key", key.path, "--api-url", url,
+            "--refund-history", "none",
+        ])
+        var peak = 0
+        while running.process.isRunning {
+            peak = max(peak, Self.highWaterMark(pid: running.pid) ?? 0)
+            usleep(10_000)
+        }
+        let result = try running.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("more than 16 MiB"), "\(result.stderr)")
+        #expect(result.seconds < 120, "a refused body costs one request, not minutes")
+        #expect(server.requests.count == 1, "\(server.requests)")
+        #expect(peak > 0 && peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
+        let saved = FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") } ?? []
+        #expect(saved.isEmpty, "nothing of the oversized answer was saved: \(saved)")
     }
 
     /// A gzip file of `count` members, each the compressed `line()`: only one line is in memory at a time.

@@ -1,5 +1,6 @@
 import Foundation
 import IAPFormats
+import IAPStore
 
 /// Get Notification History over one window, page by page, resumable: the window and the next page's token are in
 /// the store (``FetchCursors``) from the first request on, and the end of the last complete window is where the
@@ -104,6 +105,12 @@ struct NotificationHistoryFetch: Sendable {
             let horizon = now - Self.retentionMilliseconds + 120_000
             let reaches = doneUntil.map { state.start <= $0 } ?? (state.start <= horizon)
             if reaches && state.end > (doneUntil ?? Int64.min) { try cursors.set(Self.doneUntilCursor, String(state.end)) }
+            // Every finished window, for `status` to show what was fetched and where the gaps are. A store from
+            // before this record starts it from its mark.
+            var coverage = try cursors.value(HistoryCoverage.cursorName).flatMap(HistoryCoverage.init(text:))
+                ?? HistoryCoverage(spans: doneUntil.map { [min(horizon, $0)..<$0] } ?? [])
+            coverage.add(state.start..<state.end)
+            try cursors.set(HistoryCoverage.cursorName, coverage.text)
             try cursors.set(Self.windowCursor, nil)
             return (written, state.start...state.end, customers)
         }

@@ -1,3 +1,4 @@
+import Foundation
 import IAPFormats
 import IAPStore
 
@@ -57,6 +58,12 @@ public struct StoreStatus: Sendable, Equatable {
     /// window a killed fetch left unfinished (the next fetch finishes it first).
     public var historyFetchedUntil: String?
     public var historyUnfinishedWindow: String?
+    /// Every span of notification history fetched completely (`from…to`, UTC), and what lies between Apple's
+    /// horizon (less a day) and the last of them unfetched: what `fetch --since … --until …` would fill in.
+    public var historyFetched: [String] = []
+    public var historyGaps: [String] = []
+    /// `CONSUMPTION_REQUEST`s accepted without a verified signature (`--no-verify`): `consumption` never answers them.
+    public var consumptionRequestsUnverified = 0
     /// Customers Apple answered it does not know (refund history 404, 4040010): recorded, not asked again.
     public var customersUnknownToApple = 0
     /// Consumption answers by result (`answered`, `refused`, `in_doubt`, …): `in_doubt` ones need a person.
@@ -115,6 +122,17 @@ public struct StoreStatus: Sendable, Equatable {
             status.historyFetchedUntil = cursors["notification_history.done_until"]
                 .flatMap { Int64($0) }.map { ISO8601Millis.format($0) }
             status.historyUnfinishedWindow = cursors["notification_history.window"]
+            if let coverage = cursors[HistoryCoverage.cursorName].flatMap(HistoryCoverage.init(text:)) {
+                // A day inside Apple's 180 days: a fetch starts a minute after the horizon it saw, and the history
+                // at the very edge may be gone before anybody could ask for it.
+                let horizon = Int64(Date().timeIntervalSince1970 * 1000) - 179 * 86_400_000
+                status.historyFetched = coverage.spans.map(Self.format)
+                status.historyGaps = coverage.gaps(after: horizon).map(Self.format)
+            }
+            status.consumptionRequestsUnverified = Int(try db.value("""
+                SELECT count(*) FROM notifications n JOIN documents d ON d.document_id = n.notification_id
+                WHERE n.notification_type = 'CONSUMPTION_REQUEST' AND d.outcome = 'accepted' AND d.is_verified = 0
+                """).integer ?? 0)
             status.customersUnknownToApple = Int(
                 try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)
             status.consumptionAnswers = try counts(db, """
@@ -133,6 +151,10 @@ public struct StoreStatus: Sendable, Equatable {
             }
             return status
         }
+    }
+
+    private static func format(_ span: Range<Int64>) -> String {
+        ISO8601Millis.format(span.lowerBound) + "…" + ISO8601Millis.format(span.upperBound)
     }
 
     private static func counts(_ db: any StoreConnection, _ sql: String) throws -> [Count] {

@@ -60,12 +60,20 @@ enum StatusPrinter {
         }
         lines.append("notification history fetched: " + (s.historyFetchedUntil.map { "from Apple's 180-day horizon to \($0)" } ?? "none yet (no fetch has covered Apple's 180 days)")
             + (s.historyUnfinishedWindow == nil ? "" : "; a window a stopped fetch left unfinished (the next fetch finishes it first)"))
+        if !s.historyFetched.isEmpty {
+            lines.append("  windows fetched: " + s.historyFetched.joined(separator: ", "))
+            lines.append("  gaps within Apple's 180 days: " + (s.historyGaps.isEmpty ? "none" : s.historyGaps.joined(separator: ", ")
+                + " (fill one with `iaplens fetch --since <start> --until <end>`)"))
+        }
         if s.customersUnknownToApple > 0 {
             lines.append("customers Apple does not know (refund history 404, 4040010; not asked again): \(s.customersUnknownToApple)")
         }
         section("consumption answers", s.consumptionAnswers, into: &lines)
         if let doubtful = s.consumptionAnswers.first(where: { $0.label == "in_doubt" }) {
             lines.append("  \(doubtful.count) consumption request(s) in doubt: sent, no answer recorded; check them in App Store Connect")
+        }
+        if s.consumptionRequestsUnverified > 0 {
+            lines.append("consumption requests never answered because they were accepted unverified (--no-verify): \(s.consumptionRequestsUnverified)")
         }
         lines.append("last runs:")
         if s.lastRuns.isEmpty { lines.append("  none") }
@@ -116,6 +124,9 @@ enum StatusPrinter {
             ("apple_report_months", .array(s.appleReportMonths.map { .string($0) })),
             ("history_fetched_until", s.historyFetchedUntil.map { .string($0) } ?? .null),
             ("history_window_unfinished", .bool(s.historyUnfinishedWindow != nil)),
+            ("history_windows_fetched", .array(s.historyFetched.map { .string($0) })),
+            ("history_gaps", .array(s.historyGaps.map { .string($0) })),
+            ("consumption_requests_unverified", number(s.consumptionRequestsUnverified)),
             ("customers_unknown_to_apple", number(s.customersUnknownToApple)),
             ("consumption_answers", counts(s.consumptionAnswers)),
             ("last_runs", .array(s.lastRuns.map { run in

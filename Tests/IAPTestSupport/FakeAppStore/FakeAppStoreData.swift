@@ -46,6 +46,9 @@ public struct FakeHostility: Sendable {
     /// Get Refund History answers 404 with error 4040010 for these transaction IDs, as Apple does for
     /// transactions it does not know (another environment's, another app's).
     public var unknownTransactions: Set<String> = []
+    /// When set, Get Refund History knows only these transaction IDs and answers 404 `4040010` for every other one,
+    /// as Apple's Production API does for Sandbox transactions and other apps' transactions.
+    public var knownTransactions: Set<String>?
 
     public init() {}
 }

@@ -88,7 +88,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         if case .status(let status)? = fault { return (fault, status, Array("{\"errorCode\":\(status)}".utf8)) }
         if case .retryAfter(let status, _)? = fault { return (fault, status, Array("{\"errorCode\":\(status)}".utf8)) }
         if case .redirect? = fault { return (fault, 302, []) }
-        if case .oversized(let size)? = fault { return (fault, 200, [UInt8](repeating: 0x20, count: size)) }
+        if case .oversized? = fault { return (fault, 200, []) }  // streamed by the handler, never held whole
         let (path, query) = Self.split(uri)
         if method == "POST", path == "/inApps/v1/notifications/history", hostile.repeatsHistoryToken {
             let token = query["paginationToken"] ?? "loop"
@@ -98,7 +98,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         }
         if method == "GET", path.hasPrefix("/inApps/v2/refund/lookup/") {
             let transactionId = String(path.dropFirst("/inApps/v2/refund/lookup/".count))
-            if hostile.unknownTransactions.contains(transactionId) {
+            if hostile.unknownTransactions.contains(transactionId) || hostile.knownTransactions.map({ !$0.contains(transactionId) }) == true {
                 return (fault, 404, Array("{\"errorCode\":4040010,\"errorMessage\":\"Transaction id not found.\"}".utf8))
             }
             if hostile.repeatsRefundRevision {
@@ -302,8 +302,10 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
             let respond: @Sendable () -> Void = {
                 let context = loopBoundContext.value
                 let gzip = answer.body.count >= 2 && answer.body[0] == 0x1f && answer.body[1] == 0x8b
+                var length = answer.body.count
+                if case .oversized(let size)? = answer.fault { length = size }
                 var headers = HTTPHeaders([
-                    ("Content-Type", gzip ? "application/a-gzip" : "application/json"), ("Content-Length", String(answer.body.count)),
+                    ("Content-Type", gzip ? "application/a-gzip" : "application/json"), ("Content-Length", String(length)),
                 ])
                 if !keepAlive { headers.add(name: "Connection", value: "close") }
                 if case .redirect(let location)? = answer.fault { headers.add(name: "Location", value: location) }
@@ -318,6 +320,23 @@ private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
                         guard index < bytes.count, context.channel.isActive else { return }
                         context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [bytes[index]])))), promise: nil)
                         context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { send(index + 1) }
+                    }
+                    send(0)
+                    return
+                }
+                if case .oversized(let size)? = answer.fault {
+                    // Spaces, a mebibyte at a time, each written when the last has left: the fake's memory stays
+                    // small however much it sends, and it stops when the client hangs up.
+                    let chunk = ByteBuffer(repeating: 0x20, count: 1 << 20)
+                    @Sendable func send(_ sent: Int) {
+                        let context = loopBoundContext.value
+                        guard context.channel.isActive else { return }
+                        guard sent < size else {
+                            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
+                            return
+                        }
+                        let part = chunk.getSlice(at: 0, length: min(chunk.readableBytes, size - sent))!
+                        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(part)))).whenSuccess { send(sent + part.readableBytes) }
                     }
                     send(0)
                     return
