@@ -80,7 +80,7 @@ let package = Package(
         ),
         .target(
             name: "IAPConsumption",
-            dependencies: ["IAPFetch", "IAPStore", "IAPFormats"],
+            dependencies: ["IAPFetch", "IAPStore", "IAPFormats", "IAPAnalytics"],
             swiftSettings: swiftSettings
         ),
         .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),

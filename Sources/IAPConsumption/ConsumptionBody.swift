@@ -11,7 +11,7 @@ public enum ConsumptionBody {
             ("sampleContentProvided", .bool(facts.sampleContentProvided)),
         ]
         // Apple asks to leave the percentage out for auto-renewable subscriptions.
-        if let percentage = facts.consumptionPercentage, request.productType != "auto_renewable" {
+        if let percentage = facts.consumptionPercentage, request.productType != ProductType.autoRenewable.reportName {
             pairs.append(("consumptionPercentage", .number(JSONNumber(percentage))))
         }
         if !request.rules.isEmpty { pairs.append(("refundPreference", .string("DECLINE"))) }

@@ -31,7 +31,8 @@ public struct ConsumptionRequest: Sendable, Equatable {
     static func leftSending(in store: any StoreEngine) throws -> [(notificationId: String, transactionId: String)] {
         try store.read { connection in
             try connection.rows(
-                "SELECT notification_id, transaction_id FROM consumption_answers WHERE result = 'sending' ORDER BY notification_id"
+                "SELECT notification_id, transaction_id FROM consumption_answers WHERE result = ? ORDER BY notification_id",
+                [.text(ConsumptionAnswerResult.sending.rawValue)]
             ).map { ($0[0].text ?? "", $0[1].text ?? "") }
         }
     }
@@ -58,7 +59,7 @@ public struct ConsumptionRequest: Sendable, Equatable {
                 FROM consumption_requests
                 WHERE notification_id NOT IN (
                     SELECT notification_id FROM consumption_answers
-                    WHERE result IN ('answered', 'refused', 'sending', 'in_doubt')
+                    WHERE result IN (\(ConsumptionAnswerResult.sqlList(of: ConsumptionAnswerResult.final)))
                 )
                 ORDER BY signed_at_ms, notification_id
                 """).map { row in

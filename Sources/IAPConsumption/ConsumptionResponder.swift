@@ -1,4 +1,5 @@
 import Foundation
+import IAPAnalytics
 import IAPFetch
 import IAPFormats
 import IAPStore
@@ -27,6 +28,19 @@ public struct ConsumptionSummary: Sendable, Equatable {
         case unverified
         /// Signed after this run's clock: not a request Apple can have sent yet.
         case signedInFuture = "signed_in_future"
+
+        /// What `consumption_answers` keeps for this outcome; nil for those recorded nowhere (the request stays
+        /// pending, or is decided by the mart).
+        var storedResult: ConsumptionAnswerResult? {
+            switch self {
+            case .answered: return .answered
+            case .refused: return .refused
+            case .skippedNoFacts: return .skippedNoFacts
+            case .skippedNoConsent: return .skippedNoConsent
+            case .inDoubt: return .inDoubt
+            case .wouldSend, .missed, .decided, .failed, .unverified, .signedInFuture: return nil
+            }
+        }
     }
 
     public var outcomes: [(notificationId: String, transactionId: String, outcome: Outcome)] = []
@@ -50,8 +64,6 @@ public struct ConsumptionSummary: Sendable, Equatable {
 /// Answers every pending consumption request in the store (PIPELINE.md "Answering consumption requests").
 /// *Pending*: not answered yet, signed at most 12 hours before `now`, not yet decided by Apple.
 public struct ConsumptionResponder: Sendable {
-    public static let answerWindowMs: Int64 = 12 * 3_600_000
-
     let store: any StoreEngine
     let facts: [String: ConsumptionFactsRow]
     let api: AppStoreServerAPI?
@@ -70,7 +82,7 @@ public struct ConsumptionResponder: Sendable {
         // Intents an earlier run left behind: sent or not, nobody knows. Never sent again.
         if api != nil {
             for (notificationId, transactionId) in try ConsumptionRequest.leftSending(in: store) {
-                try setResult(notificationId, "in_doubt")
+                try setResult(notificationId, .inDoubt)
                 summary.outcomes.append((notificationId, transactionId, .inDoubt))
             }
         }
@@ -92,7 +104,7 @@ public struct ConsumptionResponder: Sendable {
         if request.decision != nil { return .decided }
         // A minute of clock difference between Apple and this machine is not the future.
         if request.signedAtMs > now + 60_000 { return .signedInFuture }
-        if now - request.signedAtMs > Self.answerWindowMs { return .missed }
+        if now - request.signedAtMs > BusinessRules.consumptionAnswerWindowMs { return .missed }
         guard let facts = facts[request.transactionId] else { return try record(request, .skippedNoFacts, now: now) }
         guard facts.customerConsented else { return try record(request, .skippedNoConsent, now: now) }
         let body = ConsumptionBody.make(for: request, facts: facts)
@@ -101,7 +113,7 @@ public struct ConsumptionResponder: Sendable {
         guard let api else { return .wouldSend }
         // The intent first, in its own transaction: from here on the request is never sent again, whatever
         // happens (Documentation/Fetching.md "Consumption requests: at most once").
-        try record(request, "sending", body: body, status: nil, now: now)
+        try record(request, .sending, body: body, status: nil, now: now)
         let status: Int
         do {
             status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
@@ -112,24 +124,25 @@ public struct ConsumptionResponder: Sendable {
                 (request.transactionId, FetchError.gaveUp(request: name, attempts: attempts, last: last).description))
             return .failed
         } catch FetchError.noAnswer {
-            try setResult(request.notificationId, "in_doubt")
+            try setResult(request.notificationId, .inDoubt)
             return .inDoubt
         }
         // Recorded whatever Apple said: a 202 is answered; a refusal of this body would be refused again.
         return try record(request, status == 202 ? .answered : .refused, body: body, status: status, now: now)
     }
 
-    private func setResult(_ notificationId: String, _ result: String) throws {
+    private func setResult(_ notificationId: String, _ result: ConsumptionAnswerResult) throws {
         _ = try store.write { connection in
             try connection.execute(
-                "UPDATE consumption_answers SET result = ? WHERE notification_id = ?", [.text(result), .text(notificationId)])
+                "UPDATE consumption_answers SET result = ? WHERE notification_id = ?", [.text(result.rawValue), .text(notificationId)])
         }
     }
 
     private func forget(_ notificationId: String) throws {
         _ = try store.write { connection in
             try connection.execute(
-                "DELETE FROM consumption_answers WHERE notification_id = ? AND result = 'sending'", [.text(notificationId)])
+                "DELETE FROM consumption_answers WHERE notification_id = ? AND result = ?",
+                [.text(notificationId), .text(ConsumptionAnswerResult.sending.rawValue)])
         }
     }
 
@@ -138,11 +151,13 @@ public struct ConsumptionResponder: Sendable {
         _ request: ConsumptionRequest, _ outcome: ConsumptionSummary.Outcome, body: [UInt8]? = nil, status: Int? = nil,
         now: Int64
     ) throws -> ConsumptionSummary.Outcome {
-        try record(request, outcome.rawValue, body: body, status: status, now: now)
+        if let result = outcome.storedResult { try record(request, result, body: body, status: status, now: now) }
         return outcome
     }
 
-    private func record(_ request: ConsumptionRequest, _ result: String, body: [UInt8]?, status: Int?, now: Int64) throws {
+    private func record(
+        _ request: ConsumptionRequest, _ result: ConsumptionAnswerResult, body: [UInt8]?, status: Int?, now: Int64
+    ) throws {
         guard api != nil else { return }
         _ = try store.write { connection in
             try connection.execute(
@@ -153,7 +168,7 @@ public struct ConsumptionResponder: Sendable {
                     result = excluded.result, body = excluded.body, sent_at = excluded.sent_at,
                     http_status = excluded.http_status
                 """,
-                [.text(request.notificationId), .text(request.transactionId), .text(result),
+                [.text(request.notificationId), .text(request.transactionId), .text(result.rawValue),
                  body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
                  status.map { .integer(Int64($0)) } ?? .null])
         }

@@ -97,7 +97,7 @@ public struct Analyzer: Sendable {
                     + "counted in sales/refunds and unpriced, with currency XXX and 0 in money columns.")
         }
         if options.smallBusiness {
-            notes.append("Proceeds use the Small Business Program rate (85 %) for every transaction.")
+            notes.append("Proceeds use the Small Business Program rate (\(BusinessRules.reducedProceedsPercent) %) for every transaction.")
         }
         notes.append("Estimated proceeds are estimates: taxes are not modelled.")
         return notes

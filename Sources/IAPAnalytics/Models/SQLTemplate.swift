@@ -20,6 +20,10 @@ import IAPFormats
 /// | `month_end_ms(month)` | the first millisecond after a `'YYYY-MM'` month |
 /// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
 /// | `fixed_order_join` | an inner join the planner must take in the written order |
+/// | `rule('name')` | a number of ``BusinessRules`` (`billing_retry_window_ms`, …) as an integer literal |
+/// | `product_type('consumable')`, `churn_reason('…')`, `churn_type('…')`, `consumption_result('…')` | the code as a string literal, checked against its Swift type |
+/// | `consumption_results('final' or 'sent')` | the list of ``ConsumptionAnswerResult``s for `in (…)` |
+/// | `churn_reason_of_intent(i)`, `churn_reason_of_expired_subtype(s)`, `expiration_intent_of_churn_reason(r)`, `churn_type_of_reason(r)` | the `case` of ``ChurnReason``'s mappings |
 /// | `product_type_name(type)` | Apple's product `type` (or the reports' spelling) as the reports spell it, `unknown` for any other value, NULL for NULL: the CASE is written from ``ProductType`` |
 ///
 /// The SQL each renders to is in ``SQLDialect``, the one place the engines differ (`product_type_name` is the same
@@ -105,9 +109,53 @@ public struct SQLTemplate: Sendable {
             return dialect.fixedOrderJoin
         case "product_type_name":
             return Self.productTypeName(try one())
+        case "rule":
+            let name = Self.unquoted(try one())
+            guard let value = BusinessRules.byName[name] else { throw Failure(description: "rule('\(name)') names no business rule") }
+            return String(value)
+        case "product_type":
+            return try Self.quoted(try one(), among: ProductType.allCases.map(\.reportName), what: "product type")
+        case "churn_reason":
+            return try Self.quoted(try one(), among: ChurnReason.allCases.map(\.rawValue), what: "churn reason")
+        case "churn_type":
+            return try Self.quoted(try one(), among: ChurnType.allCases.map(\.rawValue), what: "churn type")
+        case "consumption_result":
+            return try Self.quoted(try one(), among: ConsumptionAnswerResult.allCases.map(\.rawValue), what: "consumption result")
+        case "consumption_results":
+            guard let list = Self.resultLists[Self.unquoted(try one())] else {
+                throw Failure(description: "consumption_results takes 'final' or 'sent': {{\(text)}}")
+            }
+            return ConsumptionAnswerResult.sqlList(of: list)
+        case "churn_reason_of_intent":
+            let branches = ChurnReason.allCases.filter { $0 != .unknown }.compactMap { reason in
+                reason.expirationIntent.map { "when \($0) then '\(reason.rawValue)'" }
+            }
+            return "case (\(try one())) \(branches.joined(separator: " ")) else '\(ChurnReason.unknown.rawValue)' end"
+        case "churn_reason_of_expired_subtype":
+            let branches = ChurnReason.allCases.compactMap { reason in reason.expiredSubtype.map { "when '\($0)' then '\(reason.rawValue)'" } }
+            return "case (\(try one())) \(branches.joined(separator: " ")) end"
+        case "expiration_intent_of_churn_reason":
+            let branches = ChurnReason.allCases.compactMap { reason in reason.expirationIntent.map { "when '\(reason.rawValue)' then \($0)" } }
+            return "case (\(try one())) \(branches.joined(separator: " ")) end"
+        case "churn_type_of_reason":
+            let branches = ChurnReason.allCases.map { "when '\($0.rawValue)' then '\($0.churnType.rawValue)'" }
+            return "case (\(try one())) \(branches.joined(separator: " ")) else '\(ChurnType.other.rawValue)' end"
         default:
             throw Failure(description: "unknown template function {{\(text)}}")
         }
+    }
+
+    private static let resultLists: [String: [ConsumptionAnswerResult]] = [
+        "final": ConsumptionAnswerResult.final, "sent": ConsumptionAnswerResult.sent,
+    ]
+
+    /// `'value'` when `value` is one of `allowed`: a misspelt code fails the model instead of matching nothing.
+    private static func quoted(_ argument: String, among allowed: [String], what: String) throws(Failure) -> String {
+        let value = unquoted(argument)
+        guard allowed.contains(value) else {
+            throw Failure(description: "'\(value)' is no \(what) (\(allowed.joined(separator: ", ")))")
+        }
+        return "'\(value)'"
     }
 
     /// `case` from Apple's spelling and the reports' spelling (exact, as stored) to the reports' spelling.

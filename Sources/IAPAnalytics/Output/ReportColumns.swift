@@ -1,6 +1,13 @@
 /// The file names and headers of REPORTS.md, in one place: analytics fills them, writers print them,
 /// tests parse them.
 public enum ReportColumns {
+    /// The files whose rows are "counted activity" (Documentation/Reports.md "Months written"): a month with a row
+    /// in one of them is written by default. Order lookups, flags and consumption requests are not activity. The
+    /// `report_months` model unions exactly these marts (`BusinessRulesTests` checks it).
+    public static let countedActivityFiles = [
+        "churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv", "reconciliation.csv",
+    ]
+
     /// `churn.csv`
     public static let churn = ["month", "product_id", "churn_type", "reason", "subscriptions"]
     /// `subscriptions.csv`: the base behind the churn.

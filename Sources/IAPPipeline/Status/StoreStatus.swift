@@ -136,7 +136,8 @@ public struct StoreStatus: Sendable, Equatable {
             status.customersUnknownToApple = Int(
                 try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)
             status.consumptionAnswers = try counts(db, """
-                SELECT CASE WHEN result = 'sending' THEN 'in_doubt' ELSE result END AS answer, count(*) FROM consumption_answers
+                SELECT CASE WHEN result = '\(ConsumptionAnswerResult.sending.rawValue)' THEN '\(ConsumptionAnswerResult.inDoubt.rawValue)'
+                    ELSE result END AS answer, count(*) FROM consumption_answers
                 GROUP BY 1 ORDER BY answer
                 """)
             if quarantineLimit > 0 {

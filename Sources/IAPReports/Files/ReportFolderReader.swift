@@ -33,8 +33,7 @@ enum ReportFolderReader {
             tables.append(table)
         }
         guard found else { return nil }
-        let activity = ["churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv", "reconciliation.csv"]
-        let isEmpty = tables.allSatisfy { !activity.contains($0.name) || $0.rows.isEmpty }
+        let isEmpty = tables.allSatisfy { !ReportColumns.countedActivityFiles.contains($0.name) || $0.rows.isEmpty }
         return MonthReport(month: name, tables: tables, flaggedTimelines: [], isEmpty: isEmpty)
     }
 

@@ -131,7 +131,7 @@ enum AppleReconciliationSection {
         }
         return [
             .paragraph("\(strong: "Proceeds.") Apple's column is what Apple pays: its share of each price after "
-                + "commission and after the VAT or other taxes included in the price. The estimate applies 70 % or 85 % "
+                + "commission and after the VAT or other taxes included in the price. The estimate applies \(BusinessRules.standardProceedsPercent) % or \(BusinessRules.reducedProceedsPercent) % "
                 + "to the tax-inclusive price, so it runs higher where prices include VAT, and it moves with any gap in units."),
             .table(table),
         ]

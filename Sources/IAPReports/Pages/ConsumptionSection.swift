@@ -1,4 +1,5 @@
 import IAPAnalytics
+import IAPStore
 
 /// The **Consumption requests** part of the trust-and-safety section: how many refund requests Apple asked about,
 /// how many iaplens answered in time (and with `DECLINE`), and what Apple decided afterwards, so the team sees
@@ -12,20 +13,21 @@ enum ConsumptionSection {
             return blocks
         }
         func count(_ answer: String) -> Int { rows.filter { $0.text("answer") == answer }.count }
-        let sent = rows.filter { ["answered", "refused"].contains($0.text("answer")) }
-        let answered = count("answered")
+        func count(_ result: ConsumptionAnswerResult) -> Int { count(result.rawValue) }
+        let sent = rows.filter { answer in ConsumptionAnswerResult.sent.contains { $0.rawValue == answer.text("answer") } }
+        let answered = count(.answered)
         let declines = sent.filter { $0.text("refund_preference") == "DECLINE" }.count
         let refunded = sent.filter { $0.text("decision") == "refunded" }.count
         let declined = sent.filter { $0.text("decision") == "declined" }.count
         let open = sent.count - refunded - declined
-        let skippedFacts = count("skipped_no_facts")
-        let skippedConsent = count("skipped_no_consent")
+        let skippedFacts = count(.skippedNoFacts)
+        let skippedConsent = count(.skippedNoConsent)
         blocks.append(
             .paragraph(
                 "\(strong: .prose(String(rows.count))) request(s) from Apple (a customer asked for a refund): "
                     + "\(strong: "\(answered) answered in time") (\(declines) asking Apple to decline: the account met a "
-                    + "flag rule), \(count("refused")) refused by Apple, \(count("missed")) missed (no answer within 12 "
-                    + "hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
+                    + "flag rule), \(count(.refused)) refused by Apple, \(count("missed")) missed (no answer within "
+                    + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
                     + "\(skippedConsent) without the customer's consent), \(count("decided_before_answer")) decided by "
                     + "Apple before an answer, \(count("pending")) pending."))
         blocks.append(

@@ -7,8 +7,8 @@ enum FinanceSection {
         var blocks: [Block] = []
         let rate: Text =
             set.smallBusiness
-            ? "85 % (Small Business Program)"
-            : "70 %, or 85 % for subscription renewals a year or more after the first purchase"
+            ? "\(BusinessRules.reducedProceedsPercent) % (Small Business Program)"
+            : "\(BusinessRules.standardProceedsPercent) %, or \(BusinessRules.reducedProceedsPercent) % for subscription renewals a year or more after the first purchase"
         blocks.append(
             .paragraph(
                 "Estimated proceeds are an \(strong: "estimate"): taxes are not modelled and the proceeds rate is "

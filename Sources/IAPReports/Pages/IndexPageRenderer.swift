@@ -111,7 +111,7 @@ public struct IndexPageRenderer {
             .heading(level: 3, "Product, trust and safety", anchor: "key-product"), .table(product)]
         if let first = months.first(where: { ProvisionalMonth.isProvisional($0.month, asOf: asOf) }) {
             blocks.append(.aside(
-                "Months from \(first.month) on are " + .strong("provisional") + ": the data end less than 60 days after "
+                "Months from \(first.month) on are " + .strong("provisional") + ": the data end less than \(BusinessRules.billingRetryWindowDays) days after "
                     + "they ended, so billing episodes may still recover and churn may still appear."))
         }
         return blocks

@@ -30,7 +30,7 @@ public struct MonthPageRenderer {
 
     /// The note on every page of a provisional month (Documentation/Reports.md "Provisional months").
     static let provisionalCallout = Block.callout(
-        ["\(strong: "Provisional month.") The data end less than 60 days after this month ended: billing episodes "
+        ["\(strong: "Provisional month.") The data end less than \(BusinessRules.billingRetryWindowDays) days after this month ended: billing episodes "
             + "may still recover and churn inferred from silence may still appear. No change is computed from it."],
         kind: .note)
 
@@ -47,8 +47,8 @@ public struct MonthPageRenderer {
         if month.isEmpty {
             blocks.append(
                 .paragraph(
-                    "\(strong: "No counted activity in this month"): no sales, refunds, churn, billing retries or order "
-                        + "lookups. The CSV files next to this page hold their header row only"
+                    "\(strong: "No counted activity in this month"): no sales, refunds, churn, expirations or billing "
+                        + "retries. The CSV files next to this page hold their header row only"
                         + (hasFlags ? ", except the accounts still flagged from earlier months." : ".")))
             if hasFlags {
                 blocks.append(.heading(level: 2, "Trust and safety", anchor: "trust-and-safety"))
@@ -83,7 +83,7 @@ public struct MonthPageRenderer {
     static func runLine(_ set: ReportSet) -> Text {
         "Bundle \(set.bundleId) · \(set.environment) · as of "
             + .prose(UTCTimestamp.iso8601(unixMilliseconds: set.asOf)) + " · small-business rate "
-            + (set.smallBusiness ? "on (85 %)" : "off")
+            + (set.smallBusiness ? "on (\(BusinessRules.reducedProceedsPercent) %)" : "off")
     }
 
     /// The notes every reader must see, and the `--no-verify` warning, near the top.

@@ -99,7 +99,7 @@ enum ProductSection {
             } ?? Text()
         return .paragraph(
             "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): " + rate
-                + "\(figures.billingRecovered) recovered within 60 days (of which \(figures.billingRecoveredInGrace) "
+                + "\(figures.billingRecovered) recovered within \(BusinessRules.billingRetryWindowDays) days (of which \(figures.billingRecoveredInGrace) "
                 + "inside the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying.")
     }
 

@@ -39,7 +39,7 @@ enum SubscribersSection {
         blocks.append(.table(table))
         blocks.append(.aside(
             "Churn rate = subscriptions churned in the month ÷ those active when it began; trial conversion = trials "
-                + "converted (a paid renewal within 60 days of the trial's end) ÷ trials that ended. Subscriptions in "
+                + "converted (a paid renewal within \(BusinessRules.billingRetryWindowDays) days of the trial's end) ÷ trials that ended. Subscriptions in "
                 + "billing retry or grace are not active, and resubscriptions come back, so the end need not equal "
                 + "the start plus new minus churned."))
         return blocks

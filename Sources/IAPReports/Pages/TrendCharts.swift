@@ -1,3 +1,4 @@
+import IAPAnalytics
 /// The index's trend charts, one value per month: churn voluntary against involuntary, refunds and the refund rate,
 /// consumable losses and net revenue per currency, billing-retry recovery.
 enum TrendCharts {
@@ -42,7 +43,7 @@ enum TrendCharts {
                     "trial-conversion", "Trial conversion", .lines,
                     [.init(name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths))],
                     .percentTenths, "Per cent",
-                    "Free trials that ended in the month and were followed by a paid renewal within 60 days, per 100 that "
+                    "Free trials that ended in the month and were followed by a paid renewal within \(BusinessRules.billingRetryWindowDays) days, per 100 that "
                         + "ended; no point in a month where none ended."))
         }
         charts += [
@@ -87,7 +88,7 @@ enum TrendCharts {
                     .init(name: "Pending", values: figures.map(\.billingPending)),
                 ],
                 .count, "Episodes",
-                "Billing-retry episodes by the month the failed period expired, stacked: recovered within 60 days (solid "
+                "Billing-retry episodes by the month the failed period expired, stacked: recovered within \(BusinessRules.billingRetryWindowDays) days (solid "
                     + "blue), expired (striped red-orange), still retrying (striped green). Hatched: provisional months."))
         charts.append(
             chart(
@@ -118,7 +119,7 @@ enum TrendCharts {
                             values: figures.map { $0.hasAppleReport ? $0.coveredEstimateByCurrency[currency] : nil }),
                     ],
                     .money(currency: currency), currency,
-                    "What Apple's financial reports say it pays (solid) against iaplens's 70/85 % estimate for the same "
+                    "What Apple's financial reports say it pays (solid) against iaplens's \(BusinessRules.standardProceedsPercent)/\(BusinessRules.reducedProceedsPercent) % estimate for the same "
                         + "days (striped), in \(currency); months without a loaded report have no bars. Apple pays its share "
                         + "net of VAT, so the estimate runs higher where prices include it."))
         }

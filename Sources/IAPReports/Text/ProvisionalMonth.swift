@@ -1,3 +1,4 @@
+import IAPAnalytics
 import IAPFormats
 
 /// Documentation/Reports.md "Provisional months": a month is provisional while `T` is less than 60 days after its end,
@@ -5,7 +6,7 @@ import IAPFormats
 /// months and compute no change against or from one.
 enum ProvisionalMonth {
     /// How long after a month's end its figures can still move: the billing-retry window.
-    static let settlingMilliseconds: Int64 = 60 * 86_400_000
+    static let settlingMilliseconds = BusinessRules.billingRetryWindowMs
 
     /// True when `month` (`YYYY-MM`) is provisional as of `asOf` (Unix ms).
     static func isProvisional(_ month: String, asOf: Int64) -> Bool {

@@ -1,31 +1,19 @@
 import IAPAnalytics
+import IAPFormats
 import IAPStore
 /// The words a reader sees for the codes in the CSV files. Unknown codes are shown as they are (escaped by the
 /// caller), so a new code from analytics is visible rather than hidden.
 enum Vocabulary {
     /// A churn reason code of `churn.csv`.
     static func churnReason(_ code: String) -> String {
-        switch code {
-        case "customer_canceled": "customer canceled"
-        case "price_increase_declined": "declined a price increase"
-        case "billing_error": "billing error"
-        case "product_unavailable": "product not for sale"
-        case "refunded": "refunded"
-        case "unknown": "unknown"
-        default: code
-        }
+        ChurnReason(rawValue: code)?.words ?? code
     }
 
-    /// Apple's expiration intent 1–5.
+    /// Apple's expiration intent 1–5, with the churn reason it maps to (``ChurnReason``).
     static func expirationIntent(_ code: String) -> String {
-        switch code {
-        case "1": "1 · customer canceled"
-        case "2": "2 · billing error"
-        case "3": "3 · declined a price increase"
-        case "4": "4 · product not for sale"
-        case "5": "5 · other or unknown"
-        default: code
-        }
+        guard let intent = Int64(code), (1...5).contains(intent) else { return code }
+        let reason = ChurnReason(expirationIntent: intent)
+        return "\(intent) · " + (reason == .unknown ? "other or unknown" : reason.words)
     }
 
     /// A status of `apple_reconciliation.csv`.
@@ -41,13 +29,7 @@ enum Vocabulary {
 
     /// A product type of the CSV files.
     static func productType(_ code: String) -> String {
-        switch code {
-        case "auto_renewable": "auto-renewable"
-        case "non_renewing": "non-renewing"
-        case "consumable": "consumable"
-        case "non_consumable": "non-consumable"
-        default: code
-        }
+        ProductType.allCases.contains { $0.reportName == code } ? String(code.map { $0 == "_" ? "-" : $0 }) : code
     }
 
     /// A flagging rule of `flagged_accounts.csv`, in words, with the thresholds it ran with.
@@ -86,16 +68,20 @@ enum Vocabulary {
 extension Vocabulary {
     /// An answer of `consumption_requests.csv`.
     static func consumptionAnswer(_ code: String) -> String {
+        if let result = ConsumptionAnswerResult(rawValue: code) {
+            switch result {
+            case .answered: return "answered"
+            case .refused: return "refused by Apple"
+            case .skippedNoFacts: return "skipped: no facts"
+            case .skippedNoConsent: return "skipped: no consent"
+            case .inDoubt, .sending: return "in doubt: sent, no answer recorded"
+            }
+        }
         switch code {
-        case "answered": "answered"
-        case "refused": "refused by Apple"
-        case "skipped_no_facts": "skipped: no facts"
-        case "skipped_no_consent": "skipped: no consent"
-        case "in_doubt": "in doubt: sent, no answer recorded"
-        case "decided_before_answer": "decided before an answer"
-        case "missed": "missed"
-        case "pending": "pending"
-        default: code
+        case "decided_before_answer": return "decided before an answer"
+        case "missed": return "missed"
+        case "pending": return "pending"
+        default: return code
         }
     }
 }

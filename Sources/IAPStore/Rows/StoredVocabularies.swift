@@ -50,3 +50,25 @@ extension CaseIterable where Self: RawRepresentable, RawValue == String {
         return value
     }
 }
+
+/// What `consumption` recorded for a request (`consumption_answers.result`; Documentation/Fetching.md "Consumption
+/// requests: at most once"). `sending` is the intent written before the body leaves; a request in `sending`,
+/// `answered`, `refused` or `inDoubt` is never sent again.
+public enum ConsumptionAnswerResult: String, Sendable, CaseIterable {
+    case answered
+    case refused
+    case skippedNoFacts = "skipped_no_facts"
+    case skippedNoConsent = "skipped_no_consent"
+    case sending
+    case inDoubt = "in_doubt"
+
+    /// The results that end a request: it is never sent again.
+    public static let final: [ConsumptionAnswerResult] = [.answered, .refused, .sending, .inDoubt]
+    /// The results of a body Apple received an answer for.
+    public static let sent: [ConsumptionAnswerResult] = [.answered, .refused]
+
+    /// `'a', 'b'`: a list of results for `IN (…)`.
+    public static func sqlList(of results: [ConsumptionAnswerResult]) -> String {
+        results.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    }
+}

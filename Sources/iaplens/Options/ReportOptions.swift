@@ -12,7 +12,7 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("accounts.csv (app_account_token,account_id): links purchases to your accounts.", valueName: "file"))
     var accounts: String?
 
-    @Flag(name: .customLong("small-business"), help: "The app is in the App Store Small Business Program: 85 % proceeds.")
+    @Flag(name: .customLong("small-business"), help: "The app is in the App Store Small Business Program: \(BusinessRules.reducedProceedsPercent) % proceeds.")
     var smallBusiness = false
 
     @Option(name: .customLong("apple-time-zone"), help: ArgumentHelp(

@@ -69,7 +69,7 @@ enum StatusPrinter {
             lines.append("customers Apple does not know (refund history 404, 4040010; not asked again): \(s.customersUnknownToApple)")
         }
         section("consumption answers", s.consumptionAnswers, into: &lines)
-        if let doubtful = s.consumptionAnswers.first(where: { $0.label == "in_doubt" }) {
+        if let doubtful = s.consumptionAnswers.first(where: { $0.label == ConsumptionAnswerResult.inDoubt.rawValue }) {
             lines.append("  \(doubtful.count) consumption request(s) in doubt: sent, no answer recorded; check them in App Store Connect")
         }
         if s.consumptionRequestsUnverified > 0 {

@@ -1,3 +1,4 @@
+import IAPAnalytics
 import ArgumentParser
 import Foundation
 import IAPConsumption
@@ -57,7 +58,7 @@ enum ConsumptionPlan {
         if !summary.failures.isEmpty {
             for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
             Console.error(
-                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within 12 hours of each request).")
+                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within \(BusinessRules.consumptionAnswerWindowHours) hours of each request).")
             throw ExitCode(75)
         }
     }

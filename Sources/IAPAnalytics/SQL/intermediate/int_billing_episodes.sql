@@ -129,7 +129,7 @@ episodes as (
         first_failures.grace_period_expires_at_ms,
         coalesce(
             subscription_periods.next_purchased_at_ms
-            <= subscription_periods.expires_at_ms + 5184000000,
+            <= subscription_periods.expires_at_ms + {{ rule('billing_retry_window_ms') }},
             false
         ) as is_recovered,
         churn_events.transaction_id is not null as is_churned

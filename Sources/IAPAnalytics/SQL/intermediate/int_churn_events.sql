@@ -83,7 +83,7 @@ periods_joined_to_renewal_state as (
             as is_in_billing_retry,
         coalesce(renewal_infos.is_auto_renew_off, false) as is_auto_renew_off,
         periods_with_renewal_state.ended_at_ms
-        >= periods_with_renewal_state.expires_at_ms + 5184000000
+        >= periods_with_renewal_state.expires_at_ms + {{ rule('billing_retry_window_ms') }}
             as is_past_recovery_window
     from periods_with_renewal_state
     left join renewal_infos
@@ -97,34 +97,21 @@ reasoned as (
     select
         *,
         case
-            when is_ended_by_refund then 'refunded'
+            when is_ended_by_refund then {{ churn_reason('refunded') }}
             when expired_notification_id is not null then
-                case expired_subtype
-                    when 'VOLUNTARY' then 'customer_canceled'
-                    when 'PRICE_INCREASE' then 'price_increase_declined'
-                    when 'BILLING_RETRY' then 'billing_error'
-                    when 'PRODUCT_NOT_FOR_SALE' then 'product_unavailable'
-                    else
-                        case expired_intent
-                            when 1 then 'customer_canceled'
-                            when 2 then 'billing_error'
-                            when 3 then 'price_increase_declined'
-                            when 4 then 'product_unavailable'
-                            else 'unknown'
-                        end
-                end
+                coalesce(
+                    {{ churn_reason_of_expired_subtype(expired_subtype) }},
+                    {{ churn_reason_of_intent(expired_intent) }}
+                )
             when is_in_billing_retry then
-                case when is_past_recovery_window then 'billing_error' end
-            when renewal_intent is not null then
-                case renewal_intent
-                    when 1 then 'customer_canceled'
-                    when 2 then 'billing_error'
-                    when 3 then 'price_increase_declined'
-                    when 4 then 'product_unavailable'
-                    else 'unknown'
+                case
+                    when is_past_recovery_window
+                        then {{ churn_reason('billing_error') }}
                 end
-            when is_auto_renew_off then 'customer_canceled'
-            when is_past_recovery_window then 'unknown'
+            when renewal_intent is not null
+                then {{ churn_reason_of_intent(renewal_intent) }}
+            when is_auto_renew_off then {{ churn_reason('customer_canceled') }}
+            when is_past_recovery_window then {{ churn_reason('unknown') }}
         end as reason,
         case
             when is_ended_by_refund then null
@@ -141,27 +128,14 @@ final as (
         original_transaction_id,
         product_id,
         reason,
+        {{ churn_type_of_reason(reason) }} as churn_type,
         case
-            when reason in (
-                'customer_canceled', 'price_increase_declined', 'refunded'
-            ) then 'voluntary'
-            when reason = 'billing_error' then 'involuntary'
-            else 'other'
-        end as churn_type,
-        case
-            when reason = 'refunded' then null
+            when reason = {{ churn_reason('refunded') }} then null
             when observed_intent between 1 and 5 then observed_intent
-            else
-                case reason
-                    when 'customer_canceled' then 1
-                    when 'billing_error' then 2
-                    when 'price_increase_declined' then 3
-                    when 'product_unavailable' then 4
-                    else 5
-                end
+            else {{ expiration_intent_of_churn_reason(reason) }}
         end as expiration_intent,
         case
-            when reason = 'refunded'
+            when reason = {{ churn_reason('refunded') }}
                 then {{ month_of_ms(revoked_at_ms) }}
             else {{ month_of_ms(expires_at_ms) }}
         end as churn_month

@@ -119,7 +119,7 @@ trials as (
         -- The next transaction is paid: looked up by the subscription index
         -- of int_transactions_priced (a seek per trial, not a scan).
         periods.next_purchased_at_ms is not null
-        and periods.next_purchased_at_ms <= periods.expires_at_ms + 5184000000
+        and periods.next_purchased_at_ms <= periods.expires_at_ms + {{ rule('billing_retry_window_ms') }}
         and exists (
             select 1 from transactions as next_transactions
             where next_transactions.original_transaction_id = periods.original_transaction_id

@@ -49,7 +49,7 @@ subscription_transactions as materialized (
     from transactions
     where transactions.original_transaction_id is not null
         and transactions.purchased_at_ms is not null
-        and transactions.product_type = 'auto_renewable'
+        and transactions.product_type = {{ product_type('auto_renewable') }}
 ),
 
 final as (

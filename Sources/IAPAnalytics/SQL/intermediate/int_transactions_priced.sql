@@ -73,7 +73,10 @@ priced as (
         coalesce(
             product_type,
             catalog_product_type,
-            case when expires_at_ms is not null then 'auto_renewable' end,
+            case
+                when expires_at_ms is not null
+                    then {{ product_type('auto_renewable') }}
+            end,
             'unknown'
         ) as product_type,
         in_app_ownership_type,
@@ -119,11 +122,14 @@ classified as (
             else gross_milli
         end as refund_milli,
         case
-            when analysis_parameters.is_small_business = 1 then 85
-            when product_type = 'auto_renewable'
+            when analysis_parameters.is_small_business = 1
+                then {{ rule('reduced_proceeds_percent') }}
+            when product_type = {{ product_type('auto_renewable') }}
                 and purchased_at_ms
-                >= original_purchased_at_ms + 31536000000 then 85
-            else 70
+                >= original_purchased_at_ms
+                + {{ rule('reduced_proceeds_after_ms') }}
+                then {{ rule('reduced_proceeds_percent') }}
+            else {{ rule('standard_proceeds_percent') }}
         end as proceeds_percent
     from priced
     cross join analysis_parameters
@@ -144,7 +150,7 @@ with_accounts as (
                 then classified.app_account_token
             when classified.app_transaction_id is not null
                 then 'app:' || classified.app_transaction_id
-            when classified.product_type = 'auto_renewable'
+            when classified.product_type = {{ product_type('auto_renewable') }}
                 then 'sub:' || coalesce(
                     classified.original_transaction_id,
                     classified.transaction_id

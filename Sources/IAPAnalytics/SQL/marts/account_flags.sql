@@ -96,7 +96,7 @@ account_refunds as (
     select
         account_id,
         transaction_id,
-        product_type = 'consumable' as is_consumable,
+        product_type = {{ product_type('consumable') }} as is_consumable,
         revoked_at_ms
     from refunds
     where account_id is not null

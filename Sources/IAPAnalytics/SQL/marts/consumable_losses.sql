@@ -31,7 +31,7 @@ consumable_refunds as (
         0 as declined,
         0 as reversed
     from refunded_transactions
-    where product_type = 'consumable'
+    where product_type = {{ product_type('consumable') }}
 ),
 
 consumable_refund_decisions as (
@@ -59,7 +59,7 @@ consumable_refund_decisions as (
     where notifications.notification_type in (
         'REFUND_DECLINED', 'REFUND_REVERSED'
     )
-        and transactions.product_type = 'consumable'
+        and transactions.product_type = {{ product_type('consumable') }}
 ),
 
 losses as (

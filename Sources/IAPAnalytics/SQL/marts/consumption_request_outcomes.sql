@@ -51,23 +51,26 @@ final as (
         coalesce(joined.account_id, '') as account_id,
         joined.rules,
         case
-            when joined.result = 'sending' then 'in_doubt'
+            when joined.result = {{ consumption_result('sending') }}
+                then {{ consumption_result('in_doubt') }}
             when joined.result is not null then joined.result
             when joined.decision is not null
-                and joined.decided_at_ms - joined.signed_at_ms <= 43200000
+                and joined.decided_at_ms - joined.signed_at_ms
+                <= {{ rule('consumption_answer_window_ms') }}
                 then 'decided_before_answer'
-            when analysis_parameters.as_of_ms - joined.signed_at_ms > 43200000
+            when analysis_parameters.as_of_ms - joined.signed_at_ms
+                > {{ rule('consumption_answer_window_ms') }}
                 then 'missed'
             else 'pending'
         end as answer,
         case
-            when joined.result in ('answered', 'refused')
+            when joined.result in ({{ consumption_results('sent') }})
                 and joined.body like '%"refundPreference":"DECLINE"%'
                 then 'DECLINE'
             else ''
         end as refund_preference,
         case
-            when joined.result in ('answered', 'refused')
+            when joined.result in ({{ consumption_results('sent') }})
                 then {{ utc_timestamp_of_ms(joined.sent_at) }}
             else ''
         end as answered_at,

@@ -13,7 +13,7 @@ final as (
         expiration_intent,
         count(*) as subscriptions
     from churn_events
-    where reason <> 'refunded'
+    where reason <> {{ churn_reason('refunded') }}
     group by 1, 2, 3
 )
 

@@ -22,9 +22,9 @@ measures as (
     union all
     select
         month, product_id, 0, 0,
-        case when churn_type = 'voluntary' then subscriptions else 0 end,
-        case when churn_type = 'involuntary' then subscriptions else 0 end,
-        case when churn_type = 'other' then subscriptions else 0 end,
+        case when churn_type = {{ churn_type('voluntary') }} then subscriptions else 0 end,
+        case when churn_type = {{ churn_type('involuntary') }} then subscriptions else 0 end,
+        case when churn_type = {{ churn_type('other') }} then subscriptions else 0 end,
         0, 0, 0, 0
     from churn
 ),
