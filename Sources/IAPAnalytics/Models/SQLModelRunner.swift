@@ -87,54 +87,50 @@ struct SQLModelRunner {
         let dialect = connection.dialect
         let integer = dialect.integerType
         let text = dialect.textType
-        // Flags are integers (0 / 1) on both engines: the models compare them with `= 1`.
+        // One row, each value under its name (the models read them by name). Flags are integers (0 / 1) on both
+        // engines: the models compare them with `= 1`.
+        let parameters: [(name: String, type: String, value: SQLValue)] = [
+            ("environment", "\(text) not null", .text(options.environment)),
+            ("bundle_id", "\(text) not null", .text(options.bundleId)),
+            ("as_of_ms", integer, SQLValue(options.asOf)),
+            ("is_as_of_given", "\(integer) not null", SQLValue(options.asOf != nil)),
+            ("is_small_business", "\(integer) not null", SQLValue(options.smallBusiness)),
+            ("repeat_refunds_min", "\(integer) not null", SQLValue(options.thresholds.repeatRefunds)),
+            ("burst_refunds_min", "\(integer) not null", SQLValue(options.thresholds.burstRefunds)),
+            ("burst_window_ms", "\(integer) not null", .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000)),
+            ("high_rate_min_refunds", "\(integer) not null", SQLValue(options.thresholds.highRateRefunds)),
+            ("high_rate_min_percent", "\(integer) not null", SQLValue(options.thresholds.highRatePercent)),
+            ("window_ms", "\(integer) not null", .integer(Int64(options.thresholds.windowDays) * 86_400_000)),
+            ("model_key", "\(text) not null", .text(key)),
+        ]
         try connection.executeScript("""
             drop table if exists analysis_parameters\(dialect.dropCascade);
             create table analysis_parameters (
-                environment \(text) not null,
-                bundle_id \(text) not null,
-                as_of_ms \(integer),
-                is_as_of_given \(integer) not null,
-                is_small_business \(integer) not null,
-                repeat_refunds_min \(integer) not null,
-                burst_refunds_min \(integer) not null,
-                burst_window_ms \(integer) not null,
-                high_rate_min_refunds \(integer) not null,
-                high_rate_min_percent \(integer) not null,
-                window_ms \(integer) not null,
-                model_key \(text) not null
+                \(parameters.map { "\($0.name) \($0.type)" }.joined(separator: ",\n    "))
             )\(dialect.tableSuffix);
             drop table if exists analysis_requested_months\(dialect.dropCascade);
             create table analysis_requested_months (month \(text) primary key)\(dialect.tableSuffix);
             """)
-        // T: the greatest document time of the documents that count: verified, right app, not TEST, not
-        // quarantined (outcomes accepted / other_environment) and of the configured environment.
+        try connection.execute(
+            "insert into analysis_parameters (\(parameters.map(\.name).joined(separator: ", "))) values ("
+                + Array(repeating: "?", count: parameters.count).joined(separator: ", ") + ")",
+            parameters.map(\.value))
+        // T, unless --as-of gave it: the greatest document time of the documents that count: verified, right app,
+        // not TEST, not quarantined (outcomes accepted / other_environment) and of the configured environment.
         // Decision (README "The as-of time"): a V1 body's time is nobody's signature (its archive envelope, or its
         // own dates), so when the store holds signed documents, T is the newest signed time and V1 times cannot
         // move it; an archive of V1 bodies only takes T from them (ingest refused those dated in the future).
         let v1 = DocumentKind.v1Notification.rawValue
         try connection.execute(
             """
-            insert into analysis_parameters
-            select
-                ?, ?,
-                coalesce(?, (
-                    select coalesce(
-                        max(case when kind <> '\(v1)' then document_time end),
-                        max(document_time)
-                    )
-                    from documents
-                    where outcome in ('accepted', 'other_environment') and environment = ?
-                )),
-                ?, ?, ?, ?, ?, ?, ?, ?, ?
+            update analysis_parameters set as_of_ms = (
+                select coalesce(max(case when kind <> '\(v1)' then document_time end), max(document_time))
+                from documents
+                where outcome in ('accepted', 'other_environment') and environment = ?
+            )
+            where as_of_ms is null
             """,
-            [
-                .text(options.environment), .text(options.bundleId), SQLValue(options.asOf), .text(options.environment),
-                SQLValue(options.asOf != nil), SQLValue(options.smallBusiness), SQLValue(options.thresholds.repeatRefunds),
-                SQLValue(options.thresholds.burstRefunds), .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000),
-                SQLValue(options.thresholds.highRateRefunds), SQLValue(options.thresholds.highRatePercent),
-                .integer(Int64(options.thresholds.windowDays) * 86_400_000), .text(key),
-            ])
+            [.text(options.environment)])
         for month in options.requestedMonths {
             try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])
         }
