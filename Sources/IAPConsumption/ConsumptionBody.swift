@@ -1,6 +1,6 @@
 import IAPFormats
 
-/// The body of Send Consumption Information for one request (PIPELINE.md "Answering consumption requests"): the
+/// The body of Send Consumption Information for one request (Documentation/Pipeline.md "Answering consumption requests"): the
 /// app's facts, and `refundPreference` `DECLINE` when the account met a flag rule at the request's time.
 public enum ConsumptionBody {
     /// Canonical JSON (keys sorted): the same request and facts always give the same bytes.

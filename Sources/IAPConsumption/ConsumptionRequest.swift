@@ -1,13 +1,13 @@
 import IAPStore
 
-/// A `CONSUMPTION_REQUEST` as the `consumption_requests` mart holds it (PIPELINE.md "Answering consumption
+/// A `CONSUMPTION_REQUEST` as the `consumption_requests` mart holds it (Documentation/Pipeline.md "Answering consumption
 /// requests").
 public struct ConsumptionRequest: Sendable, Equatable {
     public let notificationId: String
     public let transactionId: String
     public let signedAtMs: Int64
     public let accountId: String?
-    /// REPORTS.md product type (`auto_renewable`, `consumable`, …); nil when the store lacks the transaction.
+    /// Documentation/Reports.md product type (`auto_renewable`, `consumable`, …); nil when the store lacks the transaction.
     public let productType: String?
     /// The flag rules the account met in the request's window, `;`-separated; empty when none.
     public let rules: String

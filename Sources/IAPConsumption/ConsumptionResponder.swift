@@ -61,7 +61,7 @@ public struct ConsumptionSummary: Sendable, Equatable {
     public static func == (a: ConsumptionSummary, b: ConsumptionSummary) -> Bool { a.line == b.line }
 }
 
-/// Answers every pending consumption request in the store (PIPELINE.md "Answering consumption requests").
+/// Answers every pending consumption request in the store (Documentation/Pipeline.md "Answering consumption requests").
 /// *Pending*: not answered yet, signed at most 12 hours before `now`, not yet decided by Apple.
 public struct ConsumptionResponder: Sendable {
     let store: any StoreEngine

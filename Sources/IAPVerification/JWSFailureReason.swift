@@ -1,6 +1,7 @@
 /// Why a compact JWS failed verification, one case per rule so each defect is reported on its own.
 ///
-/// The raw values are stable snake_case strings meant for storage (quarantine tables, reports).
+/// The raw values are the snake_case codes a reader sees; the store keeps its own ``QuarantineReason``, reached
+/// through an exhaustive conversion in IAPPipeline (`QuarantineReason+Failures.swift`), not by raw value.
 public enum JWSFailureReason: String, Sendable, CaseIterable {
     /// Not exactly three dot-separated segments, or the header is not a JSON object.
     case malformedJWS = "malformed_jws"

@@ -2,7 +2,7 @@ import IAPAnalytics
 import IAPStore
 import Testing
 
-/// The data-quality figures of report.md (REPORTS.md, "Data quality").
+/// The data-quality figures of report.md (Documentation/Reports.md, "Data quality").
 @Suite("data quality")
 struct DataQualityTests {
     @Test func duplicatesAreExtraAcceptedCopiesWhateverOtherCopiesShareTheirID() throws {

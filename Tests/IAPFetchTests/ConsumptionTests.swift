@@ -7,7 +7,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// `iaplens consumption` against the fake App Store Server API (issue 18, PIPELINE.md "Answering consumption
+/// `iaplens consumption` against the fake App Store Server API (issue 18, Documentation/Pipeline.md "Answering consumption
 /// requests").
 @Suite struct ConsumptionTests {
     static let hour: Int64 = 3_600_000

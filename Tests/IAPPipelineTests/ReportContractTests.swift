@@ -5,7 +5,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// End to end through `Pipeline.run`, on each store engine: the files and headers of REPORTS.md, determinism,
+/// End to end through `Pipeline.run`, on each store engine: the files and headers of Documentation/Reports.md, determinism,
 /// split invariance.
 @Suite struct ReportContractTests {
     /// Runs the pipeline on `archive` with a store of `kind` (the same store on every call for that archive).

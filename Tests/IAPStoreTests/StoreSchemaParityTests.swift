@@ -54,6 +54,7 @@ import Testing
             ("transaction_versions", "format", PayloadFormat.allCases.map(\.rawValue)),
             ("transaction_versions", "source", TransactionSource.allCases.map(\.rawValue)),
             ("renewal_infos", "format", PayloadFormat.allCases.map(\.rawValue)),
+            ("consumption_answers", "result", ConsumptionAnswerResult.allCases.map(\.rawValue)),
         ]
         for list in lists {
             let sqliteText = try sqlite.read { try $0.text("SELECT sql FROM sqlite_master WHERE name = ?", [.text(list.table)]) } ?? ""

@@ -16,7 +16,7 @@ extension TestArchive {
     }
 }
 
-/// Parses CSV the way a strict consumer of REPORTS.md would (RFC 4180, `\n`, header first).
+/// Parses CSV the way a strict consumer of Documentation/Reports.md would (RFC 4180, `\n`, header first).
 public enum CSVReader {
     /// Rows as dictionaries keyed by header.
     public static func records(_ text: String) -> [[String: String]] {

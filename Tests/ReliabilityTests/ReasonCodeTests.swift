@@ -1,12 +1,13 @@
 import Foundation
 import IAPFormats
+@testable import IAPPipeline
 import IAPStore
 import IAPVerification
 import Testing
 
 /// Every reason code a document can be quarantined for is documented with what to do (issue 7): the failure codes
-/// of the reading and verification layers all exist as ``QuarantineReason`` (a code missing there would be stored
-/// under a fallback reason and the user told the wrong remedy), and `iaplens reasons --markdown` prints one
+/// of the reading and verification layers keep their names as ``QuarantineReason``s (the conversion is an exhaustive
+/// switch; this checks that it maps each to the code of the same name, so a reader sees one name per failure), and `iaplens reasons --markdown` prints one
 /// well-formed table row per code, as the README shows it.
 @Suite struct ReasonCodeTests {
     @Test func everyLowerLayerFailureCodeIsAQuarantineReason() {
@@ -14,6 +15,8 @@ import Testing
         for code in FormatFailureReason.allCases.map(\.rawValue) + JWSFailureReason.allCases.map(\.rawValue) {
             #expect(documented.contains(code), "\(code) is produced but not a documented QuarantineReason")
         }
+        for reason in FormatFailureReason.allCases { #expect(QuarantineReason(reason).rawValue == reason.rawValue) }
+        for reason in JWSFailureReason.allCases { #expect(QuarantineReason(reason).rawValue == reason.rawValue) }
         for reason in QuarantineReason.allCases {
             #expect(!reason.meaning.isEmpty && !reason.remedy.isEmpty, "\(reason.rawValue)")
         }

@@ -1,7 +1,7 @@
 import IAPFormats
 
 /// What one analysis is about: the environment and app whose documents count, the as-of time, the
-/// proceeds rate, the months to write and the thresholds of the flag rules (REPORTS.md).
+/// proceeds rate, the months to write and the thresholds of the flag rules (Documentation/Reports.md).
 public struct AnalysisOptions: Sendable, Equatable {
     /// Only documents of this environment count (`Production` or `Sandbox`, as ingest normalises it).
     public var environment: String
@@ -21,7 +21,7 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// The zone whose calendar days Apple's financial reports are dated in (`--apple-time-zone`, an IANA name).
     public var appleTimeZone = AppleTimeZone.defaultIdentifier
 
-    /// Creates options; the defaults are those of REPORTS.md.
+    /// Creates options; the defaults are those of Documentation/Reports.md.
     public init(
         environment: String = "Production", bundleId: String, asOf: Int64? = nil, smallBusiness: Bool = false,
         months: [String] = [], thresholds: FlagThresholds = FlagThresholds()

@@ -1,7 +1,7 @@
 import IAPFormats
 public import IAPStore
 
-/// Builds the SQL models of REPORTS.md over a store and reads them into the report model.
+/// Builds the SQL models of Documentation/Reports.md over a store and reads them into the report model.
 ///
 /// `analyze` and `reportSet` may run in different processes (`iaplens analyze`, then `iaplens report`):
 /// everything `reportSet` reads lives in main-schema tables (marts and `analysis_parameters`).

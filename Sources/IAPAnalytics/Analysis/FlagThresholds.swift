@@ -1,4 +1,4 @@
-/// The thresholds of the flag rules (REPORTS.md `flagged_accounts.csv`): the one table of their names (the
+/// The thresholds of the flag rules (Documentation/Reports.md `flagged_accounts.csv`): the one table of their names (the
 /// command-line flag is `--<rawValue>`, the configuration key is `rawValue`), defaults, allowed ranges, units and
 /// help. The options, the configuration file, validation, the models' parameters and the report pages all read it,
 /// so a new threshold is one new case here.
@@ -10,7 +10,7 @@ public enum FlagThreshold: String, CaseIterable, Sendable {
     case highRatePercent = "high-rate-percent"
     case windowDays = "window-days"
 
-    /// REPORTS.md's default.
+    /// Documentation/Reports.md's default.
     public var defaultValue: Int {
         switch self {
         case .repeatRefunds: return 3
@@ -64,7 +64,7 @@ public enum FlagThreshold: String, CaseIterable, Sendable {
 public struct FlagThresholds: Sendable, Equatable {
     private var values: [FlagThreshold: Int] = [:]
 
-    /// REPORTS.md's defaults.
+    /// Documentation/Reports.md's defaults.
     public init() {}
 
     /// The value of `threshold` (its default unless set).

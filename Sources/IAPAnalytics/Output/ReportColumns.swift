@@ -1,4 +1,4 @@
-/// The file names and headers of REPORTS.md, in one place: analytics fills them, writers print them,
+/// The file names and headers of Documentation/Reports.md, in one place: analytics fills them, writers print them,
 /// tests parse them.
 public enum ReportColumns {
     /// The files whose rows are "counted activity" (Documentation/Reports.md "Months written"): a month with a row
@@ -46,7 +46,7 @@ public enum ReportColumns {
         "apple_refunded_milli", "archive_refunded_milli", "apple_proceeds_milli", "archive_est_proceeds_milli",
         "proceeds_currency", "first_gap_day", "last_gap_day", "status",
     ]
-    /// `order_lookups.csv` (iaplens's own addition, not in REPORTS.md): looked-up order IDs for trust-and-safety.
+    /// `order_lookups.csv` (iaplens's own addition, not in Documentation/Reports.md): looked-up order IDs for trust-and-safety.
     public static let orderLookups = [
         "month", "lookup_id", "order_id", "status", "transactions", "transaction_ids", "refunded_transactions",
         "account_ids", "note",

@@ -5,12 +5,12 @@ public enum ReportValue: Sendable, Equatable, Hashable {
     case empty
 }
 
-/// One CSV file of the report contract (REPORTS.md), in memory: its file name, header and rows,
+/// One CSV file of the report contract (Documentation/Reports.md), in memory: its file name, header and rows,
 /// already sorted by the contract's key columns.
 public struct ReportTable: Sendable, Equatable {
     /// File name under the month folder, e.g. `churn.csv`.
     public let name: String
-    /// Header row, exactly as REPORTS.md names the columns.
+    /// Header row, exactly as Documentation/Reports.md names the columns.
     public let columns: [String]
     /// Data rows; each has `columns.count` cells.
     public var rows: [[ReportValue]]

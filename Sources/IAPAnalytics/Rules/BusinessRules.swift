@@ -1,18 +1,18 @@
-/// The numbers the reports' definitions rest on, each written once (Documentation/Reports.md "Definitions"). The
+/// The numbers the reports' definitions rest on, each written once (Documentation/Reports.md "Common rules"). The
 /// SQL models read them by name through `{{ rule('…') }}` (``SQLTemplate``), the pages and the consumption job read
 /// the same constants, and `BusinessRulesTests` fails when a model spells one of them out.
 public enum BusinessRules {
     static let millisecondsPerDay: Int64 = 86_400_000
 
     /// Apple retries a failed renewal for up to 60 days: an episode recovers within this window or becomes billing
-    /// churn, and a month stays provisional until this long after its end (Documentation/Reports.md "Billing
-    /// retry", "Provisional months"). Also the window a trial has to convert in.
+    /// churn, and a month stays provisional until this long after its end (Documentation/Reports.md
+    /// "`billing_retry.csv`", "Provisional months"). Also the window a trial has to convert in.
     public static let billingRetryWindowDays: Int64 = 60
     public static var billingRetryWindowMs: Int64 { billingRetryWindowDays * millisecondsPerDay }
 
     /// The estimated proceeds: 70 % of the customer price, 85 % for an auto-renewable bought a year or more after
     /// its subscription's first purchase, 85 % for everything under `--small-business` (Documentation/Reports.md
-    /// "Estimated proceeds").
+    /// "Proceeds").
     public static let standardProceedsPercent: Int64 = 70
     public static let reducedProceedsPercent: Int64 = 85
     public static let reducedProceedsAfterDays: Int64 = 365

@@ -6,7 +6,7 @@
 /// Lines are read by ``DocumentReader``, so gzip, a byte-order mark, CRLF line ends and over-long lines behave as
 /// for every input, and memory stays flat: rows are handed out one by one.
 public struct FinancialReportReader: Sendable {
-    /// The columns a financial report must name (REPORTS.md's reconciliation reads all of them).
+    /// The columns a financial report must name (Documentation/Reports.md's reconciliation reads all of them).
     public static let requiredColumns = [
         "Transaction Date", "Settlement Date", "SKU", "Product Type Identifier", "Country of Sale", "Quantity",
         "Partner Share", "Extended Partner Share", "Partner Share Currency", "Customer Price", "Customer Currency",

@@ -1,4 +1,4 @@
-/// One row of the app's consumption facts (`--facts` of `iaplens consumption`, PIPELINE.md "Answering consumption
+/// One row of the app's consumption facts (`--facts` of `iaplens consumption`, Documentation/Pipeline.md "Answering consumption
 /// requests"): what the app knows about a transaction a customer asked Apple to refund.
 public struct ConsumptionFactsRow: Sendable, Equatable {
     public let line: Int

@@ -1,4 +1,4 @@
-/// Reads the optional reference files: the product catalog and the account mapping (REPORTS.md, Common rules).
+/// Reads the optional reference files: the product catalog and the account mapping (Documentation/Reports.md, Common rules).
 ///
 /// Both are CSV with a header row (RFC 4180, UTF-8, a byte-order mark tolerated). Columns may come in any order;
 /// extra columns are ignored; header names are matched case-insensitively, ignoring surrounding spaces. Values are

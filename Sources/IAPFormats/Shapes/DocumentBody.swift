@@ -12,7 +12,7 @@ public struct RecognisedDocument: Sendable, Equatable {
     }
 }
 
-/// The kinds of documents iaplens reads, recognised by their shape (PIPELINE.md, Inputs).
+/// The kinds of documents iaplens reads, recognised by their shape (Documentation/Inputs.md "Documents").
 public enum DocumentBody: Sendable, Equatable {
     /// `{"signedPayload": "<JWS>"}`: a V2 notification as Apple POSTs it (other keys, e.g. `sendAttempts`, ignored).
     case v2Notification(signedPayload: String)

@@ -1,4 +1,4 @@
-/// Recognises a document's kind by its shape, not by the file it came from (PIPELINE.md, Inputs).
+/// Recognises a document's kind by its shape, not by the file it came from (Documentation/Inputs.md "Documents").
 public enum DocumentShape {
     /// A one-line summary of the accepted shapes, used in `unknown_shape` messages.
     public static let acceptedShapes = """

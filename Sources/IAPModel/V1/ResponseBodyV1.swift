@@ -29,7 +29,7 @@ public struct ResponseBodyV1: Sendable, Equatable {
     /// The typed type, nil when unknown.
     public var notificationType: NotificationTypeV1? { NotificationTypeV1(rawValue: rawNotificationType) }
 
-    /// The body's own time when no envelope says when it was received (REPORTS.md): the greatest of its
+    /// The body's own time when no envelope says when it was received (Documentation/Reports.md): the greatest of its
     /// purchase, original purchase, cancellation and auto-renew-status-change dates.
     public var impliedDocumentTime: Int64? {
         var times: [Int64] = transactions.flatMap { [$0.purchaseDate, $0.originalPurchaseDate, $0.cancellationDate].compactMap { $0 } }

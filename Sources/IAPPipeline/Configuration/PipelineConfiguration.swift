@@ -33,7 +33,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var months: [String] = []
     /// `--as-of` as Unix ms; nil means the newest accepted document's time.
     public var asOf: Int64?
-    /// Flag rule thresholds (REPORTS.md defaults; ``FlagThreshold`` lists them).
+    /// Flag rule thresholds (Documentation/Reports.md defaults; ``FlagThreshold`` lists them).
     public var thresholds = FlagThresholds()
     /// `--max-quarantine-percent`: above this share of quarantined documents a run warns, every page says so, and
     /// `ingest` / `run` exit 65.

@@ -1,7 +1,7 @@
 import CLibCSV
 import IAPAnalytics
 
-/// Turns a ``ReportTable`` into the bytes of a CSV file, exactly as REPORTS.md "CSV conventions" says.
+/// Turns a ``ReportTable`` into the bytes of a CSV file, exactly as Documentation/Reports.md "CSV conventions" says.
 ///
 /// UTF-8, comma-separated, a header row, `\n` line ends and a final newline. A field is quoted only when it
 /// contains a comma, a quote, CR or LF (RFC 4180; the quoting itself is libcsv's `csv_write`). Integers are written

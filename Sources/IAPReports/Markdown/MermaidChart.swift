@@ -1,7 +1,7 @@
 /// A chart's data as a Mermaid `xychart-beta` block, which the common code hosts draw.
 ///
 /// The SVG file beside the page is the picture every viewer shows; this block keeps the contract's Mermaid charts
-/// (REPORTS.md) and the charted numbers as text in the page, where a diff of two runs shows them. Labels come from
+/// (Documentation/Reports.md) and the charted numbers as text in the page, where a diff of two runs shows them. Labels come from
 /// data (product IDs), so every label goes through ``label(_:)``: Mermaid has no escaping that works in every
 /// renderer, so characters with syntax meaning are replaced instead.
 enum MermaidChart {

@@ -14,7 +14,7 @@ struct SimRenewal: Sendable {
     var appAccountToken: String?
     var environment = "Production"
 
-    /// The `JWSRenewalInfoDecodedPayload` JSON (APPLE.md §4).
+    /// The `JWSRenewalInfoDecodedPayload` JSON (Documentation/Apple.md "Renewal info").
     func v2Payload(signedDate: Int64) -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("originalTransactionId", originalTransactionId)

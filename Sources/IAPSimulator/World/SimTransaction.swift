@@ -24,10 +24,10 @@ struct SimTransaction: Sendable {
     var environment = "Production"
     var bundleId: String
 
-    /// Whether this snapshot is a refund in the sense of REPORTS.md (revoked and purchased, not shared).
+    /// Whether this snapshot is a refund in the sense of Documentation/Reports.md (revoked and purchased, not shared).
     var isRefund: Bool { revocationDate != nil && !familyShared }
 
-    /// Whether REPORTS.md counts it as paid (gross above zero, not family-shared).
+    /// Whether Documentation/Reports.md counts it as paid (gross above zero, not family-shared).
     var isPaid: Bool { price * Int64(quantity) > 0 && !familyShared }
 
     /// Clears the revocation fields, as Apple re-sends a transaction after `REFUND_REVERSED`.
@@ -38,7 +38,7 @@ struct SimTransaction: Sendable {
         revocationPercentage = nil
     }
 
-    /// The `JWSTransactionDecodedPayload` JSON (APPLE.md §3), signed at `signedDate`.
+    /// The `JWSTransactionDecodedPayload` JSON (Documentation/Apple.md "Transactions"), signed at `signedDate`.
     func v2Payload(signedDate: Int64) -> JSONOutput {
         var o = JSONObjectBuilder()
         o.add("transactionId", transactionId)

@@ -1,6 +1,6 @@
 import IAPFormats
 /// What the pipeline will be able to know about one customer's transactions: for each transaction the
-/// newest snapshot among the documents actually written (lost notifications excluded), as REPORTS.md's
+/// newest snapshot among the documents actually written (lost notifications excluded), as Documentation/Reports.md's
 /// "greatest document time wins" rule picks it. Expectations are computed from this, not from intent.
 struct VisibilityLedger {
     private struct Entry {
@@ -76,7 +76,7 @@ struct VisibilityLedger {
         }
     }
 
-    /// REPORTS.md's account of a transaction: mapped token, else the token, else `sub:<otid>` for subscriptions.
+    /// Documentation/Reports.md's account of a transaction: mapped token, else the token, else `sub:<otid>` for subscriptions.
     static func account(of tx: SimTransaction, rows: [(token: String, accountId: String)]) -> String? {
         if let token = tx.appAccountToken {
             return rows.first { $0.token == token }?.accountId ?? token.lowercased()

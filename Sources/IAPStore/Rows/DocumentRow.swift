@@ -11,7 +11,7 @@ public struct DocumentRow: Sendable, Equatable {
     public var documentId: String?
     /// Normalised environment, when known.
     public var environment: String?
-    /// Document time (REPORTS.md), when known.
+    /// Document time (Documentation/Reports.md), when known.
     public var documentTime: Int64?
     /// Whether its signatures were checked (false under `--no-verify`).
     public var isVerified: Bool

@@ -12,7 +12,7 @@ public struct NotificationRow: Sendable, Equatable {
     public var version: String?
     public var signedDate: Int64?
     public var receivedAt: Int64?
-    /// REPORTS.md document time.
+    /// Documentation/Reports.md document time.
     public var documentTime: Int64
     public var transactionId: String?
     public var originalTransactionId: String?

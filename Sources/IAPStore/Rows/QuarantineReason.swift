@@ -37,7 +37,7 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .badGzip: return "the gzip stream is truncated or corrupt; documents before the damage were kept"
         case .documentTooLarge: return "one line is larger than the 16 MiB limit for a document"
         case .badJSON: return "the line is not valid JSON (syntax, invalid UTF-8, duplicate keys, nesting deeper than 64)"
-        case .unknownShape: return "valid JSON, but none of the document shapes of PIPELINE.md"
+        case .unknownShape: return "valid JSON, but none of the document shapes of Documentation/Inputs.md \"Documents\""
         case .badField: return "a known shape with a field of the wrong type or value (e.g. status not 0/1), or a price, quantity, percentage or date outside what the App Store sends"
         case .malformedJWS: return "a signed value is not a compact JWS of three segments with a JSON header"
         case .badBase64: return "a JWS segment or x5c certificate is not valid base64"

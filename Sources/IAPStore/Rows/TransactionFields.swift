@@ -28,7 +28,7 @@ public struct TransactionFields: Sendable, Equatable {
     public var transactionReason: String?
     public var currency: String?
     public var price: Int64?
-    /// V2 only: the app download transaction, one per Apple Account and app (REPORTS.md "Account").
+    /// V2 only: the app download transaction, one per Apple Account and app (Documentation/Reports.md "Account").
     public var appTransactionId: String?
 
     /// Creates empty fields.

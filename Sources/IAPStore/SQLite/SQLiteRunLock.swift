@@ -4,7 +4,7 @@ import Foundation
     import Glibc
 #endif
 
-/// Only one run may hold a store at a time (PIPELINE.md). An advisory `flock` on `<database>.lock`:
+/// Only one run may hold a store at a time (Documentation/Pipeline.md). An advisory `flock` on `<database>.lock`:
 /// the kernel releases it when the holder exits or is killed, so a crashed run never leaves a stale lock.
 /// The lock file sits beside the store's real file (symbolic links resolved, in the file's name and in its folders),
 /// so two paths to one store take one lock.

@@ -8,7 +8,7 @@ import IAPPipeline
 import IAPStore
 
 /// `iaplens consumption` (and `run` with "facts" in its config): brings the models up to date, then answers every
-/// pending consumption request (PIPELINE.md "Answering consumption requests").
+/// pending consumption request (Documentation/Pipeline.md "Answering consumption requests").
 enum ConsumptionPlan {
     static func run(_ c: PipelineConfiguration, dryRun: Bool) async throws {
         guard let factsPath = c.fetch.facts else { throw FetchError.missingOption("facts") }

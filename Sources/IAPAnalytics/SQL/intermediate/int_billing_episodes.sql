@@ -1,5 +1,5 @@
 -- Grain: one row per billing episode: the first DID_FAIL_TO_RENEW (V2 or V1)
--- of a paid auto-renewable period X (transaction_id). REPORTS.md
+-- of a paid auto-renewable period X (transaction_id). Documentation/Reports.md
 -- billing_retry.csv.
 -- V2: X is the notification's transaction; V1: for each pending_renewal_info
 -- entry of the body in billing retry, the subscription's transaction with the

@@ -1,6 +1,6 @@
 -- Grain: one row per churn event: a paid auto-renewable period X
 -- (originalTransactionId, transactionId of X) after which the subscriber
--- stopped paying. REPORTS.md churn.csv rules 1 -> 2 -> 3, churn_type, and
+-- stopped paying. Documentation/Reports.md churn.csv rules 1 -> 2 -> 3, churn_type, and
 -- the expiration intent of expiration_intents.csv.
 -- R (rule 3) is the newest renewal state of the subscription whose document
 -- time is strictly before E; ties by document ID (greatest wins).

@@ -1,6 +1,6 @@
 -- Grain: one row per transaction (lineage_id, transaction_id) that a V2 EXPIRED
 -- notification names, with its subtype and its renewal info's
--- expirationIntent. REPORTS.md churn rule 2.
+-- expirationIntent. Documentation/Reports.md churn rule 2.
 -- Decision: if several distinct EXPIRED notifications name one transaction,
 -- the newest (document time, then notification ID) decides, as the newest
 -- snapshot does everywhere else.

@@ -1,4 +1,4 @@
--- Grain: one row per refunded transaction (transaction_id). REPORTS.md
+-- Grain: one row per refunded transaction (transaction_id). Documentation/Reports.md
 -- "Refund", refunds.csv, consumable_losses.csv.
 -- from_notifications: a notification (V2 or V1) carried this revocation
 -- (same revocation date); otherwise the refund is known from refund-history

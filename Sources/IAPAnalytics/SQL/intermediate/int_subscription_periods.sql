@@ -1,6 +1,6 @@
 -- Grain: one row per auto-renewable subscription period (transaction_id)
 -- with a purchase date, and N, the subscription's next transaction by
--- purchaseDate (strictly later). REPORTS.md churn (N, E) and billing_retry
+-- purchaseDate (strictly later). Documentation/Reports.md churn (N, E) and billing_retry
 -- (recovery).
 -- Decisions: the subscription is the originalTransactionId; any of its
 -- transactions (paid or not) can be N; transactions without a purchase date

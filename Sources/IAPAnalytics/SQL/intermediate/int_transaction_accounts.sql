@@ -1,5 +1,5 @@
 -- Grain: one row per transaction (transaction_id) with the account it
--- belongs to. REPORTS.md "Account": accounts.csv mapping of the lower-cased
+-- belongs to. Documentation/Reports.md "Account": accounts.csv mapping of the lower-cased
 -- appAccountToken, else the token, else sub:<originalTransactionId> for
 -- auto-renewables, else none (unlinked).
 -- A TEMP view: int_transactions_priced computes account_id (the rule is

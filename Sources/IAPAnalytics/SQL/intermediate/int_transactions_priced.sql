@@ -1,4 +1,4 @@
--- Grain: one row per transaction (transaction_id). REPORTS.md "Amount",
+-- Grain: one row per transaction (transaction_id). Documentation/Reports.md "Money",
 -- "Proceeds rate", "Refund", "Paid", "Product type".
 -- Built as a TEMP table: every later model reads it.
 -- Decisions where the contract is silent:
@@ -111,7 +111,7 @@ classified as (
         not is_family_shared and (gross_milli > 0 or is_unpriced) as is_paid,
         case
             when not is_refunded then null
-            -- REPORTS.md "(gross_milli x pct + 50000) / 100000", split so that
+            -- Documentation/Reports.md "Money": (gross_milli x pct + 50000) / 100000, split so that
             -- no product exceeds 64 bits (gross up to 10^14, pct up to 10^5):
             -- gross = q x 100000 + r gives q x pct + (r x pct + 50000) / 100000,
             -- the same integer for every gross >= 0.
@@ -135,7 +135,7 @@ classified as (
     cross join analysis_parameters
 ),
 
--- REPORTS.md "Account": accounts.csv mapping of the lower-cased
+-- Documentation/Reports.md "Account": accounts.csv mapping of the lower-cased
 -- appAccountToken, else the token, else app:<appTransactionId> (one per Apple
 -- Account and app), else sub:<originalTransactionId> for auto-renewables,
 -- else none (unlinked).

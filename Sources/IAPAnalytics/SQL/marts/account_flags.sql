@@ -1,12 +1,12 @@
 -- Grain: one row per (window_key, account_id) flagged in that window: the
--- one implementation of REPORTS.md's flag rules, evaluated over two kinds of
+-- one implementation of Documentation/Reports.md's flag rules, evaluated over two kinds of
 -- window.
 -- * A month written (window_key = the month): [first ms of the next month -
 --   window_days, first ms of the next month), every account.
 --   flagged_accounts.csv is this model's month rows.
 -- * A V2 CONSUMPTION_REQUEST (window_key = 'request:' || notification ID):
 --   [signedDate - window_days, signedDate), only the account of the request's
---   transaction (PIPELINE.md "Answering consumption requests"); unlinked
+--   transaction (Documentation/Pipeline.md "Answering consumption requests"); unlinked
 --   transactions have no account and no window.
 -- Rules (thresholds from analysis_parameters):
 -- * repeat_refunds: refunds_90d >= repeat_refunds_min;

@@ -1,5 +1,5 @@
 -- Grain: one row per (month, product_id) with at least one billing episode.
--- REPORTS.md billing_retry.csv (episodes = recovered + expired + pending).
+-- Documentation/Reports.md billing_retry.csv (episodes = recovered + expired + pending).
 with
 
 billing_episodes as (

@@ -1,5 +1,5 @@
 -- Grain: one row per (month, product_id, churn_type, reason) with at least
--- one churn event. REPORTS.md churn.csv.
+-- one churn event. Documentation/Reports.md churn.csv.
 with
 
 churn_events as (

@@ -1,6 +1,6 @@
 -- Grain: one row per (month, product_id, currency) with a consumable refund
 -- (by refund month) or a REFUND_DECLINED / REFUND_REVERSED notification for
--- a consumable (by month of its signedDate). REPORTS.md consumable_losses.csv.
+-- a consumable (by month of its signedDate). Documentation/Reports.md consumable_losses.csv.
 -- Decision: a declined/reversed notification whose transaction is not in
 -- the store (or not a consumable) is not counted.
 with

@@ -1,6 +1,6 @@
 -- Grain: one row per consumption request (request_id: its notification ID),
 -- by month of its signedDate, with what became of it: iaplens's own addition
--- to the reports (consumption_requests.csv; PIPELINE.md "Answering
+-- to the reports (consumption_requests.csv; Documentation/Pipeline.md "Answering
 -- consumption requests").
 -- answer, as of T:
 -- * answered / refused: sent, and Apple took it (202) or refused it;

@@ -1,7 +1,7 @@
 -- Grain: one row per V2 CONSUMPTION_REQUEST notification (notification_id)
 -- of the configured environment, with what iaplens answers from
--- (PIPELINE.md "Answering consumption requests"):
--- * account_id, product_type: the request's transaction (REPORTS.md
+-- (Documentation/Pipeline.md "Answering consumption requests"):
+-- * account_id, product_type: the request's transaction (Documentation/Reports.md
 --   "Account", "Product type"); null when the store lacks the transaction.
 -- * rules: the flag rules the account met in the request's own window
 --   (account_flags, window 'request:' || notification_id); '' when none.

@@ -1,5 +1,5 @@
 -- Grain: one row for the whole store. The counts of the data-quality section
--- of report.md that come from the models (REPORTS.md "Amount": unpriced;
+-- of report.md that come from the models (Documentation/Reports.md "Money": unpriced;
 -- "Account": unlinked): transactions counted as a sale or a refund without a
 -- price, and without an account.
 with

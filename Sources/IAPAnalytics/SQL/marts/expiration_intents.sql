@@ -1,5 +1,5 @@
 -- Grain: one row per (month, product_id, expiration_intent) with at least one
--- churn event other than refunded. REPORTS.md expiration_intents.csv.
+-- churn event other than refunded. Documentation/Reports.md expiration_intents.csv.
 with
 
 churn_events as (

@@ -1,5 +1,5 @@
 -- Grain: one row per (month, account_id) flagged in that month's window, for
--- every month written. REPORTS.md flagged_accounts.csv: the month windows of
+-- every month written. Documentation/Reports.md flagged_accounts.csv: the month windows of
 -- account_flags, where the rules are.
 with
 

@@ -1,6 +1,6 @@
 -- Grain: one row per (month, currency, product_type) with a sale (paid
 -- transaction by purchase month) or a refund (by refund month).
--- REPORTS.md reconciliation.csv.
+-- Documentation/Reports.md reconciliation.csv.
 -- est_proceeds_milli = proceeds of the month's sales - proceeds of the
 -- month's refunds, each rounded per transaction.
 -- Decisions: unpriced counts the unpriced sales plus the unpriced refunds of

@@ -1,5 +1,5 @@
 -- Grain: one row per (month of refund date, product_type, product_id,
--- currency) with at least one refund. REPORTS.md refunds.csv.
+-- currency) with at least one refund. Documentation/Reports.md refunds.csv.
 -- refunded_gross_milli sums refund amounts (prorated where the transaction
 -- carries revocationPercentage), as consumable_losses.csv defines it.
 with

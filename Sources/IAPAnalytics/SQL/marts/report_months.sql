@@ -1,5 +1,5 @@
 -- Grain: one row per month that has counted activity, lies in the default
--- range, or was asked for with --month. REPORTS.md "Months written":
+-- range, or was asked for with --month. Documentation/Reports.md "Months written":
 -- counted activity is a row in churn, expiration_intents, billing_retry,
 -- refunds, consumable_losses or reconciliation; the default range runs from
 -- the first such month to the month of T; --month writes only the months

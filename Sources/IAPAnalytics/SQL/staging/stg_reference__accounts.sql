@@ -1,5 +1,5 @@
 -- Grain: one row per app_account_token of accounts.csv (lower-cased by the
--- loader; the first line of a token wins). REPORTS.md "Account".
+-- loader; the first line of a token wins). Documentation/Reports.md "Account".
 with
 
 source as (

@@ -1,4 +1,4 @@
--- Grain: one row per line of products.csv. REPORTS.md "Amount" (V1 prices),
+-- Grain: one row per line of products.csv. Documentation/Reports.md "Money" (V1 prices),
 -- "Product type" (V1 fallback).
 with
 

@@ -1,6 +1,6 @@
 -- Grain: one row per notification (lineage_id, notification_id) that counts:
 -- the configured environment, never TEST. Apple's retries of a notification
--- carry its payload, hence its lineage: one row per notification. REPORTS.md "Accepted document",
+-- carry its payload, hence its lineage: one row per notification. Documentation/Reports.md "Accepted document",
 -- "Notification identity".
 with
 

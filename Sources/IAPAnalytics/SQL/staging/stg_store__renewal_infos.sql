@@ -1,6 +1,6 @@
 -- Grain: one row per renewal-state snapshot (document_id,
 -- original_transaction_id) of the configured environment: V2
--- signedRenewalInfo or one V1 pending_renewal_info entry. REPORTS.md churn
+-- signedRenewalInfo or one V1 pending_renewal_info entry. Documentation/Reports.md churn
 -- rules 2-3, billing_retry (grace period).
 with
 

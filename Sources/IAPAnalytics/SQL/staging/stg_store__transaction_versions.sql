@@ -1,6 +1,6 @@
 -- Grain: one row per (lineage_id, transaction_id, document_id): each snapshot
 -- of a
--- transaction, of the configured environment. REPORTS.md "Refund"
+-- transaction, of the configured environment. Documentation/Reports.md "Refund"
 -- (which sources reported a refund).
 with
 

@@ -1,6 +1,6 @@
 -- Grain: one row per transaction (lineage_id, transaction_id), merged by
 -- ingest, of the
--- configured environment. REPORTS.md "Transaction identity", "Amount",
+-- configured environment. Documentation/Reports.md "Transaction", "Amount",
 -- "Product type". Milliseconds stay integers (`*_at_ms`) because every rule
 -- is arithmetic on them.
 -- Decision: a transaction belongs to the environment of its newest version

@@ -1,7 +1,7 @@
 import IAPModel
 import IAPStore
 
-/// Decides whether a verified document belongs to this store (REPORTS.md "Environment" and "App"):
+/// Decides whether a verified document belongs to this store (Documentation/Pipeline.md "Environment" and "App"):
 /// the environment is checked first — other environments are kept aside, not rejected — then the app.
 struct AppFilter: Sendable {
     let policy: IngestPolicy

@@ -5,7 +5,7 @@ import IAPStore
 /// Turns API lookup results — Get Refund History and Get Transaction History pages, Look Up Order ID results — into
 /// store rows.
 /// Each entry of `signedTransactions` is its own document: a bad entry is quarantined alone. The page's
-/// document time is the greatest `signedDate` of its transactions (REPORTS.md "As-of time").
+/// document time is the greatest `signedDate` of its transactions (Documentation/Reports.md "As-of time").
 struct LookupNormalizer: Sendable {
     let decoder: SignedPayloadDecoder
     let filter: AppFilter

@@ -15,7 +15,7 @@ extension TransactionFields {
         expiresDate = payload.expiresDate
         quantity = payload.quantity
         type = payload.rawType
-        // Tokens are compared lower-cased (REPORTS.md "Account").
+        // Tokens are compared lower-cased (Documentation/Reports.md "Account").
         appAccountToken = payload.appAccountToken?.lowercased()
         inAppOwnershipType = payload.rawInAppOwnershipType
         signedDate = payload.signedDate

@@ -39,7 +39,7 @@ struct V1Normalizer: Sendable {
         if let sharedSecret, decision.outcome == .accepted, body["password"]?.stringValue != sharedSecret {
             return .failure(DocumentFailure(.v1SecretMismatch, "The V1 body's password is not the configured shared secret."))
         }
-        // Identity is the canonical body as Apple sent it (REPORTS.md). Only its hash is kept, so the shared
+        // Identity is the canonical body as Apple sent it (Documentation/Reports.md). Only its hash is kept, so the shared
         // secret Apple echoes in `password` never reaches the store.
         let bodyHash = SHA256.hex(JSONValue.object(body).canonicalJSON())
         let documentId = "v1:" + bodyHash

@@ -1,4 +1,4 @@
-/// Migration "v8 consumption answers": one row per consumption request `iaplens consumption` dealt with (PIPELINE.md
+/// Migration "v8 consumption answers": one row per consumption request `iaplens consumption` dealt with (Documentation/Pipeline.md
 /// "Answering consumption requests"): `answered` (Apple took it, 202) or `refused` (another status), with the body
 /// and when, is final: such a request is never sent again; `skipped_no_facts` / `skipped_no_consent` is the latest
 /// reason a request was not sent, replaced if a later run sends it.

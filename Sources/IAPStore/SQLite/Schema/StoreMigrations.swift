@@ -32,7 +32,7 @@ enum StoreMigrations {
             }
         }
         migrator.registerMigration("v6 app transaction ids and extra fields") { db in
-            // REPORTS.md "Account": Apple's appTransactionId links a transaction to its Apple Account. And every
+            // Documentation/Reports.md "Account": Apple's appTransactionId links a transaction to its Apple Account. And every
             // field of a payload that no column holds is kept as canonical JSON (`extra_fields`), so nothing Apple
             // sends is lost between the archive and the store.
             try db.execute(sql: "ALTER TABLE transaction_versions ADD COLUMN app_transaction_id TEXT")
