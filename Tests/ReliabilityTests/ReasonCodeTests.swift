@@ -1,4 +1,5 @@
 import Foundation
+import IAPTestSupport
 import IAPFormats
 @testable import IAPPipeline
 import IAPStore

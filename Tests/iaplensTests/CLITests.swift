@@ -5,39 +5,12 @@ import Testing
 
 /// Runs the built `iaplens` binary as a user would: help, exit codes, a full run, the README.
 @Suite struct CLITests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: CLI.repositoryRoot)
+    static var binary: String { CLI.executable ?? CLI.repositoryRoot + "/.build/debug/iaplens" }
 
-    static var binary: String {
-        for configuration in ["debug", "release"] {
-            let path = repository.appendingPathComponent(".build/\(configuration)/iaplens").path
-            if FileManager.default.isExecutableFile(atPath: path) { return path }
-        }
-        return repository.appendingPathComponent(".build/debug/iaplens").path
-    }
-
-    struct Output {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    /// `iaplens <arguments>` through the one runner of the test support (``CLI``).
+    static func run(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> CLI.Result {
+        try CLI.run(arguments, environment: environment.isEmpty ? nil : environment, workingDirectory: directory)
     }
 
     @Test(arguments: ["run", "fetch", "consumption", "ingest", "analyze", "report", "status", "simulate", "demo", "reasons"])

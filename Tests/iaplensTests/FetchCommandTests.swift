@@ -80,20 +80,15 @@ import Testing
             "--issuer-id", key.issuerId, "--key-id", key.keyId, "--private-key", key.path, "--api-url", url,
             "--order-ids", orders,
         ]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CLITests.binary)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let running = try CLI.Running(arguments)
         let firstPage = fetched + "/fetched/notification-history"
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, server.requests.count < 2 || !FileManager.default.fileExists(atPath: firstPage) {
             Thread.sleep(forTimeInterval: 0.05)
         }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal, "the fetch was killed, not finished")
+        kill(running.pid, SIGKILL)
+        _ = try running.wait()
+        #expect(running.process.terminationReason == .uncaughtSignal, "the fetch was killed, not finished")
 
         server.setFaults([:])
         let resumed = try CLITests.run(arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IAPPipeline
 import IAPSigning
 import IAPSimulator
@@ -32,8 +33,28 @@ final class SimulatedArchive: @unchecked Sendable {
             options.v2StartMonth = options.startMonth
             options.noise = false
         }
-        _ = try Simulator(options: options).run(into: data)
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // Tests change their copy (append to files, add hostile ones), so each gets its own.
+        try FileManager.default.copyItem(atPath: try Self.simulated(options), toPath: data)
         try TestChains.trusted.rootPEM.write(toFile: testRoot, atomically: true, encoding: .utf8)
+    }
+
+    /// Each distinct archive is simulated (and signed) once per test process, then copied: nine tests use the same
+    /// seed-42 archive.
+    private static let cache = Mutex<[String: String]>([:])
+    private static let cacheRoot = NSTemporaryDirectory() + "iaplens-sim-cache-\(getpid())"
+
+    private static func simulated(_ options: SimulationOptions) throws -> String {
+        let key = "\(options.seed)-\(options.subscribers)-\(options.consumableBuyers)-\(options.refundRings)-\(options.months)-"
+            + "\(options.v2StartMonth ?? "")-\(options.noise)"
+        return try cache.withLock { folders in
+            if let folder = folders[key] { return folder }
+            if folders.isEmpty { atexit { try? FileManager.default.removeItem(atPath: SimulatedArchive.cacheRoot) } }
+            let folder = cacheRoot + "/" + key
+            _ = try Simulator(options: options).run(into: folder)
+            folders[key] = folder
+            return folder
+        }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }

@@ -4,17 +4,17 @@ import Foundation
     import Glibc
 #endif
 
-/// The built `iaplens` executable, run as a subprocess (what a scheduler does).
-enum CLI {
-    /// The repository root, from this file's path (Tests/ReliabilityTests/Support/CLI.swift).
-    static let repositoryRoot: String = {
+/// The built `iaplens` executable, run as a subprocess (what a scheduler does): the one way tests run the command line.
+public enum CLI {
+    /// The repository root, from this file's path (Tests/IAPTestSupport/CLI.swift).
+    public static let repositoryRoot: String = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
+        for _ in 0..<3 { url.deleteLastPathComponent() }
         return url.path
     }()
 
     /// The executable beside the test bundle (SwiftPM builds it with `swift build --build-tests`), else `.build/debug`.
-    static let executable: String? = {
+    public static let executable: String? = {
         var candidates: [String] = []
         let bundleFolder = Bundle.main.bundleURL.deletingLastPathComponent().path
         candidates.append(bundleFolder + "/iaplens")
@@ -25,22 +25,25 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
-    struct Result {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-        let seconds: Double
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+        public let seconds: Double
     }
 
     /// A started subprocess whose output goes to files (no pipe can fill up and stall it).
-    final class Running {
-        let process: Process
+    public final class Running {
+        public let process: Process
         let stdoutPath: String
         let stderrPath: String
         let started = Date()
 
-        init(_ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil) throws {
-            guard let executable = CLI.executable else {
+        /// - Parameter executable: another binary than the built one (an installed copy).
+        public init(
+            _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil, executable: String? = nil
+        ) throws {
+            guard let executable = executable ?? CLI.executable else {
                 throw CLIError("iaplens executable not found; build it with `swift build --build-tests`")
             }
             let scratch = NSTemporaryDirectory() + "iaplens-cli-\(UUID().uuidString.prefix(8))"
@@ -61,10 +64,10 @@ enum CLI {
             try process.run()
         }
 
-        var pid: Int32 { process.processIdentifier }
+        public var pid: Int32 { process.processIdentifier }
 
         /// Waits for the exit (at most `timeout` seconds, then kills it and throws).
-        func wait(timeout: Double = 300) throws -> Result {
+        public func wait(timeout: Double = 300) throws -> Result {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning {
                 if Date() > deadline {
@@ -84,42 +87,14 @@ enum CLI {
     }
 
     /// Runs `iaplens <arguments>` to the end.
-    static func run(_ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil, timeout: Double = 300) throws -> Result {
+    public static func run(
+        _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil, timeout: Double = 300
+    ) throws -> Result {
         try Running(arguments, environment: environment, workingDirectory: workingDirectory).wait(timeout: timeout)
-    }
-
-    /// Starts `arguments` and kills it with SIGKILL after a delay drawn from `0…window`, until `kills` runs were really
-    /// interrupted (at most three times as many attempts). A run that ends before its kill must succeed (`expect`),
-    /// and shrinks the window to its own length: later runs have less left to do. `afterEach` runs after every
-    /// attempt (an integrity check). - Returns: how many runs the kills interrupted.
-    static func killRepeatedly(
-        _ arguments: [String], kills: Int, window: Double, random: inout SeededRandom,
-        expectSuccess: (Result, String) -> Void, afterEach: (String) throws -> Void = { _ in }
-    ) throws -> Int {
-        var window = window
-        var interrupted = 0
-        var attempt = 0
-        while interrupted < kills && attempt < kills * 3 {
-            attempt += 1
-            let delay = Double.random(in: 0.0...window, using: &random)
-            let running = try Running(arguments)
-            usleep(useconds_t(delay * 1_000_000))
-            let wasRunning = running.process.isRunning
-            Glibc.kill(running.pid, SIGKILL)
-            let result = try running.wait(timeout: 120)
-            if wasRunning && running.process.terminationReason == .uncaughtSignal {
-                interrupted += 1
-            } else {
-                expectSuccess(result, "attempt \(attempt)")
-                window = max(0.05, result.seconds * 0.9)
-            }
-            try afterEach("attempt \(attempt) at \(delay) s")
-        }
-        return interrupted
     }
 }
 
-struct CLIError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct CLIError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
