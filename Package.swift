@@ -63,8 +63,8 @@ let package = Package(
         .target(
             name: "IAPPipeline",
             dependencies: [
-                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
+                "IAPConsumption",
             ],
             swiftSettings: swiftSettings
         ),

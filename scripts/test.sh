@@ -8,26 +8,34 @@ bash scripts/setup.sh --tests || exit 1
 postgres_env=$(bash scripts/postgres.sh start) || { echo "tests: could not start PostgreSQL" >&2; exit 1; }
 eval "$postgres_env"
 trap 'bash scripts/postgres.sh stop "$IAPLENS_TEST_POSTGRES_DIR"' EXIT
+started=$SECONDS
 swift build --build-tests > .build-log.txt 2>&1
 status=$?
+build_seconds=$((SECONDS - started))
 if [ $status -ne 0 ]; then
     grep -E "error|warning: unre" .build-log.txt | head -50
     echo "tests: the build failed" >&2
     exit $status
 fi
-swift test --skip-build --parallel --skip IAPFetchTests > .test-log.txt 2>&1
+started=$SECONDS
+# Tests that talk to the fake App Store API bound requests in wall-clock time (issue 29): they run on their own,
+# after the rest, so that the other suites' CPU-bound work on two cores cannot starve their timers (a fetch test
+# took 140 s among the others, 1 s alone).
+alone="IAPFetchTests|FetchCommandTests"
+swift test --skip-build --parallel --skip "$alone" > .test-log.txt 2>&1
 status=$?
-# fetch's and consumption's tests bound requests in wall-clock time (issue 29): they run on their own, after the
-# rest, so that the other suites' CPU-bound work on two cores cannot starve their timers.
-swift test --skip-build --parallel --filter IAPFetchTests >> .test-log.txt 2>&1
+swift test --skip-build --parallel --filter "$alone" >> .test-log.txt 2>&1
 fetch_status=$?
+test_seconds=$((SECONDS - started))
 [ $status -eq 0 ] && status=$fetch_status
 # Progress lines are noise in CI; failures, issues and the verdict are kept.
 grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-log.txt | grep -vE "Test .* (started|passed after)" || true
 [ $status -eq 0 ] && echo "tests: all passed" || echo "tests: FAILED" >&2
 # Bounded libFuzzer run over the JWS and JSON decoding paths (issue 7): ~30 s to build, 45 s to fuzz.
+started=$SECONDS
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
 fuzz=$?
+fuzz_seconds=$((SECONDS - started))
 [ $fuzz -eq 0 ] && echo "fuzz: passed" || echo "fuzz: FAILED" >&2
 [ $status -eq 0 ] && status=$fuzz
 # One plain closing line for CI: tests counted by Swift Testing (the fuzz run counts as one more check).
@@ -35,4 +43,5 @@ total=$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+"
 failed=$(grep -cE "^✘ Test .* failed" .test-log.txt || true)
 [ $fuzz -eq 0 ] || failed=$((failed + 1))
 echo "tests: $(( ${total:-0} - failed + (fuzz == 0 ? 1 : 0) )) passed, ${failed} failed"
+echo "tests: time: build ${build_seconds} s, tests ${test_seconds} s, fuzz ${fuzz_seconds} s"
 exit $status

@@ -49,6 +49,8 @@ public struct ConsumptionSummary: Sendable, Equatable {
     public var declines = 0
     /// Requests Apple kept failing, each with the message: named in the summary, tried again next run.
     public var failures: [(transactionId: String, message: String)] = []
+    /// Warnings for the person running it (a key file readable by others, …).
+    public var warnings: [String] = []
 
     public func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
 

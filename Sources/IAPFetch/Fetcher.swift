@@ -100,7 +100,9 @@ public struct Fetcher: Sendable {
         self.options = options
     }
 
-    public func run(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
+    /// - Parameter lockHeld: true when the caller holds the store's run lock for its whole run (`iaplens run`);
+    ///   otherwise the fetch takes it.
+    public func run(lockHeld: Bool = false, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
         var summary = FetchSummary()
         let key: AppStoreAPIKey?
         if options.serverAPI {
@@ -118,7 +120,7 @@ public struct Fetcher: Sendable {
             return AppStoreConnectAPI(key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry)
         }
         let location = try StoreLocation(options.database)
-        let lock = try location.lockForRun(command: "fetch")
+        let lock = lockHeld ? nil : try location.lockForRun(command: "fetch")
         defer { withExtendedLifetime(lock) {} }
         let store = try location.open()
         let cursors = FetchCursors(store: store)

@@ -1,5 +1,7 @@
 import Foundation
 import IAPAnalytics
+import IAPConsumption
+import IAPFetch
 import IAPFormats
 import IAPModel
 import IAPReports
@@ -79,7 +81,7 @@ public struct Pipeline: Sendable {
 
     /// `analyze` and `report` without `--bundle-id` use the app the store was created for: a store holds
     /// one app's data, so asking again would only invite a mismatch.
-    private func resolvingAppFromStore() throws -> Pipeline {
+    func resolvingAppFromStore() throws -> Pipeline {
         let location = try storeLocation()
         guard configuration.bundleId.isEmpty, try location.storeExists(),
             let bundleId = try StoreSettings(store: try location.open()).bundleId()
@@ -91,7 +93,7 @@ public struct Pipeline: Sendable {
 
     /// `analyze` and `report` never create a store: a mistyped `--database` would otherwise publish empty reports over
     /// real ones.
-    private func requireExistingStore(for command: String) throws {
+    func requireExistingStore(for command: String) throws {
         let location = try storeLocation()
         guard try location.storeExists() else {
             throw PipelineError.invalidConfiguration(
@@ -100,12 +102,12 @@ public struct Pipeline: Sendable {
     }
 
     /// The store `--database` names: a SQLite file, or a PostgreSQL URL.
-    private func storeLocation() throws -> StoreLocation {
+    func storeLocation() throws -> StoreLocation {
         try StoreLocation(configuration.databasePath)
     }
 
     /// Runs a stage, turning a full or read-only disk into one sentence that says which and what to do.
-    private func explainingStorage<T>(_ body: () throws -> T) throws -> T {
+    func explainingStorage<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch {
@@ -117,14 +119,14 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func openStore() throws -> any StoreEngine {
+    func openStore() throws -> any StoreEngine {
         let store = try storeLocation().open()
         try StoreSettings(store: store).claim(bundleId: configuration.bundleId)
         try store.finishInterruptedWork()
         return store
     }
 
-    private func ingest(store: any StoreEngine, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
+    func ingest(store: any StoreEngine, progress: (@Sendable (IngestProgress) -> Void)?) throws -> IngestSummary {
         let policy = IngestPolicy(
             bundleId: configuration.bundleId, appAppleId: configuration.appAppleId,
             environment: configuration.environment, verifySignatures: !configuration.noVerify,
@@ -146,7 +148,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func analyze(store: any StoreEngine) throws -> AnalysisSummary {
+    func analyze(store: any StoreEngine) throws -> AnalysisSummary {
         try loadReferenceFiles(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
@@ -160,7 +162,7 @@ public struct Pipeline: Sendable {
         }
     }
 
-    private func report(store: any StoreEngine) throws -> ReportWriteSummary {
+    func report(store: any StoreEngine) throws -> ReportWriteSummary {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
@@ -239,4 +241,8 @@ public struct RunSummary: Sendable {
     public let ingest: IngestSummary
     public let analysis: AnalysisSummary
     public let reports: ReportWriteSummary
+    /// What `run` fetched first (nil when no API key is configured).
+    public var fetch: FetchSummary? = nil
+    /// The consumption requests `run` answered between analyze and report (nil without facts).
+    public var consumption: ConsumptionSummary? = nil
 }

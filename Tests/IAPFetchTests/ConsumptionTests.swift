@@ -172,4 +172,45 @@ import Testing
         #expect(pages.contains("<td class=\"nw\">DECLINE</td>"))
         #expect(pages.contains("<td>skipped: no consent</td>"))
     }
+    /// Issue 32.3: `run` with a key and facts is one pipeline under one lock, each stage once: fetch (the lock is
+    /// already held while Apple is slow to answer), ingest, analyze once, answer, report; the reports show the
+    /// answers of this run. Before: the command line took the lock per stage and analysed twice.
+    @Test func aRunWithFactsAnswersBetweenAnalyzeAndReportUnderOneLock() async throws {
+        let world = try World()
+        let key = try TestAPIKey(folder: world.archive.root + "/keys")
+        let server = FakeAppStoreServer(
+            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            faults: [1: .delay(.seconds(3))])
+        let url = try server.start()
+        defer { server.stop() }
+        let configuration = try world.archive.configuration(world.app) { configuration in
+            configuration.fetch.issuerId = key.issuerId
+            configuration.fetch.keyId = key.keyId
+            configuration.fetch.privateKey = key.path
+            configuration.fetch.apiURL = url
+            configuration.fetch.archive = world.archive.root + "/fetched"
+            configuration.fetch.facts = world.facts
+        }
+        let store = try StoreLocation(world.archive.database)
+        let analysesBefore = try Self.analyses(store)
+        let running = Task { try await Pipeline(configuration: configuration).runAll() }
+        // While Apple is slow to answer the first history request, the store is already held by this run.
+        try await Task.sleep(for: .seconds(1))
+        #expect(throws: (any Error).self, "the run lock is held from the fetch on") { _ = try store.lockForRun(command: "probe") }
+        let summary = try await running.value
+        #expect(summary.fetch != nil && summary.consumption?.count(.answered) == 4, "\(summary.consumption?.line ?? "no consumption")")
+        #expect(try Self.analyses(store) == analysesBefore + 1, "analyze ran once")
+        var answers: [String: String] = [:]
+        for month in (try FileManager.default.contentsOfDirectory(atPath: world.archive.reports)).filter({ $0.count == 7 }) {
+            let file = world.archive.reports + "/" + month + "/consumption_requests.csv"
+            for row in CSVReader.records(try String(contentsOfFile: file, encoding: .utf8)) {
+                answers[row["transaction_id"] ?? ""] = row["answer"]
+            }
+        }
+        #expect(["r4", "h1", "l1", "s1"].allSatisfy { answers[$0] == "answered" }, "the reports show this run's answers: \(answers)")
+    }
+
+    private static func analyses(_ location: StoreLocation) throws -> Int {
+        Int(try location.open().read { try $0.integer("SELECT count(*) FROM runs WHERE command = 'analyze'") } ?? 0)
+    }
 }

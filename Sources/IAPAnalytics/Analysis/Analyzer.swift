@@ -48,6 +48,19 @@ public struct Analyzer: Sendable {
         }
     }
 
+    /// The models built from what `consumption` records (`consumption_answers`): after it answers, these alone are
+    /// stale, so a run that answers between `analyze` and `report` rebuilds them instead of analysing twice.
+    public static let modelsReadingConsumptionAnswers = ["consumption_request_outcomes"]
+
+    /// Rebuilds `names` with the parameters of the last `analyze` (in one transaction), leaving every other model
+    /// as it was. Only for models whose inputs are tables: the temporary models of `analyze` are gone.
+    public func rebuild(_ names: [String]) throws {
+        let models = try SQLModelSource.load().filter { names.contains($0.model.name) }
+        let runner = SQLModelRunner(models: models)
+        let schema = store.schema
+        try store.buildModels { connection in try runner.build(in: connection, schema: schema) }
+    }
+
     /// Reads the built marts into the report model: one ``MonthReport`` per month written, the
     /// store-wide ``DataQualitySummary`` and the notes every reader must see.
     /// - Throws: ``AnalysisError/notAnalyzed`` before `analyze`, ``AnalysisError/analyzedWithOtherOptions``

@@ -20,9 +20,14 @@ struct SQLModelRunner {
     static let explainEnvironmentVariable = "IAPLENS_MODEL_EXPLAIN"
 
     func run(_ options: AnalysisOptions, key: String, in connection: any StoreConnection, schema: String) throws {
+        try writeParameters(options, key: key, in: connection)
+        try build(in: connection, schema: schema)
+    }
+
+    /// Builds the models with the parameter tables as they stand (written by the last ``run``).
+    func build(in connection: any StoreConnection, schema: String) throws {
         let printsTimings = !(ProcessInfo.processInfo.environment[Self.timingsEnvironmentVariable] ?? "").isEmpty
         let template = SQLTemplate(dialect: connection.dialect, schema: schema)
-        try writeParameters(options, key: key, in: connection)
         let explained = ProcessInfo.processInfo.environment[Self.explainEnvironmentVariable] ?? ""
         for (model, sql) in models {
             if model.name == explained { try Self.printPlan(of: try template.render(sql), in: connection) }

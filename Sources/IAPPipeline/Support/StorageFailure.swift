@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import IAPReports
 import IAPStore
 
@@ -36,14 +35,11 @@ enum StorageFailure {
     }
 
     private static func classify(_ error: any Error) -> Kind? {
-        if let error = error as? DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_FULL: return .full(path: nil)
-            // SQLite maps ENOSPC to SQLITE_FULL itself; CANTOPEN mid-run is a journal it cannot create beside the
-            // store. A plain I/O error is left as SQLite says it: it may be the disk itself.
-            case .SQLITE_READONLY, .SQLITE_CANTOPEN: return .readOnly(path: nil)
-            default: return nil
-            }
+        // The store's own errors, whichever engine: classified behind the store boundary.
+        switch StorageCondition(error) {
+        case .full?: return .full(path: nil)
+        case .readOnly?: return .readOnly(path: nil)
+        case nil: break
         }
         if let error = error as? ReportWriterError {
             switch error {
@@ -51,13 +47,6 @@ enum StorageFailure {
                 if code == ENOSPC || code == EDQUOT { return .full(path: path) }
                 if code == EROFS || code == EACCES || code == EPERM { return .readOnly(path: path) }
                 return nil
-            default: return nil
-            }
-        }
-        if let error = error as? StoreError {
-            switch error {
-            case .storageFull: return .full(path: nil)
-            case .storageReadOnly: return .readOnly(path: nil)
             default: return nil
             }
         }

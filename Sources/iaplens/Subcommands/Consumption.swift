@@ -31,7 +31,7 @@ struct Consumption: AsyncParsableCommand {
             var c = try ConfigurationBuilder.build(store: store, app: app)
             key.apply(to: &c.fetch)
             if let facts { c.fetch.facts = facts }
-            try await ConsumptionPlan.run(c, dryRun: dryRun)
+            try AppleOutput.printConsumption(try await Pipeline(configuration: c).consume(dryRun: dryRun), dryRun: dryRun)
         }
     }
 }

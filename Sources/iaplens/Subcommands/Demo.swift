@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import IAPPipeline
 import IAPSimulator
+import IAPStore
 
 struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(

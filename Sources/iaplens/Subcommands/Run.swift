@@ -24,40 +24,20 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         try await Console.runAsync(log) {
-            var configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
-            if configuration.fetch.isConfigured || configuration.fetch.asksForFinancialReports {
-                let archive = try await FetchPlan.run(configuration)
-                // What was fetched is ingested in the same run, wherever the config put it.
-                if !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
-            }
-            let pipeline = Pipeline(configuration: configuration)
-            guard configuration.fetch.isConfigured, configuration.fetch.facts != nil else {
-                let summary = try pipeline.run(progress: Console.progress)
-                let code = Console.health(summary.ingest, configuration)
-                if json {
-                    print(RunSummaryJSON.line(ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0))
-                } else {
-                    Console.printIngest(summary.ingest)
-                    Console.printAnalysis(summary.analysis)
-                    Console.printReports(summary.reports, directory: configuration.reportsDirectory)
-                }
-                if let code { throw ExitCode(code) }
-                return
-            }
-            // With facts: answer the pending consumption requests once the new documents are in, then analyze and
-            // report, so the reports show today's answers.
-            let ingest = try pipeline.ingest(progress: Console.progress)
-            if !json { Console.printIngest(ingest) }
-            try await ConsumptionPlan.run(configuration, dryRun: false)
-            let analysis = try pipeline.analyze()
-            let reports = try pipeline.report()
-            let code = Console.health(ingest, configuration)
-            if json {
-                print(RunSummaryJSON.line(ingest: ingest, analysis: analysis, reports: reports, exitCode: code ?? 0))
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
+            let summary = try await Pipeline(configuration: configuration)
+                .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress())
+            let code = Console.health(summary.ingest, configuration)
+            // With --json, standard output holds the one JSON line: the other stages' lines go to the log.
+            if let fetched = summary.fetch { AppleOutput.printFetch(fetched, lineToLog: json) }
+            if !json {
+                Console.printIngest(summary.ingest)
+                Console.printAnalysis(summary.analysis)
+                Console.printReports(summary.reports, directory: configuration.reportsDirectory)
             } else {
-                Console.printAnalysis(analysis)
-                Console.printReports(reports, directory: configuration.reportsDirectory)
+                print(RunSummaryJSON.line(ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0))
             }
+            if let consumption = summary.consumption { try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json) }
             if let code { throw ExitCode(code) }
         }
     }

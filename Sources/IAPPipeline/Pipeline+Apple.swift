@@ -1,0 +1,88 @@
+import Foundation
+import IAPAnalytics
+import IAPConsumption
+import IAPFetch
+import IAPFormats
+import IAPStore
+
+/// The stages that talk to Apple: `fetch` before ingest, answering consumption requests after analyze, and the whole
+/// scheduled `run` with both, under one lock, each stage once (Documentation/Pipeline.md "Stages").
+extension Pipeline {
+    /// `fetch`: what the archive lacks from Apple's APIs, into the archive (the fetch takes the run lock).
+    public func fetch(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
+        try await Fetcher(options: try configuration.fetchOptions()).run(progress: progress)
+    }
+
+    /// `consumption`: brings the models up to date, then answers every pending consumption request
+    /// (Documentation/Pipeline.md "Answering consumption requests"). `dryRun` sends and records nothing.
+    public func consume(dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) async throws -> ConsumptionSummary {
+        guard configuration.fetch.facts != nil else { throw FetchError.missingOption("facts") }
+        guard !configuration.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
+        try configuration.validate(requireInputs: false)
+        let lock = try storeLocation().lockForRun(command: "consumption")
+        defer { withExtendedLifetime(lock) {} }
+        try requireExistingStore(for: "consumption")
+        let store = try explainingStorage { try openStore() }
+        // Flags are evaluated at each request's time by the models (account_flags): build them from the data now.
+        _ = try explainingStorage { try analyze(store: store) }
+        return try await answerConsumptionRequests(store: store, dryRun: dryRun, now: now)
+    }
+
+    /// `run` as a schedule runs it: fetch (when an API key or Connect key is configured; into the archive, which
+    /// is then an input), ingest, analyze, answer consumption requests (when facts are configured), report; the
+    /// store's run lock held from the first stage to the last.
+    public func runAll(
+        progress: (@Sendable (IngestProgress) -> Void)? = nil, fetchProgress: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> RunSummary {
+        var configuration = configuration
+        let fetches = configuration.fetch.isConfigured || configuration.fetch.asksForFinancialReports
+        let fetchOptions = fetches ? try configuration.fetchOptions() : nil
+        // What is fetched is ingested in the same run, wherever the config put it.
+        if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
+        let pipeline = Pipeline(configuration: configuration)
+        try configuration.validate(requireInputs: true)
+        let lock = try pipeline.storeLocation().lockForRun(command: "run")
+        defer { withExtendedLifetime(lock) {} }
+        var fetched: FetchSummary?
+        if let fetchOptions { fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress) }
+        let store = try pipeline.explainingStorage { try pipeline.openStore() }
+        let ingest = try pipeline.explainingStorage { try pipeline.ingest(store: store, progress: progress) }
+        let analysis = try pipeline.explainingStorage { try pipeline.analyze(store: store) }
+        var consumption: ConsumptionSummary?
+        if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
+            consumption = try await pipeline.answerConsumptionRequests(store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000))
+            // The answers change one mart; the reports show them without analysing twice.
+            try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
+        }
+        let reports = try pipeline.explainingStorage { try pipeline.report(store: store) }
+        var summary = RunSummary(ingest: ingest, analysis: analysis, reports: reports)
+        summary.fetch = fetched
+        summary.consumption = consumption
+        return summary
+    }
+
+    /// Answers the pending requests of a store whose models are current; the caller holds the lock.
+    func answerConsumptionRequests(store: any StoreEngine, dryRun: Bool, now: Int64) async throws -> ConsumptionSummary {
+        guard let factsPath = configuration.fetch.facts else { throw FetchError.missingOption("facts") }
+        let facts = try ReferenceFiles.readConsumptionFacts(at: factsPath)
+        var warnings: [String] = []
+        var api: AppStoreServerAPI?
+        if !dryRun {
+            let options = try configuration.fetchOptions(requireArchive: false)
+            let (key, warning) = try AppStoreAPIKey.load(
+                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+            if let warning { warnings.append(warning) }
+            api = AppStoreServerAPI(key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry)
+        }
+        var summary: ConsumptionSummary
+        do {
+            summary = try await ConsumptionResponder(store: store, facts: facts, api: api).run(now: now)
+        } catch {
+            await api?.shutdown()
+            throw error
+        }
+        await api?.shutdown()
+        summary.warnings = warnings + summary.warnings
+        return summary
+    }
+}

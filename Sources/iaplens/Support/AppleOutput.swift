@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import IAPAnalytics
+import IAPConsumption
+import IAPFetch
+
+/// How `fetch`, `consumption` and `run` print what the stages that talk to Apple did: the summary line, the
+/// warnings, and the exit code a failure to reach Apple means.
+enum AppleOutput {
+    /// At most one progress line a second.
+    final class ProgressThrottle: @unchecked Sendable {
+        private let lock = NSLock()
+        private var last = Date.distantPast
+
+        func allows() -> Bool {
+            lock.withLock {
+                guard Date().timeIntervalSince(last) >= 1 else { return false }
+                last = Date()
+                return true
+            }
+        }
+    }
+
+    /// Progress lines of a fetch, throttled.
+    static func fetchProgress() -> @Sendable (String) -> Void {
+        let throttle = ProgressThrottle()
+        return { line in if throttle.allows() { Console.note(line) } }
+    }
+
+    /// - Parameter lineToLog: the summary line goes to the log instead of standard output (`run --json`).
+    static func printFetch(_ summary: FetchSummary, lineToLog: Bool = false) {
+        for warning in summary.warnings { Console.warn(warning) }
+        if lineToLog { Console.note(summary.line) } else { Console.result(summary.line) }
+    }
+
+    /// Prints the consumption run; throws exit 75 when requests could not be sent because Apple kept failing.
+    static func printConsumption(_ summary: ConsumptionSummary, dryRun: Bool, lineToLog: Bool = false) throws {
+        for warning in summary.warnings { Console.warn(warning) }
+        if dryRun {
+            // Standard output holds the bodies alone, one JSON line each, so a script can read them.
+            for (transactionId, body) in summary.bodies {
+                Console.note("would send for transaction \(transactionId):")
+                print(body)
+            }
+            Console.note(summary.line)
+        } else if lineToLog {
+            Console.note(summary.line)
+        } else {
+            Console.result(summary.line)
+        }
+        for outcome in summary.outcomes where outcome.outcome == .inDoubt {
+            Console.warn(
+                "the consumption request \(outcome.notificationId) (transaction \(outcome.transactionId)) was sent but its answer was never recorded: it may have reached Apple, so it is not sent again. Check it in App Store Connect.")
+        }
+        let unverified = summary.count(.unverified)
+        if unverified > 0 {
+            Console.warn(
+                "\(unverified) consumption request(s) were not answered: their notifications were accepted without a verified signature (--no-verify), so anyone could have written them. Ingest Apple's signed copies to answer them.")
+        }
+        if !summary.failures.isEmpty {
+            for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
+            Console.error(
+                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within \(BusinessRules.consumptionAnswerWindowHours) hours of each request).")
+            throw ExitCode(75)
+        }
+    }
+}
