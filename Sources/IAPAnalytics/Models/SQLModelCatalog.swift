@@ -64,6 +64,13 @@ public enum SQLModelCatalog {
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
         SQLModel("apple_reconciliation", .marts, .table, grain: ["month", "product_id", "currency"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
+        // The flag rules' inputs (TEMP), here because their windows are the months report_months writes.
+        SQLModel("int_flag_windows", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_flag_window_refunds", .intermediate, .temporaryTable,
+            // The burst rule pairs an account's refunds of one window in date order.
+            indexes: [.on("int_flag_window_refunds_by_account", ["window_key", "account_id", "revoked_at_ms"])]),
+        SQLModel("int_flag_window_figures", .intermediate, .temporaryTable),
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
         SQLModel("consumption_requests", .marts, .table, grain: ["notification_id"]),
