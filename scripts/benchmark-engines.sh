@@ -43,7 +43,7 @@ record machine_cores "$(nproc)"
 record postgres_version "$(psql --version | awk '{ print $3 }')"
 
 for size in $sizes; do
-    archive=$(simulated_archive "$iaplens" "$data" "$size")
+    archive=$(simulated_archive "$iaplens" "$data" "$size" clean)
     common=(--bundle-id "$bundle" --app-apple-id 1234567890)
     root=(--root-certificate "$archive/certs/root.pem")  # ingest only: analyze and report refuse it
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")

@@ -25,7 +25,7 @@ command -v /usr/bin/time >/dev/null || { echo "benchmark-finance: /usr/bin/time 
 [ $build -eq 1 ] && swift build -c release --product iaplens >/dev/null
 iaplens="$(swift build -c release --show-bin-path)/iaplens"
 mkdir -p "$data"
-archive=$(simulated_archive "$iaplens" "$data" "$size")
+archive=$(simulated_archive "$iaplens" "$data" "$size" clean)
 [ -d "$archive/finance" ] || { echo "benchmark-finance: $archive has no finance/ (simulated before issue 27): remove it and run again" >&2; exit 1; }
 common=(--bundle-id com.example.iaplens.demo --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
 

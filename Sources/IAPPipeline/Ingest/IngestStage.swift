@@ -144,6 +144,7 @@ public struct IngestStage: Sendable {
             try storeWriter.finishIngest()
         }
         tracker.finish()
+        summary.signatureChecks = verifier?.signatureChecks ?? 0
         return summary
     }
 }

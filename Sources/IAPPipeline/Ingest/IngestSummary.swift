@@ -41,6 +41,9 @@ public struct IngestSummary: Sendable, Equatable {
     }
 
     /// Total quarantined.
+    /// Signatures checked (one P-256 verify each); 0 under `--no-verify`.
+    public var signatureChecks = 0
+
     public var quarantined: Int { quarantinedByReason.values.reduce(0, +) }
 
     mutating func count(_ batch: DocumentBatch) {
