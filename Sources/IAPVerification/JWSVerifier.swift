@@ -12,13 +12,23 @@ public final class JWSVerifier: Sendable {
     /// SHA-256 fingerprints of the configured roots, in the order given.
     public let trustedRootFingerprints: [String]
     private let checks = Atomic<Int>(0)
+    private let reuses = Atomic<Int>(0)
+    /// 32,768 signatures: a few megabytes, far more than the distance between Apple's retries of one notification.
+    private let recent: VerifiedSignatures?
 
     /// How many signatures this verifier has checked (each one P-256 verify): the benchmark divides the machine's
     /// verify rate by it per document instead of assuming a count.
     public var signatureChecks: Int { checks.load(ordering: .relaxed) }
 
+    /// How many JWS were the same bytes as one this verifier had accepted at the same instant, and so were not
+    /// checked again (``VerifiedSignatures``).
+    public var signaturesReused: Int { reuses.load(ordering: .relaxed) }
+
     /// Builds the trust store once from the roots; throws if the list is empty or OpenSSL rejects a root.
-    public init(trustedRoots: [TrustedRoot]) throws(VerificationConfigurationError) {
+    /// - Parameter reusingSignatures: false checks every JWS even when the same bytes were accepted before (the
+    ///   benchmark's comparison, `IAPLENS_NO_SIGNATURE_REUSE`).
+    public init(trustedRoots: [TrustedRoot], reusingSignatures: Bool = true) throws(VerificationConfigurationError) {
+        recent = reusingSignatures ? VerifiedSignatures(capacity: 32_768) : nil
         validator = try CertificatePathValidator(roots: trustedRoots)
         cache = ChainCache(capacity: 64)
         trustedRootFingerprints = trustedRoots.map(\.sha256Hex)
@@ -33,6 +43,10 @@ public final class JWSVerifier: Sendable {
     /// configured root at `signedDateMillis` (the sent root is ignored); the leaf and intermediate carry Apple's
     /// marker OIDs; the 64-byte `r‖s` signature over the ASCII `header.payload` verifies with the leaf's P-256 key.
     public func verify(_ jws: CompactJWS, atMillis signedDateMillis: Int64) -> Result<Void, JWSVerificationFailure> {
+        if let recent, recent.contains(digest: jws.signingInputDigest, signature: jws.signature, atMillis: signedDateMillis) {
+            reuses.add(1, ordering: .relaxed)
+            return .success(())
+        }
         guard let alg = jws.header.alg else {
             return .failure(.init(.unsupportedAlgorithm, "The JWS header has no alg; Apple signs with ES256."))
         }
@@ -59,7 +73,11 @@ public final class JWSVerifier: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         checks.add(1, ordering: .relaxed)
-        return Self.checkSignature(jws, digest: jws.signingInputDigest, key: path.leafKey)
+        let result = Self.checkSignature(jws, digest: jws.signingInputDigest, key: path.leafKey)
+        if case .success = result {
+            recent?.insert(digest: jws.signingInputDigest, signature: jws.signature, atMillis: signedDateMillis)
+        }
+        return result
     }
 
     /// Validates Apple's shape of chain without a JWS: DER leaf and intermediate, at a time in milliseconds.

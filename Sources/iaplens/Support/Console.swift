@@ -147,7 +147,10 @@ enum Console {
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             result("  quarantined \(reason): \(count)")
         }
-        if summary.signatureChecks > 0 { result("  signatures checked: \(summary.signatureChecks)") }
+        if summary.signatureChecks > 0 {
+            result("  signatures checked: \(summary.signatureChecks)")
+            if summary.signaturesReused > 0 { result("  signatures identical to one already checked: \(summary.signaturesReused)") }
+        }
         if summary.appleReportsFound > 0 {
             let rejected = summary.appleReportQuarantine.values.reduce(0, +)
             result("  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
