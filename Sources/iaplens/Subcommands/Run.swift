@@ -10,7 +10,7 @@ struct Run: AsyncParsableCommand {
                           --bundle-id com.example.app --app-apple-id 1234567890 \\
                           --products products.csv --accounts accounts.csv
 
-            With an API key in the config file ("issuer-id", "key-id", "private-key"), run first fetches what the archive lacks from Apple (see fetch) into the first --input, then ingests, analyzes and reports.
+            With an API key in the config file ("issuer-id", "key-id", "private-key"), run first fetches what the archive lacks from Apple (see fetch) into the first --input, then ingests, analyzes and reports; with "facts" too, it answers Apple's pending consumption requests (see consumption) between analyze and report. The store is held from the first stage to the last.
             """)
 
     @OptionGroup var store: StoreOptions
