@@ -15,9 +15,27 @@ final class VerifiedSignatures: Sendable {
         let atMillis: Int64
     }
 
+    /// A SHA-256 digest as four words: hashed and compared as 4 integers, not 32 bytes one by one (the byte-wise
+    /// hash showed in the profile of a verified ingest).
+    private struct Key: Hashable {
+        let a: UInt64, b: UInt64, c: UInt64, d: UInt64
+
+        init(_ digest: [UInt8]) {
+            func word(_ start: Int) -> UInt64 {
+                var value: UInt64 = 0
+                for index in start..<min(start + 8, digest.count) { value = value << 8 | UInt64(digest[index]) }
+                return value
+            }
+            a = word(0)
+            b = word(8)
+            c = word(16)
+            d = word(24)
+        }
+    }
+
     private struct State {
-        var entries: [[UInt8]: Entry] = [:]
-        var order: [[UInt8]] = []
+        var entries: [Key: Entry] = [:]
+        var order: [Key] = []
         var next = 0
     }
 
@@ -31,27 +49,29 @@ final class VerifiedSignatures: Sendable {
 
     /// True when exactly this signing input, signature and instant were accepted before.
     func contains(digest: [UInt8], signature: [UInt8], atMillis: Int64) -> Bool {
-        state.withLock { state in
-            guard let entry = state.entries[digest] else { return false }
+        let key = Key(digest)
+        return state.withLock { state in
+            guard let entry = state.entries[key] else { return false }
             return entry.atMillis == atMillis && entry.signature == signature
         }
     }
 
     /// Remembers an accepted signature, forgetting the oldest one when full.
     func insert(digest: [UInt8], signature: [UInt8], atMillis: Int64) {
+        let key = Key(digest)
         state.withLock { state in
-            if state.entries[digest] != nil {
-                state.entries[digest] = Entry(signature: signature, atMillis: atMillis)
+            if state.entries[key] != nil {
+                state.entries[key] = Entry(signature: signature, atMillis: atMillis)
                 return
             }
             if state.order.count < capacity {
-                state.order.append(digest)
+                state.order.append(key)
             } else {
                 state.entries[state.order[state.next]] = nil
-                state.order[state.next] = digest
+                state.order[state.next] = key
                 state.next = (state.next + 1) % capacity
             }
-            state.entries[digest] = Entry(signature: signature, atMillis: atMillis)
+            state.entries[key] = Entry(signature: signature, atMillis: atMillis)
         }
     }
 }
