@@ -32,7 +32,9 @@ extension ReportWriter {
         }
         for folder in folders { try ReportFileSystem.makeDirectory(folder) }
         // A run killed while writing leaves `<name>.tmp-<pid>` behind; the run lock says no writer is alive.
+        // The manifest is written the same way, in the reports folder itself.
         let names = Set(kept.map { ($0.path as String).split(separator: "/").last.map(String.init) ?? "" })
+            .union([ReportManifest.fileName])
         for folder in folders { ReportFileSystem.removeStaleTemporaries(in: folder, names: names) }
 
         func relative(_ path: String) -> String { String(path.dropFirst(root.count + 1)) }
