@@ -31,12 +31,7 @@ import Testing
             "ingest", "--input", folder + "/in", "--database", database, "--bundle-id", "com.example.memory",
             "--max-quarantine-percent", "100",
         ])
-        var peak = 0
-        while running.process.isRunning {
-            peak = max(peak, Self.highWaterMark(pid: running.pid) ?? 0)
-            usleep(10_000)
-        }
-        let result = try running.wait()
+        let (result, peak) = try Self.waitMeasuringPeak(running)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(peak > 0, "the child's memory was read")
         #expect(peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
@@ -69,12 +64,7 @@ import Testing
             "--issuer-id", key.issuerId, "--key-id", key.keyId, "--private-key", key.path, "--api-url", url,
             "--refund-history", "none",
         ])
-        var peak = 0
-        while running.process.isRunning {
-            peak = max(peak, Self.highWaterMark(pid: running.pid) ?? 0)
-            usleep(10_000)
-        }
-        let result = try running.wait()
+        let (result, peak) = try Self.waitMeasuringPeak(running)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("more than 16 MiB"), "\(result.stderr)")
         #expect(result.seconds < 120, "a refused body costs one request, not minutes")
@@ -91,6 +81,16 @@ import Testing
         let member = Gzip.compress(line(), level: 1) ?? []
         for _ in 0..<count { try handle.write(contentsOf: Data(member)) }
         try handle.close()
+    }
+
+    /// Waits for the child, reading its peak resident memory (KB) every 10 ms while it runs.
+    static func waitMeasuringPeak(_ running: CLI.Running) throws -> (CLI.Result, Int) {
+        var peak = 0
+        while running.process.isRunning {
+            peak = max(peak, highWaterMark(pid: running.pid) ?? 0)
+            usleep(10_000)
+        }
+        return (try running.wait(), peak)
     }
 
     /// The process's peak resident memory so far, in KB (Linux's `VmHWM`); nil once it is gone.

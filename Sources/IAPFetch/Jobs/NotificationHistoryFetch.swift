@@ -8,8 +8,7 @@ import IAPStore
 struct NotificationHistoryFetch: Sendable {
     static let windowCursor = "notification_history.window"
     static let doneUntilCursor = "notification_history.done_until"
-    /// Apple keeps notification history for 180 days.
-    static let retentionMilliseconds: Int64 = 180 * 86_400_000
+    static let retentionMilliseconds = HistoryCoverage.appleRetentionMs
 
     let api: AppStoreServerAPI
     let writer: ArchivePageWriter

@@ -4,6 +4,8 @@
 /// each other stay one span however long they run.
 public struct HistoryCoverage: Sendable, Equatable {
     public static let cursorName = "notification_history.fetched"
+    /// Apple keeps notification history for 180 days.
+    public static let appleRetentionMs: Int64 = 180 * 86_400_000
 
     /// Disjoint, sorted, half-open spans in Unix milliseconds.
     public private(set) var spans: [Range<Int64>] = []

@@ -49,12 +49,15 @@ public final class SQLiteStore: StoreEngine {
             self.path = path
         } catch let error as StoreError {
             throw error
-        } catch let error as DatabaseError where error.resultCode != .SQLITE_CANTOPEN && StorageCondition(error) != nil {
-            // Full or read-only as ``StorageCondition`` classifies it; CANTOPEN while opening is a store that cannot
-            // be opened at all (a missing folder), said as such below.
-            throw StorageCondition(error) == .full
-                ? StoreError.storageFull(path: path, reason: "\(error)") : StoreError.storageReadOnly(path: path, reason: "\(error)")
         } catch {
+            // Full or read-only as ``StorageCondition`` classifies it; CANTOPEN while opening is a store that cannot
+            // be opened at all (a missing folder), said as such.
+            let cannotOpen = (error as? DatabaseError)?.resultCode == .SQLITE_CANTOPEN
+            switch cannotOpen ? nil : StorageCondition(error) {
+            case .full?: throw StoreError.storageFull(path: path, reason: "\(error)")
+            case .readOnly?: throw StoreError.storageReadOnly(path: path, reason: "\(error)")
+            case nil: break
+            }
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
     }
