@@ -16,7 +16,8 @@ struct SQLModelRunner {
     static let timingsEnvironmentVariable = "IAPLENS_MODEL_TIMINGS"
 
     /// Environment variable naming one model whose query plan is printed to standard error before it is built
-    /// (PostgreSQL: `explain analyze`, which runs the query once more; SQLite: `explain query plan`).
+    /// (PostgreSQL: `explain analyze`, which runs the query once more; SQLite: `explain query plan`), after the
+    /// statements that build it as rendered for this engine (to run them by hand in `sqlite3` or `psql`).
     static let explainEnvironmentVariable = "IAPLENS_MODEL_EXPLAIN"
 
     func run(_ options: AnalysisOptions, key: String, in connection: any StoreConnection, schema: String) throws {
@@ -30,7 +31,12 @@ struct SQLModelRunner {
         let template = SQLTemplate(dialect: connection.dialect, schema: schema)
         let explained = ProcessInfo.processInfo.environment[Self.explainEnvironmentVariable] ?? ""
         for (model, sql) in models {
-            if model.name == explained { try Self.printPlan(of: try template.render(sql), in: connection) }
+            if model.name == explained {
+                let select = try template.render(sql)
+                FileHandle.standardError.write(Data(
+                    (try Self.statements(model, select: select, dialect: connection.dialect) + "\n").utf8))
+                try Self.printPlan(of: select, in: connection)
+            }
             let start = ContinuousClock.now
             let readBefore = printsTimings ? Self.bytesRead() : 0
             do {

@@ -38,29 +38,20 @@ public struct ReportWriter: Sendable {
         }
 
         let flagged = FlaggedAccountIndex(set)
-        for (index, month) in set.months.enumerated() {
+        var folders: [String] = []
+        for month in set.months {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
             for file in ReportColumns.files {
-                let table = month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns)
-                let path = join(folder, file.name)
-                try Self.check(table, path: path)
-                files.append((path, CSVFormatter.render(table)))
+                try Self.check(month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns), path: join(folder, file.name))
             }
-            // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
-            let previous =
-                index > 0 && CalendarMonth(set.months[index - 1].month) == parsed.previous
-                ? set.months[index - 1] : nil
-            let markdown = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .markdown)
-            add(join(folder, "report.md"), MarkdownWriter.render(markdown))
-            addCharts(markdown, in: folder)
-            let html = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .html)
-            add(join(folder, "report.html"), HTMLWriter.render(html))
-            for row in month.rows("flagged_accounts.csv") {
-                let page = CasePageRenderer.page(account: row, month: month, set: set, index: flagged)
-                add(join(folder, AccountPagePath.relative(row.text("account_id"))), HTMLWriter.render(page))
-            }
+            folders.append(folder)
         }
+        // The months render on every core (pages are pure functions of the set); the files keep the months' order.
+        let rendered = ParallelMap.map(Array(zip(set.months.indices, folders))) { index, folder in
+            Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
+        }
+        for monthFiles in rendered { files += monthFiles }
         // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
         let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
         let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
@@ -73,13 +64,44 @@ public struct ReportWriter: Sendable {
         return try apply(files, months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
     }
 
+    /// The files of one month: its CSVs, `report.md` and `report.html` with their charts, its case pages.
+    private static func monthFiles(
+        _ set: ReportSet, index: Int, folder: String, flagged: FlaggedAccountIndex
+    ) -> [(path: String, bytes: [UInt8])] {
+        let month = set.months[index]
+        var files: [(path: String, bytes: [UInt8])] = []
+        func add(_ name: String, _ text: String) { files.append((joined(folder, name), Array(text.utf8))) }
+        func addCharts(_ page: Page) {
+            for case .chart(let spec) in page.blocks { add("charts/" + spec.name + ".svg", SVGChart.render(spec)) }
+        }
+        for file in ReportColumns.files {
+            files.append((joined(folder, file.name), CSVFormatter.render(month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns))))
+        }
+        // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
+        let previous =
+            index > 0 && CalendarMonth(set.months[index - 1].month) == CalendarMonth(month.month)?.previous
+            ? set.months[index - 1] : nil
+        let markdown = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .markdown)
+        add("report.md", MarkdownWriter.render(markdown))
+        addCharts(markdown)
+        let html = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .html)
+        add("report.html", HTMLWriter.render(html))
+        for row in month.rows("flagged_accounts.csv") {
+            let page = CasePageRenderer.page(account: row, month: month, set: set, index: flagged)
+            add(AccountPagePath.relative(row.text("account_id")), HTMLWriter.render(page))
+        }
+        return files
+    }
+
     private static func check(_ table: ReportTable, path: String) throws(ReportWriterError) {
         for (index, row) in table.rows.enumerated() where row.count != table.columns.count {
             throw .rowWidthMismatch(path: path, row: index + 1, expected: table.columns.count, found: row.count)
         }
     }
 
-    private func join(_ folder: String, _ name: String) -> String {
+    private func join(_ folder: String, _ name: String) -> String { Self.joined(folder, name) }
+
+    private static func joined(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 }

@@ -4,7 +4,7 @@ import IAPAnalytics
 /// and the months it was flagged in. Built once per set, because a case page per flagged account that searched
 /// every month's tables again made `report` quadratic in flagged accounts (Documentation/Performance.md, "Apple's
 /// financial reports and the subscriber base").
-struct FlaggedAccountIndex {
+struct FlaggedAccountIndex: Sendable {
     private var monthsFlagged: [String: [String]] = [:]
     private var timelines: [String: [String: FlaggedAccountTimeline]] = [:]
     private var requests: [String: [String: [ReportRow]]] = [:]

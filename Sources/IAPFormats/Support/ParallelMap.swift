@@ -1,9 +1,9 @@
-import IAPStore
 import Dispatch
 
-/// Maps items on all cores, keeping the input order in the output.
-enum ParallelMap {
-    static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @Sendable (Input) -> Output) -> [Output] {
+/// Maps items on all cores, keeping the input order in the output: ingest decodes a batch of documents with it,
+/// `report` renders its months with it.
+public enum ParallelMap {
+    public static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @Sendable (Input) -> Output) -> [Output] {
         if items.count < 2 { return items.map(transform) }
         let results = ResultSlots<Output>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
