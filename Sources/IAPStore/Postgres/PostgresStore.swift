@@ -61,6 +61,9 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         ).bool ?? false
     }
 
+    /// The session's buffers for TEMP tables (see ``connect(_:)``); Documentation/Performance.md, "Session 9".
+    static let modelTemporaryBuffers = "256MB"
+
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {
         let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted, scrub: url.scrub)
         // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
@@ -68,6 +71,10 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         // cheap statements (a batch's lookups plan with sequential scans priced out; the models' CTEs). Compiling
         // cost 80 ms per statement, for statements that run in well under 1 ms: 17 of the 20 s of a 100k load.
         try connection.executeScript("SET client_min_messages TO warning; SET TIME ZONE 'UTC'; SET jit = off")
+        // The models' intermediate tables are TEMP tables, which live in the session's own buffers (`temp_buffers`,
+        // 8 MB by default, settable only before the session touches one): at 1M notifications each is 100–200 MB, so
+        // every look-up into one read its page back from the kernel. Taken only as the tables grow.
+        try connection.executeScript("SET temp_buffers = '\(modelTemporaryBuffers)'")
         return connection
     }
 
@@ -123,11 +130,12 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// - no JIT compilation (off for the whole session, see ``connect(_:)``): the models' row estimates through
     ///   CTEs are large enough to trigger it, and compiling took about a second per model for queries that run in
     ///   milliseconds;
-    /// - 64 MB of work memory per sort or hash, instead of the server's 4 MB, which spills them to disk.
+    /// - 64 MB of work memory per sort or hash, instead of the server's 4 MB, which spills them to disk;
+    /// - 256 MB to build each model's indexes (its largest, on a million transactions, sorts about 100 MB).
     public func buildModels<T>(_ body: (any StoreConnection) throws -> T) throws -> T {
         try lock.withLock {
             try inTransaction { connection in
-                try connection.executeScript("SET LOCAL work_mem = '64MB'")
+                try connection.executeScript("SET LOCAL work_mem = '64MB'; SET LOCAL maintenance_work_mem = '256MB'")
                 try connection.executeScript(Self.factTables.map { "ANALYZE \($0)" }.joined(separator: "; "))
                 return try body(connection)
             }
