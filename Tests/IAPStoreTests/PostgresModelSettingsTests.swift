@@ -21,4 +21,41 @@ import Testing
         #expect(try transactionSettings() == before, "the models' settings end with their transaction")
         #expect(before != ["64MB", "256MB"], "the server's own settings differ, or the test proves nothing")
     }
+
+    /// Statistics are gathered where the server has none, and again only where a table's size moved by more than a
+    /// tenth: a run that adds a few rows to a large table does not sample it again (3.9 s of every analyze at 1M).
+    @Test func plannerStatisticsAreGatheredWhereTheDataMovedAndNowhereElse() throws {
+        let database = try TestPostgres.freshStore()
+        let url = try PostgresURL(database)
+        let store = try StoreLocation(database).open()
+        func insertProducts(_ lines: ClosedRange<Int>) throws {
+            try store.write { connection in
+                try connection.executeScript(
+                    "INSERT INTO ref_products (line, product_id, product_type, currency, price_milli) "
+                        + "SELECT n, 'com.example.p' || n, 'consumable', 'USD', 990 FROM generate_series(\(lines.lowerBound), \(lines.upperBound)) AS n")
+            }
+        }
+        func refresh() throws -> [String] {
+            try store.write { connection in
+                try PostgresPlannerStatistics.refresh(["ref_products", "ref_accounts"], schema: url.schema, in: connection)
+            }
+        }
+        try insertProducts(1...20_000)
+        #expect(try refresh() == ["ref_products", "ref_accounts"], "a new store has no statistics")
+        #expect(try refresh() == ["ref_accounts"], "nothing moved; an empty table never has statistics (and costs nothing)")
+        try insertProducts(20_001...20_100)
+        #expect(try refresh() == ["ref_accounts"], "half a percent more rows")
+        try insertProducts(20_101...24_000)
+        #expect(try refresh() == ["ref_products", "ref_accounts"], "a fifth more rows")
+        let sampled = try store.read { try $0.value("SELECT count(*) FROM pg_stats WHERE schemaname = ? AND tablename = 'ref_products'", [.text(url.schema)]).integer }
+        #expect((sampled ?? 0) > 0)
+    }
+
+    @Test func aTableHasMovedWhenItsSizeChangedByMoreThanATenth() {
+        #expect(!PostgresPlannerStatistics.hasMoved(from: 1_000_000, to: 1_100_000))
+        #expect(PostgresPlannerStatistics.hasMoved(from: 1_000_000, to: 1_100_001))
+        #expect(PostgresPlannerStatistics.hasMoved(from: 1_000_000, to: 899_999))
+        #expect(PostgresPlannerStatistics.hasMoved(from: 0, to: 8_192))
+        #expect(!PostgresPlannerStatistics.hasMoved(from: 0, to: 0))
+    }
 }

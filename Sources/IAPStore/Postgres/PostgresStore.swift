@@ -124,9 +124,10 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     }
 
     /// Settings for the models' transaction only:
-    /// - fresh planner statistics of the fact tables: the models join them by key, and with the statistics
-    ///   autovacuum had not yet gathered after a load, one correlated lookup planned as a scan took 59 s at 100k
-    ///   documents instead of 0.8 s (`analyze` samples a fixed number of rows, so this costs well under a second);
+    /// - fresh planner statistics of the fact tables whose size moved since they were last gathered
+    ///   (``PostgresPlannerStatistics``): the models join them by key, and with the statistics autovacuum had not
+    ///   yet gathered after a load, one correlated lookup planned as a scan took 59 s at 100k documents instead of
+    ///   0.8 s;
     /// - no JIT compilation (off for the whole session, see ``connect(_:)``): the models' row estimates through
     ///   CTEs are large enough to trigger it, and compiling took about a second per model for queries that run in
     ///   milliseconds;
@@ -136,7 +137,7 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         try lock.withLock {
             try inTransaction { connection in
                 try connection.executeScript("SET LOCAL work_mem = '64MB'; SET LOCAL maintenance_work_mem = '256MB'")
-                try connection.executeScript(Self.factTables.map { "ANALYZE \($0)" }.joined(separator: "; "))
+                _ = try PostgresPlannerStatistics.refresh(Self.factTables, schema: url.schema, in: connection)
                 return try body(connection)
             }
         }
