@@ -35,7 +35,7 @@ for engine in "${engines[@]}"; do
     work="$data/finance-$size-$engine"
     rm -rf "$work"; mkdir -p "$work"
     if [ "$engine" = sqlite ]; then store="$work/store.sqlite"; else store="$IAPLENS_TEST_POSTGRES_URL?schema=bench_finance_$size"; fi
-    if [ "$engine" = postgres ]; then psql "$IAPLENS_TEST_POSTGRES_URL" -qc "drop schema if exists bench_finance_$size cascade" >/dev/null; fi
+    if [ "$engine" = postgres ]; then PGOPTIONS="-c client_min_messages=warning" psql "$IAPLENS_TEST_POSTGRES_URL" -qc "drop schema if exists bench_finance_$size cascade" >/dev/null; fi
     /usr/bin/time -v "$iaplens" ingest --quiet --input "$archive/notifications" --database "$store" "${common[@]}" 2> "$work/ingest.log" || true
     /usr/bin/time -v "$iaplens" analyze --quiet --database "$store" 2> "$work/analyze-before.log"
     /usr/bin/time -v "$iaplens" report --quiet --database "$store" --reports "$work/reports-before" 2> "$work/report-before.log"
