@@ -17,6 +17,7 @@ import Testing
         #expect(verifier.signatureChecks == 2)
     }
 
+    /// Neither the cached chain nor the remembered signing input vouches for another signature.
     @Test func aRememberedSigningInputDoesNotVouchForAnotherSignature() throws {
         let chain = try TestPKI.chain()
         let verifier = try TestPKI.verifier(trusting: chain)

@@ -8,7 +8,6 @@ import IAPStore
 struct NotificationHistoryFetch: Sendable {
     static let windowCursor = "notification_history.window"
     static let doneUntilCursor = "notification_history.done_until"
-    static let retentionMilliseconds = HistoryCoverage.appleRetentionMs
 
     let api: AppStoreServerAPI
     let writer: ArchivePageWriter
@@ -38,7 +37,7 @@ struct NotificationHistoryFetch: Sendable {
             add(try await fetch(saved, now: now, progress: progress))  // a fetch that was killed: from the page after the last saved
             if since == nil && until == nil { return (pages, span, customers) }
         }
-        let oldest = now - Self.retentionMilliseconds + 60_000
+        let oldest = now - HistoryCoverage.appleRetentionMs + 60_000
         let doneUntil = try cursors.value(Self.doneUntilCursor).flatMap { Int64($0) }
         let start = max(since ?? doneUntil ?? oldest, oldest)
         let end = until ?? now
@@ -101,7 +100,7 @@ struct NotificationHistoryFetch: Sendable {
             // reaches back to the horizon, or to the mark, moves it. A first explicit window of last week must not
             // make plain fetches skip the 173 days before it.
             let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) }
-            let horizon = now - Self.retentionMilliseconds + 120_000
+            let horizon = now - HistoryCoverage.appleRetentionMs + 120_000
             let reaches = doneUntil.map { state.start <= $0 } ?? (state.start <= horizon)
             if reaches && state.end > (doneUntil ?? Int64.min) { try cursors.set(Self.doneUntilCursor, String(state.end)) }
             // Every finished window, for `status` to show what was fetched and where the gaps are. A store from

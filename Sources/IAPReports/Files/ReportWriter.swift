@@ -33,9 +33,6 @@ public struct ReportWriter: Sendable {
     public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
-        func addCharts(_ page: Page, in folder: String) {
-            for case .chart(let spec) in page.blocks { add(join(folder, "charts/" + spec.name + ".svg"), SVGChart.render(spec)) }
-        }
 
         let flagged = FlaggedAccountIndex(set)
         var folders: [String] = []
@@ -43,7 +40,7 @@ public struct ReportWriter: Sendable {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
             let folder = join(directory, parsed.text)
             for file in ReportColumns.files {
-                try Self.check(month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns), path: join(folder, file.name))
+                try Self.check(Self.table(file, of: month), path: join(folder, file.name))
             }
             folders.append(folder)
         }
@@ -58,7 +55,7 @@ public struct ReportWriter: Sendable {
         let index = IndexPageRenderer.page(indexSet)
         add(join(directory, "index.md"), MarkdownWriter.render(index))
         add(join(directory, "index.html"), HTMLWriter.render(index))
-        addCharts(index, in: directory)
+        files += Self.chartFiles(index, in: directory)
         add(join(directory, Stylesheet.fileName), Stylesheet.css)
 
         return try apply(files, months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
@@ -71,19 +68,14 @@ public struct ReportWriter: Sendable {
         let month = set.months[index]
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ name: String, _ text: String) { files.append((joined(folder, name), Array(text.utf8))) }
-        func addCharts(_ page: Page) {
-            for case .chart(let spec) in page.blocks { add("charts/" + spec.name + ".svg", SVGChart.render(spec)) }
-        }
-        for file in ReportColumns.files {
-            files.append((joined(folder, file.name), CSVFormatter.render(month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns))))
-        }
+        for file in ReportColumns.files { files.append((joined(folder, file.name), CSVFormatter.render(table(file, of: month)))) }
         // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
         let previous =
             index > 0 && CalendarMonth(set.months[index - 1].month) == CalendarMonth(month.month)?.previous
             ? set.months[index - 1] : nil
         let markdown = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .markdown)
         add("report.md", MarkdownWriter.render(markdown))
-        addCharts(markdown)
+        files += chartFiles(markdown, in: folder)
         let html = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .html)
         add("report.html", HTMLWriter.render(html))
         for row in month.rows("flagged_accounts.csv") {
@@ -91,6 +83,19 @@ public struct ReportWriter: Sendable {
             add(AccountPagePath.relative(row.text("account_id")), HTMLWriter.render(page))
         }
         return files
+    }
+
+    /// A month's table for one of the report files; a month lacking it gets the header row only.
+    private static func table(_ file: ReportColumns.File, of month: MonthReport) -> ReportTable {
+        month.table(file.name) ?? ReportTable(name: file.name, columns: file.columns)
+    }
+
+    /// The SVG files of a page's charts, in `<folder>/charts/`.
+    private static func chartFiles(_ page: Page, in folder: String) -> [(path: String, bytes: [UInt8])] {
+        page.blocks.compactMap { block in
+            guard case .chart(let spec) = block else { return nil }
+            return (joined(folder, "charts/" + spec.name + ".svg"), Array(SVGChart.render(spec).utf8))
+        }
     }
 
     private static func check(_ table: ReportTable, path: String) throws(ReportWriterError) {
