@@ -1,3 +1,4 @@
+import Foundation
 import IAPFormats
 public import IAPStore
 
@@ -26,8 +27,7 @@ public struct Analyzer: Sendable {
         let models = try SQLModelSource.load()
         let runner = SQLModelRunner(models: models)
         let schema = store.schema
-        return try store.buildModels { connection in
-            try runner.run(options, key: try Self.modelKey(options, connection), in: connection, schema: schema)
+        let summarize = { (connection: any StoreConnection) throws -> AnalysisSummary in
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try connection.rows("select month from report_months where is_written order by month")
                 .compactMap { $0[0].text }
@@ -46,6 +46,28 @@ public struct Analyzer: Sendable {
             return AnalysisSummary(
                 asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
+        if let workspace = try store.makeModelWorkspace(workers: Self.modelWorkers) {
+            defer { workspace.close() }
+            let key = try workspace.withWorker(0) { connection in try Self.modelKey(options, connection) }
+            return try SQLModelScheduler(runner: runner, workspace: workspace)
+                .run(options, key: key, schema: schema, then: summarize)
+        }
+        return try store.buildModels { connection in
+            try runner.run(options, key: try Self.modelKey(options, connection), in: connection, schema: schema)
+            return try summarize(connection)
+        }
+    }
+
+    /// Environment variable setting how many connections build the models at once where the engine offers
+    /// several (SQLite); `1` builds them on one connection, as PostgreSQL always does.
+    public static let workersEnvironmentVariable = "IAPLENS_MODEL_WORKERS"
+
+    /// ``workersEnvironmentVariable``, else one worker per core up to 4 (the models' graph is rarely wider).
+    static var modelWorkers: Int {
+        if let text = ProcessInfo.processInfo.environment[workersEnvironmentVariable], let count = Int(text), count >= 1 {
+            return count
+        }
+        return min(ProcessInfo.processInfo.activeProcessorCount, 4)
     }
 
     /// The models built from what `consumption` records (`consumption_answers`): after it answers, these alone are

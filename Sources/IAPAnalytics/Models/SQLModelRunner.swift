@@ -27,9 +27,9 @@ struct SQLModelRunner {
 
     /// Builds the models with the parameter tables as they stand (written by the last ``run``).
     func build(in connection: any StoreConnection, schema: String) throws {
-        let printsTimings = !(ProcessInfo.processInfo.environment[Self.timingsEnvironmentVariable] ?? "").isEmpty
+        let printsTimings = Self.printsTimings
         let template = SQLTemplate(dialect: connection.dialect, schema: schema)
-        let explained = ProcessInfo.processInfo.environment[Self.explainEnvironmentVariable] ?? ""
+        let explained = Self.explainedModel
         for (model, sql) in models {
             if model.name == explained {
                 let select = try template.render(sql)
@@ -57,7 +57,13 @@ struct SQLModelRunner {
         }
     }
 
-    private static func printPlan(of select: String, in connection: any StoreConnection) throws {
+    /// True when ``timingsEnvironmentVariable`` is set.
+    static var printsTimings: Bool { !(ProcessInfo.processInfo.environment[timingsEnvironmentVariable] ?? "").isEmpty }
+
+    /// The model ``explainEnvironmentVariable`` names, or "".
+    static var explainedModel: String { ProcessInfo.processInfo.environment[explainEnvironmentVariable] ?? "" }
+
+    static func printPlan(of select: String, in connection: any StoreConnection) throws {
         let query = select.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
         let explain = connection.dialect == .postgres ? "explain (analyze, buffers) " : "explain query plan "
         for row in try connection.rows(explain + query) {
@@ -94,8 +100,18 @@ struct SQLModelRunner {
         return 0
     }
 
-    private func writeParameters(_ options: AnalysisOptions, key: String, in connection: any StoreConnection) throws {
+    /// The run-scoped tables ``writeParameters(_:key:in:into:)`` writes and the models read through `source()`.
+    static let parameterTables = ["analysis_parameters", "analysis_requested_months", "analysis_time_zone_offsets"]
+
+    /// Writes the parameter tables, in `schema` when given (a worker's, for a build on several connections), else
+    /// where unqualified names go (the store's).
+    func writeParameters(
+        _ options: AnalysisOptions, key: String, in connection: any StoreConnection, into schema: String? = nil
+    ) throws {
         let dialect = connection.dialect
+        let analysisParameters = schema.map { "\($0).analysis_parameters" } ?? "analysis_parameters"
+        let requestedMonths = schema.map { "\($0).analysis_requested_months" } ?? "analysis_requested_months"
+        let timeZoneOffsets = schema.map { "\($0).analysis_time_zone_offsets" } ?? "analysis_time_zone_offsets"
         let integer = dialect.integerType
         let text = dialect.textType
         // One row, each value under its name (the models read them by name). Flags are integers (0 / 1) on both
@@ -115,15 +131,15 @@ struct SQLModelRunner {
             ("model_key", "\(text) not null", .text(key)),
         ]
         try connection.executeScript("""
-            drop table if exists analysis_parameters\(dialect.dropCascade);
-            create table analysis_parameters (
+            drop table if exists \(analysisParameters)\(dialect.dropCascade);
+            create table \(analysisParameters) (
                 \(parameters.map { "\($0.name) \($0.type)" }.joined(separator: ",\n    "))
             )\(dialect.tableSuffix);
-            drop table if exists analysis_requested_months\(dialect.dropCascade);
-            create table analysis_requested_months (month \(text) primary key)\(dialect.tableSuffix);
+            drop table if exists \(requestedMonths)\(dialect.dropCascade);
+            create table \(requestedMonths) (month \(text) primary key)\(dialect.tableSuffix);
             """)
         try connection.execute(
-            "insert into analysis_parameters (\(parameters.map(\.name).joined(separator: ", "))) values ("
+            "insert into \(analysisParameters) (\(parameters.map(\.name).joined(separator: ", "))) values ("
                 + Array(repeating: "?", count: parameters.count).joined(separator: ", ") + ")",
             parameters.map(\.value))
         // T, unless --as-of gave it: the greatest document time of the documents that count: verified, right app,
@@ -134,7 +150,7 @@ struct SQLModelRunner {
         let v1 = DocumentKind.v1Notification.rawValue
         try connection.execute(
             """
-            update analysis_parameters set as_of_ms = (
+            update \(analysisParameters) set as_of_ms = (
                 select coalesce(max(case when kind <> '\(v1)' then document_time end), max(document_time))
                 from documents
                 where outcome in ('accepted', 'other_environment') and environment = ?
@@ -143,12 +159,12 @@ struct SQLModelRunner {
             """,
             [.text(options.environment)])
         for month in options.requestedMonths {
-            try connection.execute("insert into analysis_requested_months (month) values (?)", [.text(month)])
+            try connection.execute("insert into \(requestedMonths) (month) values (?)", [.text(month)])
         }
         // Apple's reporting zone as offsets by instant (AppleTimeZone): `{{ apple_day_of_ms(…) }}` reads them.
         try connection.executeScript("""
-            drop table if exists analysis_time_zone_offsets\(dialect.dropCascade);
-            create table analysis_time_zone_offsets (
+            drop table if exists \(timeZoneOffsets)\(dialect.dropCascade);
+            create table \(timeZoneOffsets) (
                 from_ms \(integer) primary key,
                 offset_ms \(integer) not null
             )\(dialect.tableSuffix);
@@ -158,12 +174,12 @@ struct SQLModelRunner {
         while start < offsets.count {
             let chunk = offsets[start..<min(start + 200, offsets.count)]
             try connection.execute(
-                "insert into analysis_time_zone_offsets (from_ms, offset_ms) values "
+                "insert into \(timeZoneOffsets) (from_ms, offset_ms) values "
                     + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", "),
                 chunk.flatMap { [SQLValue.integer($0.fromMs), .integer($0.offsetMs)] })
             start += chunk.count
         }
-        for table in ["analysis_parameters", "analysis_requested_months", "analysis_time_zone_offsets"] {
+        for table in [analysisParameters, requestedMonths, timeZoneOffsets] {
             if let analyze = dialect.analyzeTable(table) { try connection.executeScript(analyze) }
         }
     }

@@ -33,10 +33,16 @@ public struct SQLTemplate: Sendable {
     /// The schema of the store's tables.
     public let schema: String
 
+    /// Tables and views that are not where the catalog puts them, by name: the qualified name `ref` and `source`
+    /// render instead. A build on several connections (``SQLModelScheduler``) places each model in the schema of the
+    /// worker that built it and the parameter tables in the first worker's.
+    public let placements: [String: String]
+
     /// Creates a renderer.
-    public init(dialect: SQLDialect, schema: String) {
+    public init(dialect: SQLDialect, schema: String, placements: [String: String] = [:]) {
         self.dialect = dialect
         self.schema = schema
+        self.placements = placements
     }
 
     /// A template that cannot be rendered: an unknown function, a `ref` to no model, a wrong argument count.
@@ -67,6 +73,10 @@ public struct SQLTemplate: Sendable {
         }
     }
 
+    private func sourceTable(_ name: String) -> String {
+        placements[name] ?? dialect.storeTable(name, schema: schema)
+    }
+
     private func call(_ text: String) throws(Failure) -> String {
         let call = Self.parse(text)
         func one() throws(Failure) -> String {
@@ -79,9 +89,10 @@ public struct SQLTemplate: Sendable {
             guard let model = SQLModelCatalog.model(named: name) else {
                 throw Failure(description: "ref('\(name)') names no model of the catalog")
             }
+            if let placed = placements[name] { return placed }
             return model.materialization.isTemporary ? dialect.temporaryTable(name) : dialect.storeTable(name, schema: schema)
         case "source":
-            return dialect.storeTable(Self.unquoted(try one()), schema: schema)
+            return sourceTable(Self.unquoted(try one()))
         case "month_of_ms":
             return dialect.monthOfMilliseconds(try one())
         case "utc_timestamp_of_ms":
@@ -93,7 +104,7 @@ public struct SQLTemplate: Sendable {
             // zone's offsets (written from the system's time-zone database), so both engines agree to the day
             // without either one's own zone data.
             let instant = try one()
-            let offset = "(select offset_ms from \(dialect.storeTable("analysis_time_zone_offsets", schema: schema)) "
+            let offset = "(select offset_ms from \(sourceTable("analysis_time_zone_offsets")) "
                 + "where from_ms <= (\(instant)) order by from_ms desc limit 1)"
             return call.name == "apple_offset_ms" ? offset : dialect.dayOfMilliseconds("(\(instant)) + \(offset)")
         case "day_of_ms":

@@ -171,6 +171,19 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// `create [unique] index` named `name` on `table`, both in `schema` (a worker's, for a build on several
+    /// connections).
+    public func createIndex(
+        _ name: String, on table: String, inSchema schema: String, columns: [String], unique: Bool
+    ) -> String {
+        let kind = unique ? "create unique index" : "create index"
+        let list = columns.joined(separator: ", ")
+        switch self {
+        case .sqlite: return "\(kind) \(schema).\(name) on \(table) (\(list))"
+        case .postgres: return "\(kind) \(name) on \(quoted(schema)).\(table) (\(list))"
+        }
+    }
+
     /// What refreshes the planner's statistics of a table just built (PostgreSQL plans joins by them; a new
     /// temporary table has none until analysed). Nil when the engine needs nothing.
     public func analyzeTable(_ table: String) -> String? {

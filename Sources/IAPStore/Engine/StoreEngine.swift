@@ -22,12 +22,21 @@ public protocol StoreEngine: AnyObject, Sendable {
     /// Like ``write(_:)``, with the engine's settings for building the analysis models (page caches, work memory).
     func buildModels<T>(_ body: (any StoreConnection) throws -> T) throws -> T
 
+    /// Connections to build models on several cores at once, or nil when the engine builds them on one connection
+    /// (``buildModels(_:)``): PostgreSQL, an in-memory SQLite store, or fewer than 2 workers asked for.
+    func makeModelWorkspace(workers: Int) throws -> (any ModelWorkspace)?
+
     /// The writer ingest loads documents with.
     func makeDocumentWriter() -> any DocumentWriter
 
     /// Finishes what a killed run left half done (for SQLite, indexes a bulk load dropped). Runs before anything
     /// else takes the store.
     func finishInterruptedWork() throws
+}
+
+extension StoreEngine {
+    /// One connection builds every model: the engine's server already works on its own cores (PostgreSQL).
+    public func makeModelWorkspace(workers: Int) throws -> (any ModelWorkspace)? { nil }
 }
 
 /// A held run lock (see ``StoreLocation/lockForRun(command:)``).

@@ -110,6 +110,13 @@ public final class SQLiteStore: StoreEngine {
         }
     }
 
+    /// Scratch files beside the store, one per worker (``SQLiteModelWorkspace``); nil in memory, where no second
+    /// connection sees the store.
+    public func makeModelWorkspace(workers: Int) throws -> (any ModelWorkspace)? {
+        guard workers >= 2, path != ":memory:" else { return nil }
+        return try SQLiteModelWorkspace(store: self, count: workers)
+    }
+
     public func makeDocumentWriter() -> any DocumentWriter {
         SQLiteDocumentWriter(store: self)
     }

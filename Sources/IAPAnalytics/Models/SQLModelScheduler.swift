@@ -1,0 +1,157 @@
+import Foundation
+import IAPStore
+
+/// Builds the models on the workers of a ``ModelWorkspace`` at the same time, then copies what the store keeps
+/// (the marts, the staging views, the parameter tables) into it in one transaction.
+///
+/// A model starts as soon as every model it reads through `ref()` is built, on the first free worker; among the
+/// models ready at once, the catalog's order decides. Each worker creates its tables in its own schema and the
+/// views it needs as its own TEMP views, so the SQL of a model is the same as on one connection: only where
+/// `ref()` and `source()` point changes (``SQLTemplate/placements``). At 1M notifications the models' critical
+/// path (`int_transactions_priced` → `int_subscription_periods` → … → `consumption_requests`) is about 60 % of
+/// their total time: the most two workers can save (Documentation/Performance.md "Analyze on several cores").
+struct SQLModelScheduler {
+    let runner: SQLModelRunner
+    let workspace: any ModelWorkspace
+
+    /// Builds every model, then runs `body` in the transaction that publishes them.
+    func run<T>(
+        _ options: AnalysisOptions, key: String, schema: String, then body: (any StoreConnection) throws -> T
+    ) throws -> T {
+        let parameterSchema = workspace.schema(ofWorker: 0)
+        try workspace.withWorker(0) { connection in
+            try runner.writeParameters(options, key: key, in: connection, into: parameterSchema)
+        }
+        let placed = try build(schema: schema)
+        return try workspace.publish { connection in
+            // Every name qualified: an unqualified one that the store lacks (a new store's first analyze) would
+            // resolve to a worker's schema, attached here.
+            try runner.writeParameters(options, key: key, in: connection, into: schema)
+            let template = SQLTemplate(dialect: connection.dialect, schema: schema)
+            for (model, sql) in runner.models {
+                switch model.materialization {
+                case .view:
+                    try execute(model, in: connection) {
+                        try SQLModelRunner.statements(model, select: try template.render(sql), dialect: connection.dialect)
+                    }
+                case .table:
+                    guard let source = placed[model.name] else { continue }
+                    try execute(model, in: connection) {
+                        Self.copyStatements(model, from: source, schema: schema, dialect: connection.dialect)
+                    }
+                case .temporaryTable, .temporaryView:
+                    continue
+                }
+            }
+            return try body(connection)
+        }
+    }
+
+    /// The statements that replace the store's table of `model` with the rows a worker built in `source`.
+    static func copyStatements(_ model: SQLModel, from source: String, schema: String, dialect: SQLDialect) -> String {
+        let target = dialect.storeTable(model.name, schema: schema)
+        var statements = [
+            "drop table if exists \(target)\(dialect.dropCascade)",
+            "create table \(target) as select * from \(source)",
+        ]
+        for index in model.indexes {
+            statements.append(dialect.createIndex(
+                index.name, on: model.name, temporary: false, columns: index.columns, unique: index.isUnique))
+        }
+        return statements.joined(separator: ";\n") + ";"
+    }
+
+    /// The statements that build `model` on a worker: a TEMP view, or a table and its indexes in `schema`.
+    static func workerStatements(_ model: SQLModel, select: String, schema: String, dialect: SQLDialect) -> String {
+        let query = select.trimmingCharacters(in: .whitespacesAndNewlines)
+            .trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+        if model.materialization.isView {
+            return "drop view if exists \(dialect.temporaryTable(model.name));\n"
+                + "create temp view \(model.name) as\n\(query);"
+        }
+        var statements = [
+            "drop table if exists \(schema).\(model.name)\(dialect.dropCascade)",
+            "create table \(schema).\(model.name) as\n\(query)",
+        ]
+        for index in model.indexes {
+            statements.append(dialect.createIndex(
+                index.name, on: model.name, inSchema: schema, columns: index.columns, unique: index.isUnique))
+        }
+        return statements.joined(separator: ";\n") + ";"
+    }
+
+    /// Builds every table model on the workers; returns where each one is (its qualified name).
+    private func build(schema: String) throws -> [String: String] {
+        let plan = SQLModelSchedule(runner.models.map { ($0.model, SQLTemplate.references(in: $0.sql)) })
+        let parameterSchema = workspace.schema(ofWorker: 0)
+        let basePlacements = Dictionary(
+            uniqueKeysWithValues: SQLModelRunner.parameterTables.map { ($0, "\(parameterSchema).\($0)") })
+        let sqlByName = Dictionary(uniqueKeysWithValues: runner.models.map { ($0.model.name, $0.sql) })
+        let timings = SQLModelRunner.printsTimings
+        let explained = SQLModelRunner.explainedModel
+        let workspace = self.workspace
+        let group = DispatchGroup()
+        for worker in 0..<workspace.workerCount {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                var viewsHere: Set<String> = []
+                while let job = plan.next(createdViews: viewsHere) {
+                    let start = ContinuousClock.now
+                    do {
+                        try workspace.withWorker(worker) { connection in
+                            var placements = basePlacements
+                            for (name, place) in job.placements {
+                                placements[name] = place.map { "\(workspace.schema(ofWorker: $0)).\(name)" }
+                                    ?? connection.dialect.temporaryTable(name)
+                            }
+                            let template = SQLTemplate(dialect: connection.dialect, schema: schema, placements: placements)
+                            for model in job.views + [job.model] {
+                                let select = try template.render(sqlByName[model.name] ?? "")
+                                let statements = Self.workerStatements(
+                                    model, select: select, schema: workspace.schema(ofWorker: worker),
+                                    dialect: connection.dialect)
+                                if model.name == explained {
+                                    FileHandle.standardError.write(Data((statements + "\n").utf8))
+                                    try SQLModelRunner.printPlan(of: select, in: connection)
+                                }
+                                try execute(model, in: connection) { statements }
+                            }
+                        }
+                        viewsHere.formUnion(job.views.map(\.name))
+                        if timings {
+                            let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
+                            FileHandle.standardError.write(Data(
+                                "model \(job.model.name): \(String(format: "%.3f", seconds)) s on worker \(worker)\n".utf8))
+                        }
+                        plan.finished(job.model, on: worker)
+                    } catch {
+                        plan.failed(error)
+                    }
+                }
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+        group.wait()
+        if let failure = plan.failure { throw failure }
+        return Dictionary(uniqueKeysWithValues: plan.tablePlacements.map { name, worker in
+            (name, "\(workspace.schema(ofWorker: worker)).\(name)")
+        })
+    }
+
+    /// Runs `statements` for `model`, a failure said as the model's.
+    private func execute(_ model: SQLModel, in connection: any StoreConnection, _ statements: () throws -> String) throws {
+        do {
+            try connection.executeScript(try statements())
+        } catch let error as AnalysisError {
+            throw error
+        } catch let error as SQLTemplate.Failure {
+            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+        } catch let error as StoreError {
+            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+        } catch {
+            throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")
+        }
+    }
+}
