@@ -47,7 +47,11 @@ public struct Analyzer: Sendable {
                 asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
         if let workspace = try store.makeModelWorkspace(workers: Self.modelWorkers) {
-            defer { workspace.close() }
+            defer {
+                let start = ContinuousClock.now
+                workspace.close()
+                SQLModelRunner.printTiming("closing the workers", since: start)
+            }
             let key = try workspace.withWorker(0) { connection in try Self.modelKey(options, connection) }
             return try SQLModelScheduler(runner: runner, workspace: workspace)
                 .run(options, key: key, schema: schema, then: summarize)

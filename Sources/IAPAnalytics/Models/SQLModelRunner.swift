@@ -63,6 +63,13 @@ struct SQLModelRunner {
     /// The model ``explainEnvironmentVariable`` names, or "".
     static var explainedModel: String { ProcessInfo.processInfo.environment[explainEnvironmentVariable] ?? "" }
 
+    /// Prints `what` took since `start` when ``timingsEnvironmentVariable`` is set.
+    static func printTiming(_ what: String, since start: ContinuousClock.Instant) {
+        guard printsTimings else { return }
+        let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
+        FileHandle.standardError.write(Data("\(what): \(String(format: "%.3f", seconds)) s\n".utf8))
+    }
+
     static func printPlan(of select: String, in connection: any StoreConnection) throws {
         let query = select.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
         let explain = connection.dialect == .postgres ? "explain (analyze, buffers) " : "explain query plan "

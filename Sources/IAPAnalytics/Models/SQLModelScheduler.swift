@@ -22,7 +22,11 @@ struct SQLModelScheduler {
         try workspace.withWorker(0) { connection in
             try runner.writeParameters(options, key: key, in: connection, into: parameterSchema)
         }
+        var start = ContinuousClock.now
         let placed = try build(schema: schema)
+        SQLModelRunner.printTiming("building on \(workspace.workerCount) workers", since: start)
+        start = ContinuousClock.now
+        defer { SQLModelRunner.printTiming("publishing", since: start) }
         return try workspace.publish { connection in
             // Every name qualified: an unqualified one that the store lacks (a new store's first analyze) would
             // resolve to a worker's schema, attached here.

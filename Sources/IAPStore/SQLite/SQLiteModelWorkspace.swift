@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+internal import CSQLite
 
 /// SQLite's ``ModelWorkspace``: one more connection to the store per worker, and one scratch database file per
 /// worker beside the store (`<store>-models-<i>`, attached to every worker as `worker_<i>`).
@@ -43,6 +44,10 @@ public final class SQLiteModelWorkspace: ModelWorkspace {
         configuration.busyMode = .timeout(60)
         let paths = paths
         configuration.prepareDatabase { db in
+            // The scratch files are deleted when the build ends: their WAL is never copied into them, neither as
+            // it grows nor when the connection closes (the workers write nothing into the store).
+            _ = iaplens_sqlite3_skip_checkpoint_on_close(db.sqliteConnection)
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             try db.execute(sql: "PRAGMA main.cache_size = -\(Self.cacheMegabytes * 1024)")
             for (index, path) in paths.enumerated() {
                 try db.execute(sql: "ATTACH DATABASE ? AS \(Self.schemaName(index))", arguments: [path])
