@@ -8,10 +8,14 @@ public import IAPStore
 /// everything `reportSet` reads lives in main-schema tables (marts and `analysis_parameters`).
 public struct Analyzer: Sendable {
     private let store: any StoreEngine
+    private let modelWorkers: Int
 
-    /// Creates an analyzer over a store.
-    public init(store: any StoreEngine) {
+    /// Creates an analyzer over a store. `modelWorkers`: how many connections build the models at once where the
+    /// engine offers several (``StoreEngine/makeModelWorkspace(workers:)``); by default
+    /// ``workersEnvironmentVariable``, else one per core up to 4.
+    public init(store: any StoreEngine, modelWorkers: Int? = nil) {
         self.store = store
+        self.modelWorkers = modelWorkers ?? Self.defaultModelWorkers
     }
 
     /// What the built models depend on: the options and the store's data version, so models built before
@@ -46,7 +50,7 @@ public struct Analyzer: Sendable {
             return AnalysisSummary(
                 asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
-        if let workspace = try store.makeModelWorkspace(workers: Self.modelWorkers) {
+        if let workspace = try store.makeModelWorkspace(workers: modelWorkers) {
             defer {
                 let start = ContinuousClock.now
                 workspace.close()
@@ -67,7 +71,7 @@ public struct Analyzer: Sendable {
     public static let workersEnvironmentVariable = "IAPLENS_MODEL_WORKERS"
 
     /// ``workersEnvironmentVariable``, else one worker per core up to 4 (the models' graph is rarely wider).
-    static var modelWorkers: Int {
+    static var defaultModelWorkers: Int {
         if let text = ProcessInfo.processInfo.environment[workersEnvironmentVariable], let count = Int(text), count >= 1 {
             return count
         }

@@ -75,12 +75,13 @@ struct SQLModelScheduler {
         }
         var statements = [
             "drop table if exists \(schema).\(model.name)\(dialect.dropCascade)",
-            "create table \(schema).\(model.name) as\n\(query)",
+            "create \(dialect.scratchTable) \(schema).\(model.name) as\n\(query)",
         ]
         for index in model.indexes {
             statements.append(dialect.createIndex(
                 index.name, on: model.name, inSchema: schema, columns: index.columns, unique: index.isUnique))
         }
+        if let analyze = dialect.analyzeTable("\(schema).\(model.name)") { statements.append(analyze) }
         return statements.joined(separator: ";\n") + ";"
     }
 

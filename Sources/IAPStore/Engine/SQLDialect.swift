@@ -171,6 +171,15 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         }
     }
 
+    /// What `create … as` makes for a table a model-building worker shares with the others (a scratch table, gone
+    /// after the build): PostgreSQL's are unlogged, as nothing in them must survive a crash.
+    public var scratchTable: String {
+        switch self {
+        case .sqlite: return "table"
+        case .postgres: return "unlogged table"
+        }
+    }
+
     /// `create [unique] index` named `name` on `table`, both in `schema` (a worker's, for a build on several
     /// connections).
     public func createIndex(
@@ -180,7 +189,7 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         let list = columns.joined(separator: ", ")
         switch self {
         case .sqlite: return "\(kind) \(schema).\(name) on \(table) (\(list))"
-        case .postgres: return "\(kind) \(name) on \(quoted(schema)).\(table) (\(list))"
+        case .postgres: return "\(kind) \(name) on \(schema).\(table) (\(list))"
         }
     }
 

@@ -143,6 +143,13 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         }
     }
 
+    /// One session per worker, building in a scratch schema (``PostgresModelWorkspace``); nil for fewer than 2
+    /// workers, or when that schema cannot be iaplens's.
+    public func makeModelWorkspace(workers: Int) throws -> (any ModelWorkspace)? {
+        guard workers >= 2 else { return nil }
+        return try PostgresModelWorkspace.open(store: self, count: workers)
+    }
+
     /// The tables ingest and the reference loaders write.
     static let factTables = [
         "source_files", "documents", "quarantine", "notifications", "transaction_versions", "transactions",

@@ -111,14 +111,14 @@ struct Renewal {
     var grace: Int64? = nil
 }
 
-/// An in-memory store filled by hand with the facts ingest would write, then analyzed.
+/// A store (in memory, or the file at `path`) filled by hand with the facts ingest would write, then analyzed.
 final class Scenario {
     let store: SQLiteStore
     private var batch = DocumentBatch()
     private var line = 0
 
-    init() throws {
-        store = try SQLiteStore.inMemory()
+    init(path: String? = nil) throws {
+        store = try path.map { try SQLiteStore(path: $0) } ?? SQLiteStore.inMemory()
         try store.database.write { db in
             try db.execute(sql: """
                 insert into runs (run_id, command, started_at, outcome, is_verified)
@@ -252,10 +252,12 @@ final class Scenario {
     }
 
     /// Writes the facts, builds the models and reads the report set.
-    func report(_ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app")) throws -> ReportSet {
+    func report(
+        _ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app"), modelWorkers: Int? = nil
+    ) throws -> ReportSet {
         try SQLiteDocumentWriter(store: store).write(batch)
         batch = DocumentBatch()
-        let analyzer = Analyzer(store: store)
+        let analyzer = Analyzer(store: store, modelWorkers: modelWorkers)
         _ = try analyzer.analyze(options)
         return try analyzer.reportSet(options)
     }
