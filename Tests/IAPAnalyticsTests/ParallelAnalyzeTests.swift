@@ -1,6 +1,7 @@
 import Foundation
 @testable import IAPAnalytics
 import IAPStore
+import IAPTestSupport
 import Testing
 
 /// `analyze` on several SQLite connections (SQLModelScheduler over SQLiteModelWorkspace) against the same build
@@ -17,7 +18,11 @@ struct ParallelAnalyzeTests {
     /// Subscriptions that renew, churn and get refunded; consumables refunded often enough to flag their account;
     /// a consumption request: every mart gets rows.
     func busyScenario(path: String) throws -> Scenario {
-        let scenario = try Scenario(path: path)
+        try busyScenario(engine: try SQLiteStore(path: path))
+    }
+
+    func busyScenario(engine: any StoreEngine) throws -> Scenario {
+        let scenario = try Scenario(engine: engine)
         for user in 0..<6 {
             let original = "s\(user)"
             for month in 1...(2 + user % 4) {
@@ -40,7 +45,7 @@ struct ParallelAnalyzeTests {
     }
 
     /// Every mart's rows, sorted, as text.
-    func marts(_ store: SQLiteStore) throws -> [String: [String]] {
+    func marts(_ store: any StoreEngine) throws -> [String: [String]] {
         try store.read { connection in
             var result: [String: [String]] = [:]
             for mart in SQLModelCatalog.marts {
@@ -110,5 +115,24 @@ struct ParallelAnalyzeTests {
         // Then the run succeeds as on one connection, and the leftovers are gone
         #expect(report == (try scenario.report(modelWorkers: 1)))
         #expect(try leftovers(beside: path).isEmpty)
+    }
+
+    @Test func severalPostgresSessionsBuildWhatOneBuilds() throws {
+        // Given a PostgreSQL store with activity in every mart
+        let url = try TestPostgres.freshStore()
+        let store = try StoreLocation(url).open()
+        let scenario = try busyScenario(engine: store)
+        // When analysed in two sessions (a scratch schema of unlogged tables), then in one
+        let parallelReport = try scenario.report(modelWorkers: 2)
+        let parallel = try marts(store)
+        let serialReport = try scenario.report(modelWorkers: 1)
+        // Then the same marts and reports, and the scratch schema is gone
+        #expect(parallel == (try marts(store)))
+        #expect(parallelReport == serialReport)
+        #expect(!(parallel["flagged_accounts"] ?? []).isEmpty)
+        let schema = try PostgresURL(url).schema
+        #expect(try store.read { connection in
+            try connection.integer("select count(*) from pg_namespace where nspname = ?", [.text(schema + "_models")])
+        } == 0)
     }
 }

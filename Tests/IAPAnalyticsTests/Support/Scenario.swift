@@ -111,23 +111,31 @@ struct Renewal {
     var grace: Int64? = nil
 }
 
-/// A store (in memory, or the file at `path`) filled by hand with the facts ingest would write, then analyzed.
+/// A store (in memory, the SQLite file at `path`, or any engine) filled by hand with the facts ingest would write,
+/// then analyzed.
 final class Scenario {
-    let store: SQLiteStore
+    let engine: any StoreEngine
     private var batch = DocumentBatch()
     private var line = 0
 
-    init(path: String? = nil) throws {
-        store = try path.map { try SQLiteStore(path: $0) } ?? SQLiteStore.inMemory()
-        try store.database.write { db in
-            try db.execute(sql: """
+    /// The store, when it is SQLite (every scenario but those given another engine).
+    var store: SQLiteStore { engine as! SQLiteStore }
+
+    convenience init(path: String? = nil) throws {
+        try self.init(engine: try path.map { try SQLiteStore(path: $0) } ?? SQLiteStore.inMemory())
+    }
+
+    init(engine: any StoreEngine) throws {
+        self.engine = engine
+        try engine.write { connection in
+            try connection.executeScript("""
                 insert into runs (run_id, command, started_at, outcome, is_verified)
                 values (1, 'test', '2026-01-01T00:00:00Z', 'completed', 1)
                 """)
         }
         var registration = DocumentBatch()
         registration.startedFiles.append(StartedFile(fileSHA256: "file", path: "test.jsonl", byteCount: 0, runId: 1))
-        try SQLiteDocumentWriter(store: store).write(registration)
+        try engine.makeDocumentWriter().write(registration)
     }
 
     private func document(
@@ -238,14 +246,14 @@ final class Scenario {
     }
 
     func products(_ rows: [(String, String, String, Int64)]) throws {
-        try ReferenceWriter(store: store).replaceProducts(
+        try ReferenceWriter(store: engine).replaceProducts(
             rows.enumerated().map { index, row in
                 ProductReferenceRow(line: index + 2, productId: row.0, productType: row.1, currency: row.2, priceMilli: row.3)
             })
     }
 
     func accounts(_ rows: [(String, String)]) throws {
-        try ReferenceWriter(store: store).replaceAccounts(
+        try ReferenceWriter(store: engine).replaceAccounts(
             rows.enumerated().map { index, row in
                 AccountReferenceRow(line: index + 2, appAccountToken: row.0, accountId: row.1)
             })
@@ -255,9 +263,9 @@ final class Scenario {
     func report(
         _ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app"), modelWorkers: Int? = nil
     ) throws -> ReportSet {
-        try SQLiteDocumentWriter(store: store).write(batch)
+        try engine.makeDocumentWriter().write(batch)
         batch = DocumentBatch()
-        let analyzer = Analyzer(store: store, modelWorkers: modelWorkers)
+        let analyzer = Analyzer(store: engine, modelWorkers: modelWorkers)
         _ = try analyzer.analyze(options)
         return try analyzer.reportSet(options)
     }
