@@ -23,9 +23,11 @@ public final class PostgresModelWorkspace: ModelWorkspace {
     static func scratchSchema(of schema: String) -> String { "\(schema)_models" }
 
     /// Opens `count` sessions over `store`, or returns nil when the scratch schema cannot be iaplens's (another
-    /// object owns the name, or the role may not create schemas).
+    /// object owns the name, the role may not create schemas, or the name would be over PostgreSQL's 63 bytes).
     static func open(store: PostgresStore, count: Int) throws -> PostgresModelWorkspace? {
         let scratch = scratchSchema(of: store.url.schema)
+        // PostgreSQL would cut a longer name to 63 bytes, and then not find it by its full name in the next run.
+        guard scratch.utf8.count <= 63 else { return nil }
         let first = try PostgresStore.connect(store.url)
         let comment = try first.rows(
             "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = ?", [.text(scratch)])
