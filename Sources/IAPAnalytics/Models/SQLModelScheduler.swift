@@ -85,55 +85,15 @@ struct SQLModelScheduler {
         return statements.joined(separator: ";\n") + ";"
     }
 
-    /// Builds every table model on the workers; returns where each one is (its qualified name).
+    /// Builds every table model on the workers, one thread each; returns where each one is (its qualified name).
     private func build(schema: String) throws -> [String: String] {
         let plan = SQLModelSchedule(runner.models.map { ($0.model, SQLTemplate.references(in: $0.sql)) })
-        let parameterSchema = workspace.schema(ofWorker: 0)
-        let basePlacements = Dictionary(
-            uniqueKeysWithValues: SQLModelRunner.parameterTables.map { ($0, "\(parameterSchema).\($0)") })
-        let sqlByName = Dictionary(uniqueKeysWithValues: runner.models.map { ($0.model.name, $0.sql) })
-        let timings = SQLModelRunner.printsTimings
-        let explained = SQLModelRunner.explainedModel
-        let workspace = self.workspace
         let group = DispatchGroup()
         for worker in 0..<workspace.workerCount {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                var viewsHere: Set<String> = []
-                while let job = plan.next(createdViews: viewsHere) {
-                    let start = ContinuousClock.now
-                    do {
-                        try workspace.withWorker(worker) { connection in
-                            var placements = basePlacements
-                            for (name, place) in job.placements {
-                                placements[name] = place.map { "\(workspace.schema(ofWorker: $0)).\(name)" }
-                                    ?? connection.dialect.temporaryTable(name)
-                            }
-                            let template = SQLTemplate(dialect: connection.dialect, schema: schema, placements: placements)
-                            for model in job.views + [job.model] {
-                                let select = try template.render(sqlByName[model.name] ?? "")
-                                let statements = Self.workerStatements(
-                                    model, select: select, schema: workspace.schema(ofWorker: worker),
-                                    dialect: connection.dialect)
-                                if model.name == explained {
-                                    FileHandle.standardError.write(Data((statements + "\n").utf8))
-                                    try SQLModelRunner.printPlan(of: select, in: connection)
-                                }
-                                try execute(model, in: connection) { statements }
-                            }
-                        }
-                        viewsHere.formUnion(job.views.map(\.name))
-                        if timings {
-                            let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
-                            FileHandle.standardError.write(Data(
-                                "model \(job.model.name): \(String(format: "%.3f", seconds)) s on worker \(worker)\n".utf8))
-                        }
-                        plan.finished(job.model, on: worker)
-                    } catch {
-                        plan.failed(error)
-                    }
-                }
+                work(as: worker, on: plan, schema: schema)
             }
             thread.stackSize = 4 << 20
             thread.start()
@@ -143,6 +103,44 @@ struct SQLModelScheduler {
         return Dictionary(uniqueKeysWithValues: plan.tablePlacements.map { name, worker in
             (name, "\(workspace.schema(ofWorker: worker)).\(name)")
         })
+    }
+
+    /// One worker's loop: takes the next job until none is left, builds it (after the views it may read), and says
+    /// so; a failure stops every worker.
+    private func work(as worker: Int, on plan: SQLModelSchedule, schema: String) {
+        let sqlByName = Dictionary(uniqueKeysWithValues: runner.models.map { ($0.model.name, $0.sql) })
+        let parameterSchema = workspace.schema(ofWorker: 0)
+        let ownSchema = workspace.schema(ofWorker: worker)
+        var viewsHere: Set<String> = []
+        while let job = plan.next(createdViews: viewsHere) {
+            let start = ContinuousClock.now
+            do {
+                try workspace.withWorker(worker) { connection in
+                    var placements: [String: String] = [:]
+                    for table in SQLModelRunner.parameterTables { placements[table] = "\(parameterSchema).\(table)" }
+                    for (name, place) in job.placements {
+                        placements[name] = place.map { "\(workspace.schema(ofWorker: $0)).\(name)" }
+                            ?? connection.dialect.temporaryTable(name)
+                    }
+                    let template = SQLTemplate(dialect: connection.dialect, schema: schema, placements: placements)
+                    for model in job.views + [job.model] {
+                        let select = try template.render(sqlByName[model.name] ?? "")
+                        let statements = Self.workerStatements(
+                            model, select: select, schema: ownSchema, dialect: connection.dialect)
+                        if model.name == SQLModelRunner.explainedModel {
+                            FileHandle.standardError.write(Data((statements + "\n").utf8))
+                            try SQLModelRunner.printPlan(of: select, in: connection)
+                        }
+                        try execute(model, in: connection) { statements }
+                    }
+                }
+                viewsHere.formUnion(job.views.map(\.name))
+                SQLModelRunner.printTiming("model \(job.model.name) on worker \(worker)", since: start)
+                plan.finished(job.model, on: worker)
+            } catch {
+                plan.failed(error)
+            }
+        }
     }
 
     /// Runs `statements` for `model`, a failure said as the model's.
