@@ -118,8 +118,8 @@ struct ParallelAnalyzeTests {
     }
 
     @Test func severalPostgresSessionsBuildWhatOneBuilds() throws {
-        // Given a PostgreSQL store with activity in every mart
-        let url = try TestPostgres.freshStore()
+        // Given a PostgreSQL store with activity in every mart, in a schema whose name needs quoting
+        let url = try TestPostgres.serverURL() + "?schema=Parallel_\(UUID().uuidString.prefix(8))"
         let store = try StoreLocation(url).open()
         let scenario = try busyScenario(engine: store)
         // When analysed in two sessions (a scratch schema of unlogged tables), then in one

@@ -39,14 +39,8 @@ struct SQLModelRunner {
             }
             let start = ContinuousClock.now
             let readBefore = printsTimings ? Self.bytesRead() : 0
-            do {
-                try connection.executeScript(try Self.statements(model, select: try template.render(sql), dialect: connection.dialect))
-            } catch let error as SQLTemplate.Failure {
-                throw AnalysisError.modelFailed(name: model.name, reason: error.description)
-            } catch let error as StoreError {
-                throw AnalysisError.modelFailed(name: model.name, reason: error.description)
-            } catch {
-                throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")
+            try Self.execute(model, in: connection) {
+                try Self.statements(model, select: try template.render(sql), dialect: connection.dialect)
             }
             if printsTimings {
                 let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
@@ -54,6 +48,21 @@ struct SQLModelRunner {
                 FileHandle.standardError.write(Data(
                     "model \(model.name): \(String(format: "%.3f", seconds)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
             }
+        }
+    }
+
+    /// Runs the script `statements` gives for `model`; any failure, rendering included, is said as the model's.
+    static func execute(_ model: SQLModel, in connection: any StoreConnection, _ statements: () throws -> String) throws {
+        do {
+            try connection.executeScript(try statements())
+        } catch let error as AnalysisError {
+            throw error
+        } catch let error as SQLTemplate.Failure {
+            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+        } catch let error as StoreError {
+            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
+        } catch {
+            throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")
         }
     }
 
@@ -110,8 +119,8 @@ struct SQLModelRunner {
     /// The run-scoped tables ``writeParameters(_:key:in:into:)`` writes and the models read through `source()`.
     static let parameterTables = ["analysis_parameters", "analysis_requested_months", "analysis_time_zone_offsets"]
 
-    /// Writes the parameter tables, in `schema` when given (a worker's, for a build on several connections), else
-    /// where unqualified names go (the store's).
+    /// Writes the parameter tables, in `schema` when given (SQL text naming a schema, quoted where needed: a worker's,
+    /// or the store's when workers' schemas are attached), else where unqualified names go (the store's).
     func writeParameters(
         _ options: AnalysisOptions, key: String, in connection: any StoreConnection, into schema: String? = nil
     ) throws {

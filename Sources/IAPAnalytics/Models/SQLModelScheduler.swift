@@ -30,17 +30,17 @@ struct SQLModelScheduler {
         return try workspace.publish { connection in
             // Every name qualified: an unqualified one that the store lacks (a new store's first analyze) would
             // resolve to a worker's schema, attached here.
-            try runner.writeParameters(options, key: key, in: connection, into: schema)
+            try runner.writeParameters(options, key: key, in: connection, into: connection.dialect.quoted(schema))
             let template = SQLTemplate(dialect: connection.dialect, schema: schema)
             for (model, sql) in runner.models {
                 switch model.materialization {
                 case .view:
-                    try execute(model, in: connection) {
+                    try SQLModelRunner.execute(model, in: connection) {
                         try SQLModelRunner.statements(model, select: try template.render(sql), dialect: connection.dialect)
                     }
                 case .table:
                     guard let source = placed[model.name] else { continue }
-                    try execute(model, in: connection) {
+                    try SQLModelRunner.execute(model, in: connection) {
                         Self.copyStatements(model, from: source, schema: schema, dialect: connection.dialect)
                     }
                 case .temporaryTable, .temporaryView:
@@ -54,18 +54,14 @@ struct SQLModelScheduler {
     /// The statements that replace the store's table of `model` with the rows a worker built in `source`.
     static func copyStatements(_ model: SQLModel, from source: String, schema: String, dialect: SQLDialect) -> String {
         let target = dialect.storeTable(model.name, schema: schema)
-        var statements = [
-            "drop table if exists \(target)\(dialect.dropCascade)",
-            "create table \(target) as select * from \(source)",
-        ]
-        for index in model.indexes {
-            statements.append(dialect.createIndex(
-                index.name, on: model.name, temporary: false, columns: index.columns, unique: index.isUnique))
-        }
-        return statements.joined(separator: ";\n") + ";"
+        return script(
+            ["drop table if exists \(target)\(dialect.dropCascade)", "create table \(target) as select * from \(source)"],
+            model
+        ) { dialect.createIndex($0.name, on: model.name, temporary: false, columns: $0.columns, unique: $0.isUnique) }
     }
 
-    /// The statements that build `model` on a worker: a TEMP view, or a table and its indexes in `schema`.
+    /// The statements that build `model` on a worker: a TEMP view, or a table, its indexes and (where the engine
+    /// keeps them) its planner statistics in `schema`.
     static func workerStatements(_ model: SQLModel, select: String, schema: String, dialect: SQLDialect) -> String {
         let query = select.trimmingCharacters(in: .whitespacesAndNewlines)
             .trimmingCharacters(in: CharacterSet(charactersIn: ";"))
@@ -73,16 +69,18 @@ struct SQLModelScheduler {
             return "drop view if exists \(dialect.temporaryTable(model.name));\n"
                 + "create temp view \(model.name) as\n\(query);"
         }
-        var statements = [
-            "drop table if exists \(schema).\(model.name)\(dialect.dropCascade)",
-            "create \(dialect.scratchTable) \(schema).\(model.name) as\n\(query)",
-        ]
-        for index in model.indexes {
-            statements.append(dialect.createIndex(
-                index.name, on: model.name, inSchema: schema, columns: index.columns, unique: index.isUnique))
-        }
-        if let analyze = dialect.analyzeTable("\(schema).\(model.name)") { statements.append(analyze) }
-        return statements.joined(separator: ";\n") + ";"
+        let table = "\(schema).\(model.name)"
+        return script(
+            ["drop table if exists \(table)\(dialect.dropCascade)", "create \(dialect.scratchTable) \(table) as\n\(query)"],
+            model, then: dialect.analyzeTable(table).map { [$0] } ?? []
+        ) { dialect.createIndex($0.name, on: model.name, inSchema: schema, columns: $0.columns, unique: $0.isUnique) }
+    }
+
+    /// One script: `statements`, then each of `model`'s indexes as `index` writes it, then `then`.
+    private static func script(
+        _ statements: [String], _ model: SQLModel, then: [String] = [], index: (SQLModel.Index) -> String
+    ) -> String {
+        (statements + model.indexes.map(index) + then).joined(separator: ";\n") + ";"
     }
 
     /// Builds every table model on the workers, one thread each; returns where each one is (its qualified name).
@@ -131,7 +129,7 @@ struct SQLModelScheduler {
                             FileHandle.standardError.write(Data((statements + "\n").utf8))
                             try SQLModelRunner.printPlan(of: select, in: connection)
                         }
-                        try execute(model, in: connection) { statements }
+                        try SQLModelRunner.execute(model, in: connection) { statements }
                     }
                 }
                 viewsHere.formUnion(job.views.map(\.name))
@@ -140,21 +138,6 @@ struct SQLModelScheduler {
             } catch {
                 plan.failed(error)
             }
-        }
-    }
-
-    /// Runs `statements` for `model`, a failure said as the model's.
-    private func execute(_ model: SQLModel, in connection: any StoreConnection, _ statements: () throws -> String) throws {
-        do {
-            try connection.executeScript(try statements())
-        } catch let error as AnalysisError {
-            throw error
-        } catch let error as SQLTemplate.Failure {
-            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
-        } catch let error as StoreError {
-            throw AnalysisError.modelFailed(name: model.name, reason: error.description)
-        } catch {
-            throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")
         }
     }
 }
