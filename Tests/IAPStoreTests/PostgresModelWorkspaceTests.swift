@@ -1,4 +1,5 @@
 @testable import IAPStore
+import Foundation
 import IAPTestSupport
 import Testing
 
@@ -69,5 +70,27 @@ import Testing
                 "select count(*) from pg_tables where schemaname = ?", [.text(scratch)])
         } == 0)
         _ = killed
+    }
+
+    @Test func aRoleThatMayNotCreateSchemasBuildsInOneSession() throws {
+        // Given a role that may write the store's schema but not create schemas in the database
+        let url = try TestPostgres.freshStore()
+        let schema = try PostgresURL(url).schema
+        let store = try StoreLocation(url).open()
+        let role = "writer_\(UUID().uuidString.prefix(8).lowercased())"
+        try store.write { connection in
+            try connection.executeScript("""
+                CREATE ROLE \(role) LOGIN PASSWORD 'writer-pw';
+                GRANT CONNECT ON DATABASE iaplens_test TO \(role);
+                GRANT ALL ON SCHEMA \(schema) TO \(role);
+                GRANT ALL ON ALL TABLES IN SCHEMA \(schema) TO \(role);
+                """)
+        }
+        let server = try TestPostgres.serverURL()
+        let host = server[server.index(after: server.lastIndex(of: "@")!)...]
+        let writer = try StoreLocation("postgresql://\(role):writer-pw@\(host)?schema=\(schema)").open()
+        // Then no workspace: the models build in one session, and no scratch schema was made
+        #expect(try writer.makeModelWorkspace(workers: 2) == nil)
+        #expect(try scratchSchemaCount(store, PostgresModelWorkspace.scratchSchema(of: schema)) == 0)
     }
 }
