@@ -65,4 +65,19 @@ struct SQLModelScheduleTests {
         #expect(plan.next(createdViews: []) == nil)
         #expect(plan.failure is Boom)
     }
+
+    @Test func amongReadyModelsTheOneMoreTablesWaitOnGoesFirst() throws {
+        // Given x and y ready at once, x first in the catalog, but two tables waiting on y and none on x
+        let x = SQLModel("x", .intermediate, .temporaryTable)
+        let y = SQLModel("y", .intermediate, .temporaryTable)
+        let z = SQLModel("z", .marts, .table)
+        let plan = SQLModelSchedule([(x, []), (y, []), (v, ["y"]), (z, ["v"])])
+        // Then y goes first (through the view v, which counts for nothing), then x; z once y is built
+        #expect(plan.next(createdViews: [])?.model.name == "y")
+        #expect(plan.next(createdViews: [])?.model.name == "x")
+        plan.finished(y, on: 0)
+        let last = try #require(plan.next(createdViews: []))
+        #expect(last.model.name == "z")
+        #expect(last.views.map(\.name) == ["v"])
+    }
 }

@@ -23,7 +23,18 @@ final class SQLModelSchedule: @unchecked Sendable {
     init(_ models: [(model: SQLModel, references: [String])]) {
         let names = Set(models.map(\.model.name))
         // A reference to a model outside the build cannot be waited for; the template refuses it when rendered.
-        self.models = models.map { ($0.model, $0.references.filter(names.contains)) }
+        let known = models.map { (model: $0.model, references: $0.references.filter(names.contains)) }
+        // Among the models ready at once, the one with the longest chain of tables waiting on it goes first: at 1M
+        // notifications `reconciliation` (1.3 s) waited behind the subscription branch's models in catalog order
+        // although `report_months`, and every flag model after it, waited on it.
+        var chain: [String: Int] = [:]
+        for (model, _) in known.reversed() {
+            let readers = known.filter { $0.references.contains(model.name) }.map { chain[$0.model.name] ?? 0 }
+            chain[model.name] = (model.materialization.isView ? 0 : 1) + (readers.max() ?? 0)
+        }
+        self.models = known.enumerated()
+            .sorted { ((chain[$0.element.model.name] ?? 0), -$0.offset) > ((chain[$1.element.model.name] ?? 0), -$1.offset) }
+            .map(\.element)
     }
 
     /// The first failure a worker reported, if any.
@@ -41,16 +52,23 @@ final class SQLModelSchedule: @unchecked Sendable {
         defer { condition.unlock() }
         while firstFailure == nil && started.count < models.count {
             var job: Job?
-            for (model, references) in models where !started.contains(model.name) {
-                guard references.allSatisfy({ placements[$0] != nil }) else { continue }
-                started.insert(model.name)
-                if model.materialization.isView {
-                    // A view costs nothing to build: it is done once its inputs are, and each worker creates it
-                    // before the first job that may read it.
+            // A view costs nothing to build: it is done once its inputs are (wherever it stands in the priority
+            // order), and each worker creates it before the first job that may read it.
+            var madeViewReady = true
+            while madeViewReady {
+                madeViewReady = false
+                for (model, references) in models
+                where model.materialization.isView && !started.contains(model.name)
+                    && references.allSatisfy({ placements[$0] != nil }) {
+                    started.insert(model.name)
                     placements[model.name] = .some(nil)
                     views.append(model)
-                    continue
+                    madeViewReady = true
                 }
+            }
+            for (model, references) in models
+            where !started.contains(model.name) && references.allSatisfy({ placements[$0] != nil }) {
+                started.insert(model.name)
                 job = Job(model: model, views: views.filter { !createdViews.contains($0.name) }, placements: placements)
                 break
             }
