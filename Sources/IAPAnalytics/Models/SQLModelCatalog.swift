@@ -26,15 +26,17 @@ public enum SQLModelCatalog {
                 // The ID first: the lookups and order-lookup joins know only the transaction ID.
                 .unique("int_transactions_priced_by_id", ["transaction_id", "lineage_id"]),
                 .on("int_transactions_priced_by_subscription", ["original_transaction_id", "purchased_at_ms"]),
-                // By account, then purchase date: flagged_accounts counts an account's paid purchases before each
-                // window's end from this index alone.
-                .on("int_transactions_priced_by_account", ["account_id", "purchased_at_ms", "is_paid"]),
             ]),
         SQLModel("int_transaction_accounts", .intermediate, .temporaryView),
         SQLModel(
             "int_refunds", .intermediate, .temporaryTable,
             // flagged_accounts counts each account's refunds before every window's end from this index alone.
             indexes: [.on("int_refunds_by_account", ["account_id", "revoked_at_ms"])]),
+        SQLModel(
+            "int_refunding_account_transactions", .intermediate, .temporaryTable,
+            // By account, then purchase date: flagged_accounts counts an account's paid purchases before each
+            // window's end from this index alone.
+            indexes: [.on("int_refunding_account_transactions_by_account", ["account_id", "purchased_at_ms", "is_paid"])]),
         SQLModel(
             "int_subscription_periods", .intermediate, .temporaryTable,
             indexes: [.unique("int_subscription_periods_by_id", ["transaction_id", "lineage_id"])]),

@@ -36,6 +36,10 @@ refunds as not materialized (
     select * from {{ ref('int_refunds') }}
 ),
 
+refunding_account_transactions as not materialized (
+    select * from {{ ref('int_refunding_account_transactions') }}
+),
+
 notifications as not materialized (
     select * from {{ ref('stg_store__notifications') }}
 ),
@@ -153,8 +157,9 @@ window_accounts as (
 -- One row per (window, account) with its lifetime counts counted per row:
 -- refunds as a range of int_refunds_by_account (account_id, revoked_at_ms)
 -- (`refunds` is not materialized, so the lookup reaches that index), paid
--- purchases as a range of int_transactions_priced_by_account (account_id,
--- purchased_at_ms, is_paid), which covers the count. Joining every refund and
+-- purchases as a range of int_refunding_account_transactions_by_account
+-- (account_id, purchased_at_ms, is_paid), which covers the count: every
+-- window account has a refund. Joining every refund and
 -- purchase to every later window and grouping sorted one row per (window,
 -- transaction) instead: the slowest step of the analysis at 1M
 -- notifications. Materialised so each count runs once per row.
@@ -171,11 +176,11 @@ lifetime_counts as materialized (
         ) as lifetime_refunds,
         (
             select count(*)
-            from transaction_accounts
-            where transaction_accounts.account_id
+            from refunding_account_transactions
+            where refunding_account_transactions.account_id
                 = window_accounts.account_id
-                and transaction_accounts.is_paid
-                and transaction_accounts.purchased_at_ms
+                and refunding_account_transactions.is_paid
+                and refunding_account_transactions.purchased_at_ms
                 < window_accounts.window_end_ms
         ) as lifetime_purchases
     from window_accounts

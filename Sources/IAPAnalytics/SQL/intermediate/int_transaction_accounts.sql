@@ -3,8 +3,9 @@
 -- appAccountToken, else the token, else sub:<originalTransactionId> for
 -- auto-renewables, else none (unlinked).
 -- A TEMP view: int_transactions_priced computes account_id (the rule is
--- spelled out there) and holds the index by account the flag rules read
--- (int_transactions_priced_by_account); this model names the columns they use.
+-- spelled out there); this model names the columns the account models use.
+-- The flag rules read accounts with a refund through the account index of
+-- int_refunding_account_transactions.
 with
 
 transactions as (

@@ -7,9 +7,9 @@
 -- Decision: amounts of unpriced transactions are empty; purchases are the
 -- paid ones, as counted in lifetime_purchases.
 -- Only the flagged accounts' events are gathered (through the account index
--- of int_transaction_accounts): building every account's timeline first
--- materialised one row per transaction of the store and indexed it by
--- account on every run.
+-- of int_refunding_account_transactions: a flagged account has a refund):
+-- building every account's timeline first materialised one row per
+-- transaction of the store and indexed it by account on every run.
 with
 
 flagged_accounts as (
@@ -22,6 +22,10 @@ report_months as (
 
 transaction_accounts as not materialized (
     select * from {{ ref('int_transaction_accounts') }}
+),
+
+refunding_account_transactions as not materialized (
+    select * from {{ ref('int_refunding_account_transactions') }}
 ),
 
 notifications as (
@@ -41,7 +45,7 @@ account_events as (
         product_id,
         case when not is_unpriced then gross_milli end as amount_milli,
         currency
-    from transaction_accounts
+    from refunding_account_transactions
     where is_paid
         and purchased_at_ms is not null
         and account_id in (select account_id from flagged_account_ids)
@@ -54,7 +58,7 @@ account_events as (
         product_id,
         case when not is_unpriced then refund_milli end as amount_milli,
         currency
-    from transaction_accounts
+    from refunding_account_transactions
     where is_refunded
         and account_id in (select account_id from flagged_account_ids)
     union all
