@@ -29,11 +29,18 @@ archive=$(simulated_archive "$iaplens" "$data" "$size" clean)
 [ -d "$archive/finance" ] || { echo "benchmark-finance: $archive has no finance/ (simulated before issue 27): remove it and run again" >&2; exit 1; }
 common=(--bundle-id com.example.iaplens.demo --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
 
+# The previous run's folders are moved aside and deleted only after every timing: deleting thousands of report
+# files minutes before writing as many again made this machine's ext4 (no journal) skip every recently freed inode
+# on each file it created, which cost a report 2-4 s of kernel time that a scheduled run never sees
+# (Documentation/Performance.md "Session 11").
+old_runs=()
+trap 'rm -rf "${old_runs[@]}"' EXIT
 engines=(sqlite)
 [ -n "${IAPLENS_TEST_POSTGRES_URL:-}" ] && engines+=(postgres)
 for engine in "${engines[@]}"; do
     work="$data/finance-$size-$engine"
-    rm -rf "$work"; mkdir -p "$work"
+    if [ -e "$work" ]; then mv "$work" "$work.old-$$"; old_runs+=("$work.old-$$"); fi
+    mkdir -p "$work"
     if [ "$engine" = sqlite ]; then store="$work/store.sqlite"; else store="$IAPLENS_TEST_POSTGRES_URL?schema=bench_finance_$size"; fi
     if [ "$engine" = postgres ]; then PGOPTIONS="-c client_min_messages=warning" psql "$IAPLENS_TEST_POSTGRES_URL" -qc "drop schema if exists bench_finance_$size cascade" >/dev/null; fi
     /usr/bin/time -v "$iaplens" ingest --quiet --input "$archive/notifications" --database "$store" "${common[@]}" 2> "$work/ingest.log" || true
