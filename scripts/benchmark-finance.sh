@@ -30,9 +30,9 @@ archive=$(simulated_archive "$iaplens" "$data" "$size" clean)
 common=(--bundle-id com.example.iaplens.demo --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
 
 # The previous run's folders are moved aside and deleted only after every timing: deleting thousands of report
-# files minutes before writing as many again made this machine's ext4 (no journal) skip every recently freed inode
-# on each file it created, which cost a report 2-4 s of kernel time that a scheduled run never sees
-# (Documentation/Performance.md "Session 11").
+# files minutes before writing as many again cost a report 2-4 s of kernel time in ext4's inode allocation, which
+# passes over inodes freed shortly before; a scheduled run never sees it (Documentation/Performance.md
+# "Session 11").
 old_runs=()
 trap 'rm -rf "${old_runs[@]}"' EXIT
 engines=(sqlite)
