@@ -77,18 +77,12 @@ import Testing
         let url = try TestPostgres.freshStore()
         let schema = try PostgresURL(url).schema
         let store = try StoreLocation(url).open()
-        let role = "writer_\(UUID().uuidString.prefix(8).lowercased())"
-        try store.write { connection in
-            try connection.executeScript("""
-                CREATE ROLE \(role) LOGIN PASSWORD 'writer-pw';
-                GRANT CONNECT ON DATABASE iaplens_test TO \(role);
-                GRANT ALL ON SCHEMA \(schema) TO \(role);
-                GRANT ALL ON ALL TABLES IN SCHEMA \(schema) TO \(role);
-                """)
-        }
-        let server = try TestPostgres.serverURL()
-        let host = server[server.index(after: server.lastIndex(of: "@")!)...]
-        let writer = try StoreLocation("postgresql://\(role):writer-pw@\(host)?schema=\(schema)").open()
+        let writerURL = try TestPostgres.role(
+            "writer", schema: schema, run: { sql in try store.write { try $0.executeScript(sql) } },
+            grants: { role in
+                "GRANT ALL ON SCHEMA \(schema) TO \(role); GRANT ALL ON ALL TABLES IN SCHEMA \(schema) TO \(role);"
+            })
+        let writer = try StoreLocation(writerURL).open()
         // Then no workspace: the models build in one session, and no scratch schema was made
         #expect(try writer.makeModelWorkspace(workers: 2) == nil)
         #expect(try scratchSchemaCount(store, PostgresModelWorkspace.scratchSchema(of: schema)) == 0)

@@ -52,23 +52,16 @@ import Testing
         let url = try TestPostgres.freshStore()
         let schema = String(url.split(separator: "=").last ?? "")
         let store = try StoreLocation(url).open()  // created and migrated by the owner
-        let role = "reader_\(UUID().uuidString.prefix(8).lowercased())"
-        try store.write { connection in
-            try connection.executeScript("""
-                CREATE ROLE \(role) LOGIN PASSWORD 'read-only-pw';
-                GRANT CONNECT ON DATABASE iaplens_test TO \(role);
-                GRANT USAGE ON SCHEMA \(schema) TO \(role);
-                GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role);
-                """)
-        }
-        let server = try TestPostgres.serverURL()
-        let host = server[server.index(after: server.lastIndex(of: "@")!)...]
-        let reader = "postgresql://\(role):read-only-pw@\(host)?schema=\(schema)"
+        let reader = try TestPostgres.role(
+            "reader", schema: schema, run: { sql in try store.write { try $0.executeScript(sql) } },
+            grants: { role in
+                "GRANT USAGE ON SCHEMA \(schema) TO \(role); GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role);"
+            })
         let opened = try StoreLocation(reader).open()
         #expect(try opened.read { try $0.value("SELECT count(*) FROM iaplens_migrations").integer } == Int64(PostgresSchema.migrations.count))
         // A new schema it may not create: the missing privilege, named, as a usage error.
         do {
-            _ = try StoreLocation("postgresql://\(role):read-only-pw@\(host)?schema=\(schema)_new").open()
+            _ = try StoreLocation(reader + "_new").open()  // the URL ends with the schema's name
             Issue.record("a role without CREATE made a schema")
         } catch let error as StoreError {
             #expect(error.exitCode == 64)

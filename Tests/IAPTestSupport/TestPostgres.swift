@@ -21,6 +21,29 @@ public enum TestPostgres {
         return url
     }
 
+    /// Creates a login role on the test server with `grants` (SQL run as the server's owner, `\(role)` standing for
+    /// the role's name) and returns a `--database` URL that connects as it to `schema`: for tests of what a store
+    /// does with fewer privileges than its owner's.
+    /// - Parameters:
+    ///   - prefix: The start of the role's name; a random suffix keeps parallel tests apart.
+    ///   - schema: The schema the returned URL names.
+    ///   - run: Runs SQL as the owner (a store's `executeScript`).
+    ///   - grants: The `GRANT` statements for a role name.
+    public static func role(
+        _ prefix: String, schema: String, run: (String) throws -> Void, grants: (String) -> String
+    ) throws -> String {
+        let role = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
+        let password = "\(prefix)-pw"
+        try run("""
+            CREATE ROLE \(role) LOGIN PASSWORD '\(password)';
+            GRANT CONNECT ON DATABASE iaplens_test TO \(role);
+            \(grants(role))
+            """)
+        let server = try serverURL()
+        let host = server[server.index(after: server.lastIndex(of: "@")!)...]
+        return "postgresql://\(role):\(password)@\(host)?schema=\(schema)"
+    }
+
     /// A `--database` URL naming a new, empty schema of the test server.
     public static func freshStore(_ name: String = #function) throws -> String {
         let safe = name.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(30)
