@@ -12,13 +12,11 @@ transaction_accounts as (
     select * from {{ ref('int_transaction_accounts') }}
 ),
 
-refunding_accounts as (
-    select distinct account_id
-    from {{ ref('int_refunds') }}
-    where account_id is not null
+refunds as (
+    select * from {{ ref('int_refunds') }}
 )
 
 select * from transaction_accounts
 where transaction_accounts.account_id in (
-    select refunding_accounts.account_id from refunding_accounts
+    select refunds.account_id from refunds
 );
