@@ -32,17 +32,22 @@ public struct ReferenceWriter: Sendable {
 
     /// Replaces the account mapping. A token listed twice keeps its first row (file order).
     public func replaceAccounts(_ rows: [AccountReferenceRow]) throws {
+        // Every run that passes --accounts compares the file with the stored mapping, so this stays linear: each
+        // token's first row in line order, kept by a set, instead of a dictionary of rows sorted again (a
+        // 114k-row mapping: Performance.md "Session 12").
+        let inLineOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.line <= $1.line } ? rows : rows.sorted { $0.line < $1.line }
+        var seen = Set<String>(minimumCapacity: inLineOrder.count)
+        let first = inLineOrder.filter { seen.insert($0.appAccountToken).inserted }
         try store.write { connection in
             let existing = try connection.rows("SELECT line, app_account_token, account_id FROM ref_accounts ORDER BY line")
                 .map { AccountReferenceRow(line: Int($0[0].integer ?? 0), appAccountToken: $0[1].text ?? "", accountId: $0[2].text ?? "") }
-            let first = Dictionary(rows.sorted(by: { $0.line < $1.line }).map { ($0.appAccountToken, $0) }, uniquingKeysWith: { a, _ in a })
-            if existing == first.values.sorted(by: { $0.line < $1.line }) { return }
+            if existing == first { return }
             try connection.execute("DELETE FROM ref_accounts")
             try StoreSettings.bumpDataVersion(connection)
             // Each token's first row, inserted in key order: the primary key grows at its end instead of taking
             // random UUIDs (a 114k-row mapping: 0.45 s → 0.2 s on SQLite). Rows go in groups of 500 per statement:
             // on PostgreSQL each statement is a round trip to the server.
-            let ordered = first.values.sorted(by: { $0.appAccountToken < $1.appAccountToken })
+            let ordered = first.sorted { $0.appAccountToken.utf8.lexicographicallyPrecedes($1.appAccountToken.utf8) }
             var start = 0
             while start < ordered.count {
                 let chunk = ordered[start..<min(start + 500, ordered.count)]
