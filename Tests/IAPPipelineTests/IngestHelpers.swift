@@ -11,13 +11,23 @@ struct IngestRun {
     let store: SQLiteStore
     let summary: IngestSummary
 
-    static func ingest(_ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true, v1SharedSecret: String? = nil) throws -> IngestRun {
+    static func ingest(
+        _ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true,
+        v1SharedSecret: String? = nil, batchRows: Int? = nil, chunkSize: Int? = nil
+    ) throws -> IngestRun {
         let store = try SQLiteStore(path: archive.database)
         let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify, v1SharedSecret: v1SharedSecret)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: verify)
-        let summary = try IngestStage(store: store, options: .init(inputs: [archive.inputs], policy: policy, roots: roots)).run(runId: runId)
+        var options = IngestStage.Options(inputs: [archive.inputs], policy: policy, roots: roots)
+        if let batchRows { options.batchRows = batchRows }
+        if let chunkSize { options.chunkSize = chunkSize }
+        let summary = try IngestStage(store: store, options: options).run(runId: runId)
         return IngestRun(archive: archive, store: store, summary: summary)
+    }
+
+    func strings(_ sql: String) throws -> [String] {
+        try store.database.read { db in try String.fetchAll(db, sql: sql) }
     }
 
     func count(_ sql: String, _ arguments: StatementArguments = []) throws -> Int {

@@ -22,6 +22,13 @@ public struct IngestStage: Sendable {
         /// checkpoint setting below). 8,192 was within the noise in the full benchmark (1M verified 104.7 s
         /// against 102.5–105.1 s) and raised the peaks by 20 MB (182 MB at 1M under --no-verify).
         public var batchSize: Int = 4_096
+        /// Store rows per write (documents, notifications, transaction versions, renewal infos, lookups, quarantine),
+        /// whichever of the two limits comes first. A V2 notification makes three or four rows, so the document limit
+        /// decides there; a V1 notification carries its subscriber's whole history (12 transaction versions on
+        /// average in the real-shaped archive). In the real-shaped 1M archive, the first V2 documents after the
+        /// lookup pages and the V1 notifications peaked at 191 MB; with this bound at 165 MB, and the whole
+        /// --no-verify ingest took 109 s against 113 s (Documentation/Performance.md "Session 12").
+        public var batchRows: Int = 16_384
         /// Lines read per chunk and verified per round on all cores (a round also stops at 4 MB).
         public var chunkSize: Int = 256
 
@@ -84,6 +91,7 @@ public struct IngestStage: Sendable {
         // The documents' own small batches, written together: merging them would copy every row once more.
         var pending: [DocumentBatch] = []
         var pendingDocuments = 0
+        var pendingRows = 0
         var documentsInFile = 0
         while let event = stage.next() {
             switch event {
@@ -109,14 +117,16 @@ public struct IngestStage: Sendable {
                     summary.count(result)
                     documents += result.documents.count
                     quarantined += result.quarantine.count
+                    pendingRows += result.rowCount
                 }
                 documentsInFile += documents
                 tracker.add(documents: documents, quarantined: quarantined)
                 pendingDocuments += documents
-                if pendingDocuments >= options.batchSize {
+                if pendingDocuments >= options.batchSize || pendingRows >= options.batchRows {
                     try writer.submit(pending)
                     pending = []
                     pendingDocuments = 0
+                    pendingRows = 0
                 }
             case .finished(let file):
                 var completed = DocumentBatch()

@@ -17,6 +17,12 @@ public struct DocumentBatch: Sendable {
     /// An empty batch.
     public init() {}
 
+    /// How many store rows the batch writes (the file markers aside): what bounds a write's memory.
+    public var rowCount: Int {
+        documents.count + quarantine.count + notifications.count + transactionVersions.count + renewalInfos.count
+            + orderLookups.count
+    }
+
     /// Appends another batch's rows.
     public mutating func append(contentsOf other: DocumentBatch) {
         startedFiles += other.startedFiles
