@@ -35,7 +35,7 @@ struct IngestRun {
     }
 
     func reasons() throws -> [String] {
-        try store.database.read { db in try String.fetchAll(db, sql: "SELECT reason FROM quarantine ORDER BY file_sha256, line, entry") }
+        try strings("SELECT reason FROM quarantine ORDER BY file_sha256, line, entry")
     }
 
     func value<T: DatabaseValueConvertible>(_ sql: String, _ arguments: StatementArguments = []) throws -> T? {

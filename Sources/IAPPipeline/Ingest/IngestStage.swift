@@ -149,9 +149,8 @@ public struct IngestStage: Sendable {
         if !pending.isEmpty { try writer.submit(pending) }
         try writer.finish()
         if isBulkLoad {
-            // The pipeline's buffers are free now; hand them back before the index sorts need memory, so the
-            // peak stays that of the pipeline alone.
-            MemoryRelease.returnFreedMemory()
+            // The index builds hand freed memory back themselves (the pipeline's buffers, the load's page cache), so
+            // the peak stays that of the pipeline alone.
             tracker.buildingIndexes()
             try storeWriter.finishIngest()
         }

@@ -2,8 +2,8 @@
 import Glibc
 #endif
 
-/// Returns memory the process has freed to the operating system: ingest after every write, and the SQLite model
-/// workers after every model (``SQLiteModelWorkspace``).
+/// Returns memory the process has freed to the operating system: ingest after every write, SQLite's index builds
+/// after a bulk load (``SecondaryIndexes``), and the SQLite model workers after every model (``SQLiteModelWorkspace``).
 public enum MemoryRelease {
     /// glibc keeps freed blocks in per-thread arenas; after a load on many threads that is tens of MB of
     /// resident memory nobody uses. `malloc_trim` gives it back, so the next phase (the index sorts at the

@@ -34,10 +34,10 @@ public struct ReferenceWriter: Sendable {
     public func replaceAccounts(_ rows: [AccountReferenceRow]) throws {
         // Every run that passes --accounts compares the file with the stored mapping, so this stays linear: each
         // token's first row in line order, kept by a set, instead of a dictionary of rows sorted again (a
-        // 114k-row mapping: Performance.md "Session 12").
-        let inLineOrder = zip(rows, rows.dropFirst()).allSatisfy { $0.line <= $1.line } ? rows : rows.sorted { $0.line < $1.line }
-        var seen = Set<String>(minimumCapacity: inLineOrder.count)
-        let first = inLineOrder.filter { seen.insert($0.appAccountToken).inserted }
+        // 114k-row mapping: Performance.md "Session 12"). The file's rows come in line order, where the sort is
+        // one pass.
+        var seen = Set<String>(minimumCapacity: rows.count)
+        let first = rows.sorted { $0.line < $1.line }.filter { seen.insert($0.appAccountToken).inserted }
         try store.write { connection in
             let existing = try connection.rows("SELECT line, app_account_token, account_id FROM ref_accounts ORDER BY line")
                 .map { AccountReferenceRow(line: Int($0[0].integer ?? 0), appAccountToken: $0[1].text ?? "", accountId: $0[2].text ?? "") }

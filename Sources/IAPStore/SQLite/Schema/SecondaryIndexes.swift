@@ -113,9 +113,9 @@ enum SecondaryIndexes {
             try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
             try? db.execute(sql: "PRAGMA threads = \(threads)")
         }
-        // The smaller cache frees the load's pages, and each sort its buffers, but glibc keeps both in the heap: at
-        // 1M real-shaped notifications the index builds held 162 MB between sorts and peaked at 187 MB
-        // (Documentation/Performance.md "Session 12").
+        // The smaller cache frees the load's pages, and each sort its buffers, but glibc keeps both (and the ingest
+        // pipeline's freed buffers) in the heap: at 1M real-shaped notifications the index builds held 162 MB
+        // between sorts and peaked at 187 MB (Documentation/Performance.md "Session 12").
         MemoryRelease.returnFreedMemory()
         for index in missing {
             defer { MemoryRelease.returnFreedMemory() }
