@@ -70,7 +70,7 @@ for engine in "${engines[@]}"; do
     ingest=$(elapsed "$work/ingest.log")
     before=$(awk "BEGIN { print $(elapsed "$work/analyze-before.log") + $(elapsed "$work/report-before.log") }")
     after=$(awk "BEGIN { print $(elapsed "$work/analyze-after.log") + $(elapsed "$work/report-after.log") }")
-    printf '%s %s %s: ingest %.1f s; %d Apple reports (%d lines) loaded in %.2f s (peak %d MB); analyze+report %.1f s before, %.1f s after (+%.1f s); (analyze+report)/ingest %.1f %%\n' \
+    printf '%s %s %s: ingest %.1f s; %d Apple reports (%d lines) loaded in %.2f s (peak %d MB); analyze+report %.1f s before, %.1f s after (%+.1f s); (analyze+report)/ingest %.1f %%\n' \
         "$size" "$shape" "$engine" "$ingest" "$reports" "$rows" "$(elapsed "$work/load.log")" $(( $(peak_kb "$work/load.log") / 1024 )) \
         "$before" "$after" "$(awk "BEGIN { print $after - $before }")" "$(awk "BEGIN { print 100 * $after / $ingest }")"
 done
