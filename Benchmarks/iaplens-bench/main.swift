@@ -11,11 +11,12 @@
 //       Every file under DIR read, decompressed and split into documents (the same DocumentReader as ingest),
 //       files spread over N threads, nothing parsed: the least work any ingest must do, so the bound on
 //       --no-verify ingest.
-//   iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N]
+//   iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N] [--root PEM]
 //       Every line of the first N documents (default 20,000) turned into store rows by ingest's own
 //       DocumentProcessor with signatures decoded but not checked, on one thread, timed around the processing
 //       only (lines are read first): the CPU ingest spends per document besides the signatures, reading and
-//       the writer. One thread and no I/O make it steady enough to compare small changes.
+//       the writer. One thread and no I/O make it steady enough to compare small changes. With --root, every
+//       signature is checked too (none reused), and the signatures checked per document are printed.
 //
 // Output is `key value` lines, easy for the script to read.
 import COpenSSL
@@ -327,7 +328,7 @@ struct ReadBox: @unchecked Sendable {
 
 func runDecodeArchive() throws {
     guard let input = argument("--input"), let bundleId = argument("--bundle-id") else {
-        FileHandle.standardError.write("usage: iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N]\n".data(using: .utf8)!)
+        FileHandle.standardError.write("usage: iaplens-bench decode-archive --input DIR --bundle-id ID [--limit N] [--root PEM]\n".data(using: .utf8)!)
         exit(2)
     }
     let limit = argument("--limit").flatMap(Int.init) ?? 20_000
@@ -340,7 +341,13 @@ func runDecodeArchive() throws {
             if case .document(let line, let bytes) = item { lines.append((source, line, bytes)) }
         }
     }
-    let processor = DocumentProcessor(policy: IngestPolicy(bundleId: bundleId, verifySignatures: false), verifier: nil)
+    // With --root, the same processing with every signature checked (none taken from the reuse cache), so the
+    // difference from a run without it is what verification adds to one thread's work per document.
+    let verifier = try argument("--root").map { path in
+        try JWSVerifier(trustedRoots: try TrustedRoot.load(fromFile: path), reusingSignatures: false)
+    }
+    let policy = IngestPolicy(bundleId: bundleId, verifySignatures: verifier != nil)
+    let processor = DocumentProcessor(policy: policy, verifier: verifier)
     var documents = 0
     var best = Double.infinity
     for _ in 0..<3 {
@@ -355,6 +362,9 @@ func runDecodeArchive() throws {
     print("decode_documents \(documents)")
     print(String(format: "decode_seconds_best_of_3 %.3f", best))
     print(String(format: "decode_us_per_document %.2f", best * 1e6 / Double(documents)))
+    if let verifier {
+        print(String(format: "decode_signatures_per_document %.3f", Double(verifier.signatureChecks) / 3 / Double(documents)))
+    }
 }
 
 switch CommandLine.arguments.dropFirst().first {

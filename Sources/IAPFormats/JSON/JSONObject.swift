@@ -65,8 +65,8 @@ public struct JSONObject: Sendable, Equatable {
         }
     }
 
-    /// Position of `key` in ``keys``.
-    func position(of key: String) -> Int? {
+    /// Position of `key` in ``keys`` (and ``values``), or nil when the object has no such member.
+    public func position(of key: String) -> Int? {
         if let index { return index.position(of: key, in: keys) }
         return keys.firstIndex(of: key)
     }
