@@ -13,7 +13,7 @@ public struct FieldReader: Sendable {
     public let object: JSONObject
     /// Path of the object itself ("" at the top).
     public let path: String
-    private let readKeys = ReadKeys()
+    private let readPositions = ReadPositions()
 
     /// Creates a reader over an object found at `path`.
     public init(_ object: JSONObject, path: String = "") {
@@ -24,19 +24,19 @@ public struct FieldReader: Sendable {
     /// The members no read asked for (nulls left out, as everywhere), in input order.
     public func unreadFields() -> JSONObject {
         var unread: [(String, JSONValue)] = []
-        for position in object.keys.indices where !readKeys.contains(position) {
+        for position in object.keys.indices where !readPositions.contains(position) {
             let value = object.values[position]
             if case .null = value { continue }
             unread.append((object.keys[position], value))
         }
-        return unread.isEmpty ? JSONObject() : JSONObject(unread)
+        return JSONObject(unread)
     }
 
     /// Counts `keys` as read without decoding them: fields the store keeps in another form (V1's text spellings
     /// of its millisecond dates), or must not keep.
     public func skip(_ keys: String...) {
         for key in keys {
-            if let position = object.position(of: key) { readKeys.insert(position) }
+            if let position = object.position(of: key) { readPositions.insert(position) }
         }
     }
 
@@ -53,7 +53,7 @@ public struct FieldReader: Sendable {
     private func present(_ key: String) -> JSONValue? {
         // A key the object lacks needs no note: only members can be unread.
         guard let position = object.position(of: key) else { return nil }
-        readKeys.insert(position)
+        readPositions.insert(position)
         let value = object.values[position]
         if case .null = value { return nil }
         return value
@@ -203,7 +203,7 @@ public struct FieldReader: Sendable {
 /// Positions, not key strings: the lookup that found the value already knows its position, so noting it is a bit
 /// set. Keeping the key strings and scanning them for each read cost 9 % of decoding a notification (string
 /// comparisons, quadratic in the keys read) in `iaplens-bench decode-archive`.
-private final class ReadKeys: @unchecked Sendable {
+private final class ReadPositions: @unchecked Sendable {
     /// Positions 0–63 (Apple's payloads have 10 to 40 members).
     private var low: UInt64 = 0
     /// Positions from 64 on, for larger objects.
