@@ -13,7 +13,7 @@ seconds="${1:-45}"
 out=.build/fuzz
 mkdir -p "$out/modules" "$out/artifacts"
 flags=(-sanitize=fuzzer -parse-as-library -O -g -package-name iaplens -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
-       -I Sources/CZlib -I Sources/COpenSSL -I Sources/CLibCSV -I "$out/modules")
+       -I Sources/CZlib -I Sources/CISAL -I Sources/COpenSSL -I Sources/CLibCSV -I "$out/modules")
 
 build_module() {  # name, then dependencies' static libraries are linked at the end
     local name="$1"
@@ -33,7 +33,7 @@ build_module IAPFormats
 build_module IAPVerification
 build_module IAPModel
 swiftc "${flags[@]}" Fuzz/FuzzDecoding.swift -o "$out/fuzz-decoding" \
-    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lcrypto -lz -lcsv
+    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lcrypto -lz -lisal -lcsv
 
 # Seeds: one file per line of a small simulated archive (the CLI built by `swift build`), plus a few hand-made ones.
 bin="$(swift build --show-bin-path)/iaplens"

@@ -1,9 +1,11 @@
-import CZlib
+import CISAL
 
 /// Delivers a file's content in chunks, decompressing gzip (detected by its magic bytes, any number of members).
 ///
-/// Buffers and the `z_stream` live at fixed addresses for the object's lifetime: zlib keeps a pointer back to its
-/// stream and checks it on every call, so the stream must never move.
+/// Gzip goes through Intel's ISA-L rather than zlib: it inflates the same streams, checks the same CRC-32 and size
+/// trailers, and in ingest's reader thread took about 55 % of zlib's time on notification archives
+/// (Documentation/Performance.md, session 14). Buffers and the inflate state live at fixed addresses for the
+/// object's lifetime.
 final class ChunkSource {
     /// Outcome of one ``next()`` call.
     enum Chunk {
@@ -20,7 +22,7 @@ final class ChunkSource {
     private let file: POSIXFile?
     private let input: UnsafeMutableRawBufferPointer
     private var output: UnsafeMutableRawBufferPointer?
-    private var stream: UnsafeMutablePointer<z_stream>?
+    private var stream: UnsafeMutablePointer<inflate_state>?
     private var inputCount = 0
     private var atEndOfFile = false
     private var finished = false
@@ -64,26 +66,20 @@ final class ChunkSource {
     }
 
     deinit {
-        if let stream {
-            inflateEnd(stream)
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-        }
+        if let stream { iaplens_gunzip_free(stream) }
         output?.deallocate()
         input.deallocate()
         file?.release()
     }
 
     private func startInflating(chunkSize: Int) {
-        let pointer = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        pointer.initialize(to: z_stream())
-        pointer.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        pointer.pointee.avail_in = UInt32(inputCount)
-        stream = pointer
-        output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 16), alignment: 16)
-        if iaplens_inflate_init_gzip(pointer) != Z_OK {
-            pendingFailure = FormatFailure(reason: .badGzip, message: "zlib could not start decompressing the file.")
+        guard let state = iaplens_gunzip_new() else {
+            pendingFailure = FormatFailure(reason: .badGzip, message: "There was no memory to start decompressing the file.")
+            return
         }
+        iaplens_gunzip_set_input(state, input.baseAddress, UInt32(inputCount))
+        stream = state
+        output = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 16), alignment: 16)
     }
 
     /// Reads the rest of the file's bytes (up to the limit) without using them, so the digest covers every byte
@@ -133,38 +129,47 @@ final class ChunkSource {
             finished = true
             return .end
         }
-        stream.pointee.next_out = outputBase.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = UInt32(output.count)
-        while stream.pointee.avail_out > 0 {
-            if stream.pointee.avail_in == 0 && !atEndOfFile {
+        iaplens_gunzip_set_output(stream, outputBase, UInt32(output.count))
+        while iaplens_gunzip_avail_out(stream) > 0 {
+            if iaplens_gunzip_avail_in(stream) == 0 && !atEndOfFile {
                 if let failure = refillInput(stream) { return deliver(output, stream, thenFail: failure) }
             }
-            if stream.pointee.avail_in == 0 && atEndOfFile {
+            if iaplens_gunzip_avail_in(stream) == 0 && atEndOfFile {
                 let truncated = atMemberBoundary
                     ? nil
                     : FormatFailure(reason: .badGzip, message: "The gzip data ends early: the file is truncated.")
                 return deliver(output, stream, thenFail: truncated, thenEnd: true)
             }
-            let availableBefore = stream.pointee.avail_in
-            let status = inflate(stream, Z_NO_FLUSH)
-            if stream.pointee.avail_in != availableBefore { atMemberBoundary = false }
-            switch status {
-            case Z_OK, Z_BUF_ERROR:
-                continue
-            case Z_STREAM_END:
+            let availableBefore = iaplens_gunzip_avail_in(stream)
+            let status = iaplens_gunzip(stream)
+            if iaplens_gunzip_avail_in(stream) != availableBefore { atMemberBoundary = false }
+            if status < 0 {
+                let failure = FormatFailure(reason: .badGzip, message: "The gzip data is corrupt (\(Self.describe(status))).")
+                return deliver(output, stream, thenFail: failure)
+            }
+            if iaplens_gunzip_member_finished(stream) != 0 {
                 // Another member may follow (multi-member gzip, e.g. files appended with `cat`).
                 atMemberBoundary = true
-                inflateReset(stream)
-            default:
-                let detail = stream.pointee.msg.map { String(cString: $0) } ?? "error \(status)"
-                let failure = FormatFailure(reason: .badGzip, message: "The gzip data is corrupt (\(detail)).")
-                return deliver(output, stream, thenFail: failure)
+                iaplens_gunzip_next_member(stream)
             }
         }
         return deliver(output, stream, thenFail: nil)
     }
 
-    private func refillInput(_ stream: UnsafeMutablePointer<z_stream>) -> FormatFailure? {
+    /// ISA-L's error codes as the words a user can check the file against.
+    private static func describe(_ status: Int32) -> String {
+        switch status {
+        case ISAL_INVALID_BLOCK: "invalid deflate block"
+        case ISAL_INVALID_SYMBOL: "invalid deflate symbol"
+        case ISAL_INVALID_LOOKBACK: "invalid back-reference distance"
+        case ISAL_INVALID_WRAPPER: "invalid gzip header or trailer"
+        case ISAL_UNSUPPORTED_METHOD: "compression method other than deflate"
+        case ISAL_INCORRECT_CHECKSUM: "CRC-32 or length does not match the data"
+        default: "error \(status)"
+        }
+    }
+
+    private func refillInput(_ stream: UnsafeMutablePointer<inflate_state>) -> FormatFailure? {
         guard let file else { return nil }
         do {
             inputCount = try file.fill(input)
@@ -173,19 +178,18 @@ final class ChunkSource {
             return FormatFailure(reason: .unreadableFile, message: error.description)
         }
         atEndOfFile = inputCount < input.count
-        stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_in = UInt32(inputCount)
+        iaplens_gunzip_set_input(stream, input.baseAddress, UInt32(inputCount))
         return nil
     }
 
     /// Hands out what was decompressed so far; a failure or the end is reported on the following call.
     private func deliver(
         _ output: UnsafeMutableRawBufferPointer,
-        _ stream: UnsafeMutablePointer<z_stream>,
+        _ stream: UnsafeMutablePointer<inflate_state>,
         thenFail failure: FormatFailure?,
         thenEnd: Bool = false
     ) -> Chunk {
-        let produced = output.count - Int(stream.pointee.avail_out)
+        let produced = output.count - Int(iaplens_gunzip_avail_out(stream))
         if let failure { pendingFailure = failure } else if thenEnd { finished = true }
         if produced > 0 { return .data(UnsafeRawBufferPointer(rebasing: output[0..<produced])) }
         return next()

@@ -50,6 +50,46 @@ import Testing
         #expect(items.last == .failure(documents.count + 1, .badGzip))
     }
 
+    /// The trailer is checked: a file whose data inflates cleanly but whose CRC-32 or length does not match it is
+    /// damaged, and says so after the documents it did deliver.
+    @Test func gzipTrailerMismatchIsBadGzip() throws {
+        let folder = try TemporaryFolder()
+        let text = (1...500).map { "{\"n\":\($0)}" }.joined(separator: "\n") + "\n"
+        let good = try gzip(text)
+        for (name, offset) in [("crc", good.count - 8), ("size", good.count - 4)] {
+            var damaged = good
+            damaged[offset] ^= 0x01
+            let items = readAll(try folder.write("\(name).jsonl.gz", damaged))
+            #expect(items.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true, "\(name)")
+        }
+        #expect(readAll(try folder.write("good.jsonl.gz", good)).count == 500)
+    }
+
+    /// What the `gzip` command writes (a file name and modification time in the header), an empty member between
+    /// two others, and bytes after the last member that are not gzip.
+    @Test func gzipHeaderFieldsEmptyMembersAndTrailingGarbage() throws {
+        let folder = try TemporaryFolder()
+        let plain = try folder.write("named.jsonl", "{\"n\":1}\n{\"n\":2}\n")
+        let gzipTool = Process()
+        gzipTool.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzipTool.arguments = ["-k", "-9", plain.path]
+        try gzipTool.run()
+        gzipTool.waitUntilExit()
+        try #require(gzipTool.terminationStatus == 0)
+        let fromTool = try [UInt8](Data(contentsOf: URL(fileURLWithPath: plain.path + ".gz")))
+        try #require(fromTool[3] & 0x08 != 0, "gzip -k stores the file name (FNAME)")
+        let expected: [ReadItem] = [.document(1, #"{"n":1}"#), .document(2, #"{"n":2}"#)]
+        #expect(readAll(try folder.write("copy.jsonl.gz", fromTool)) == expected)
+
+        let empty = Gzip.compress([]) ?? []
+        let joined = try gzip("{\"n\":1}\n") + empty + (try gzip("{\"n\":2}\n"))
+        #expect(readAll(try folder.write("joined.jsonl.gz", joined)) == expected)
+
+        let trailing = readAll(try folder.write("trailing.jsonl.gz", fromTool + Array("not gzip".utf8)))
+        #expect(Array(trailing.prefix(2)) == expected)
+        #expect(trailing.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true)
+    }
+
     @Test func corruptGzipAndGarbageNamedGz() throws {
         let folder = try TemporaryFolder()
         var corrupt = try gzip((1...3000).map { "{\"a\":\($0 * 7919 % 10007)}" }.joined(separator: "\n"))
