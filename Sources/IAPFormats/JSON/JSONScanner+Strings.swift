@@ -24,12 +24,27 @@ extension JSONScanner {
         throw failure("a string starting here is never closed", at: start - 1)
     }
 
-    /// Skips eight bytes at a time while none of them needs a look: no quote, backslash, control character or
-    /// non-ASCII byte (JWS strings are kilobytes of base64). Stops at the first word holding one; the byte loop
+    /// Skips sixteen, then eight bytes at a time while none of them needs a look: no quote, backslash, control character or
+    /// non-ASCII byte (JWS strings are kilobytes of base64). Stops at the first block holding one; the byte loop
     /// takes over from there, so what is accepted and every error are unchanged.
     @inline(__always)
     private mutating func skipPlainASCII() {
         guard let base = bytes.baseAddress else { return }
+        // Sixteen bytes at a time first, as vector compares: a JWS string is kilobytes long, and in the profile of
+        // decode-archive the string scan fell from 8.3 % to 6.2 % of decoding (Documentation/Performance.md,
+        // session 14). Unrolling to 64 bytes a trip changed nothing.
+        let quote16 = SIMD16<UInt8>(repeating: Byte.quote)
+        let backslash16 = SIMD16<UInt8>(repeating: Byte.backslash)
+        let space16 = SIMD16<UInt8>(repeating: 0x20)
+        let high16 = SIMD16<UInt8>(repeating: 0x80)
+        while index + 16 <= bytes.count {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let special = (chunk .== quote16) .| (chunk .== backslash16) .| (chunk .< space16) .| (chunk .>= high16)
+            // `any(_:)` compiles to a chain of shuffles here; the mask's two 64-bit words are one test.
+            let words = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+            if words[0] | words[1] != 0 { break }
+            index += 16
+        }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let quotes = ones &* UInt64(Byte.quote)

@@ -22,6 +22,30 @@ import Testing
         #expect(strings == ["a\"b\\c/d\u{8}\u{c}\n\r\t", "é€😀", "héllo €😀", "x\u{0}y"])
     }
 
+    /// The string scan skips 16 then 8 bytes at a time: a character that needs a look must stop it wherever it
+    /// falls in a block, and the end of a block must never hide the closing quote.
+    @Test func everySpecialCharacterIsSeenAtEveryOffset() throws {
+        for length in 0...70 {
+            let plain = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            #expect(try JSONParser.parse("\"\(plain)\"").stringValue == plain, "plain, \(length)")
+            guard length > 0 else { continue }
+            for offset in 0..<length {
+                let head = String(plain.prefix(offset)), tail = String(plain.dropFirst(offset + 1))
+                #expect(try JSONParser.parse("\"\(head)\\n\(tail)\"").stringValue == head + "\n" + tail, "escape at \(offset)")
+                #expect(try JSONParser.parse("\"\(head)é€\(tail)\"").stringValue == head + "é€" + tail, "UTF-8 at \(offset)")
+                #expect(throws: JSONParseError.self, "control character at \(offset)") {
+                    try JSONParser.parse("\"\(head)\u{01}\(tail)\"")
+                }
+                var invalid = Array("\"\(plain)\"".utf8)
+                invalid[offset + 1] = 0xFF
+                #expect(throws: JSONParseError.self, "invalid UTF-8 at \(offset)") {
+                    try JSONParser.parse(invalid)
+                }
+                #expect(try JSONParser.parse("[\"\(head)\",\"\(tail)\"]").arrayValue?.compactMap(\.stringValue) == [head, tail])
+            }
+        }
+    }
+
     @Test func largeObjectsUseIndexAndStillRejectDuplicates() throws {
         let members = (0..<50).map { "\"k\($0)\": \($0)" }.joined(separator: ",")
         let value = try JSONParser.parse("{\(members)}")
