@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -26,6 +27,18 @@ struct BoundStatement {
             sqlite3_bind_null(handle, next)
             return
         }
+        // Nearly every string is stored as it is: bind its own UTF-8 in place, with no copy of the String (each
+        // copy is a retain and a release, and ingest binds about sixty strings per document).
+        let parameter = next
+        let boundInPlace = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress, memchr(base, 0, bytes.count) == nil else { return false }
+            sqlite3_bind_text(
+                handle, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                Self.transient)
+            return true
+        }
+        if boundInPlace == true { return }
+        // A NUL to replace (StoredText's rule), an empty string, or a bridged string without contiguous UTF-8.
         var text = StoredText.storable(value)
         text.withUTF8 { bytes in
             guard let base = bytes.baseAddress else {
