@@ -10,27 +10,46 @@ import Synchronization
 /// answer, so nothing is trusted that was not verified. Bounded (first in, first out): retries arrive close
 /// together, and memory stays flat however large the archive.
 final class VerifiedSignatures: Sendable {
-    private struct Entry {
-        let signature: [UInt8]
+    /// Everything but the digest, inline: no array per entry to allocate, retain or compare element by element.
+    private struct Entry: Equatable {
+        let signature: Words64
         let atMillis: Int64
     }
 
-    /// A SHA-256 digest as four words: hashed and compared as 4 integers, not 32 bytes one by one (the byte-wise
-    /// hash showed in the profile of a verified ingest).
+    /// A raw ES256 signature (`r‖s`, 64 bytes) as eight words. Only 64-byte signatures verify, so only they are
+    /// remembered.
+    private struct Words64: Equatable {
+        let words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+        init?(_ bytes: [UInt8]) {
+            guard bytes.count == 64 else { return nil }
+            words = bytes.withUnsafeBytes { raw in
+                func word(_ index: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+                return (word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
+            }
+        }
+
+        static func == (lhs: Words64, rhs: Words64) -> Bool {
+            let (a, b) = (lhs.words, rhs.words)
+            return (a.0 ^ b.0) | (a.1 ^ b.1) | (a.2 ^ b.2) | (a.3 ^ b.3)
+                | (a.4 ^ b.4) | (a.5 ^ b.5) | (a.6 ^ b.6) | (a.7 ^ b.7) == 0
+        }
+    }
+
+    /// A SHA-256 digest as four words, compared as 4 integers. Hashed by its first word alone: a digest's bits are
+    /// already uniform, so hashing all 32 bytes again only costs (the dictionary look-up showed in the profile).
     private struct Key: Hashable {
         let a: UInt64, b: UInt64, c: UInt64, d: UInt64
 
-        init(_ digest: [UInt8]) {
-            func word(_ start: Int) -> UInt64 {
-                var value: UInt64 = 0
-                for index in start..<min(start + 8, digest.count) { value = value << 8 | UInt64(digest[index]) }
-                return value
+        init?(_ digest: [UInt8]) {
+            guard digest.count == 32 else { return nil }
+            (a, b, c, d) = digest.withUnsafeBytes { raw in
+                func word(_ index: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) }
+                return (word(0), word(1), word(2), word(3))
             }
-            a = word(0)
-            b = word(8)
-            c = word(16)
-            d = word(24)
         }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(a) }
     }
 
     private struct State {
@@ -49,19 +68,18 @@ final class VerifiedSignatures: Sendable {
 
     /// True when exactly this signing input, signature and instant were accepted before.
     func contains(digest: [UInt8], signature: [UInt8], atMillis: Int64) -> Bool {
-        let key = Key(digest)
-        return state.withLock { state in
-            guard let entry = state.entries[key] else { return false }
-            return entry.atMillis == atMillis && entry.signature == signature
-        }
+        guard let key = Key(digest), let words = Words64(signature) else { return false }
+        let wanted = Entry(signature: words, atMillis: atMillis)
+        return state.withLock { state in state.entries[key] == wanted }
     }
 
     /// Remembers an accepted signature, forgetting the oldest one when full.
     func insert(digest: [UInt8], signature: [UInt8], atMillis: Int64) {
-        let key = Key(digest)
+        guard let key = Key(digest), let words = Words64(signature) else { return }
+        let entry = Entry(signature: words, atMillis: atMillis)
         state.withLock { state in
             if state.entries[key] != nil {
-                state.entries[key] = Entry(signature: signature, atMillis: atMillis)
+                state.entries[key] = entry
                 return
             }
             if state.order.count < capacity {
@@ -71,7 +89,7 @@ final class VerifiedSignatures: Sendable {
                 state.order[state.next] = key
                 state.next = (state.next + 1) % capacity
             }
-            state.entries[key] = Entry(signature: signature, atMillis: atMillis)
+            state.entries[key] = entry
         }
     }
 }
