@@ -141,13 +141,18 @@ final class ChunkSource {
                 return deliver(output, stream, thenFail: truncated, thenEnd: true)
             }
             let availableBefore = iaplens_gunzip_avail_in(stream)
+            let roomBefore = iaplens_gunzip_avail_out(stream)
             let status = iaplens_gunzip(stream)
             if iaplens_gunzip_avail_in(stream) != availableBefore { atMemberBoundary = false }
-            if status < 0 {
+            let memberEnded = iaplens_gunzip_member_finished(stream) != 0
+            // A call that neither read nor wrote nor ended a member would repeat forever: the data is damaged.
+            let stalled = !memberEnded && iaplens_gunzip_avail_in(stream) == availableBefore
+                && iaplens_gunzip_avail_out(stream) == roomBefore
+            if status < 0 || stalled {
                 let failure = FormatFailure(reason: .badGzip, message: "The gzip data is corrupt (\(Self.describe(status))).")
                 return deliver(output, stream, thenFail: failure)
             }
-            if iaplens_gunzip_member_finished(stream) != 0 {
+            if memberEnded {
                 // Another member may follow (multi-member gzip, e.g. files appended with `cat`).
                 atMemberBoundary = true
                 iaplens_gunzip_next_member(stream)
@@ -165,6 +170,7 @@ final class ChunkSource {
         case ISAL_INVALID_WRAPPER: "invalid gzip header or trailer"
         case ISAL_UNSUPPORTED_METHOD: "compression method other than deflate"
         case ISAL_INCORRECT_CHECKSUM: "CRC-32 or length does not match the data"
+        case ISAL_DECOMP_OK: "the decompressor stopped making progress"
         default: "error \(status)"
         }
     }

@@ -90,6 +90,40 @@ import Testing
         #expect(trailing.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true)
     }
 
+    /// Damaged gzip in many shapes (bytes flipped anywhere, cut at every length) ends every read: either the original
+    /// documents, or what came before the damage and then one `bad_gzip` failure. Never a hang, never other documents
+    /// without a failure.
+    @Test(.timeLimit(.minutes(2))) func damagedGzipAlwaysEndsAndNeverPassesForGood() throws {
+        let folder = try TemporaryFolder()
+        let lines = (1...60).map { "{\"n\":\($0),\"p\":\"\(String(repeating: "ab", count: $0 % 7))\"}" }
+        let original = lines.enumerated().map { ReadItem.document($0.offset + 1, $0.element) }
+        let good = try gzip(lines.joined(separator: "\n") + "\n")
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+        func check(_ bytes: [UInt8], _ name: String) throws {
+            let items = readAll(try folder.write(name, bytes))
+            if case .failure(_, let reason)? = items.last {
+                #expect(reason == .badGzip, "\(name)")
+            } else {
+                #expect(items == original, "\(name) read other documents without a failure")
+            }
+        }
+        for round in 0..<300 {
+            var damaged = good
+            for _ in 0...random(3) { damaged[random(damaged.count)] ^= UInt8(1 + random(255)) }
+            try check(damaged, "flip\(round).jsonl.gz")
+        }
+        for length in stride(from: 1, to: good.count, by: 3) {
+            let items = readAll(try folder.write("cut\(length).jsonl.gz", Array(good.prefix(length))))
+            #expect(items.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true, "cut at \(length)")
+        }
+    }
+
     @Test func corruptGzipAndGarbageNamedGz() throws {
         let folder = try TemporaryFolder()
         var corrupt = try gzip((1...3000).map { "{\"a\":\($0 * 7919 % 10007)}" }.joined(separator: "\n"))
