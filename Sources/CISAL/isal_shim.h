@@ -4,7 +4,6 @@
 // never copies `struct inflate_state` (about 40 KB of tables) by value; see Documentation/Performance.md, session 14.
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 #include <isa-l/igzip_lib.h>
 
 /// A zeroed, initialised state that parses and checks gzip headers and trailers (CRC-32 and size), or NULL.

@@ -62,8 +62,8 @@ public enum Base64Decoding {
 
     /// Decodes raw UTF-8 bytes; see `decode(_:alphabet:)`.
     ///
-    /// Four characters at a time into a buffer sized up front. The last group and the leftover characters go one
-    /// byte at a time through `table`, whose invalid marker (0xFF) has its top bit set.
+    /// Four characters at a time into a buffer sized up front, through the pre-shifted tables. The leftover characters
+    /// go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
     public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
         var count = bytes.count
         // Padding may only close the text, at most two characters, and only up to a multiple of 4.
@@ -85,40 +85,38 @@ public enum Base64Decoding {
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
                 var i = 0
                 var o = 0
-                // All groups but the last: one 4-byte load, four look-ups, one 4-byte store whose fourth byte the
-                // next group overwrites. Invalid characters are collected in `seen` and checked once at the end
-                // (a JWS is valid base64 nearly always, so a branch per group only costs). About twice the speed of
-                // one byte at a time (Documentation/Performance.md, session 14).
+                // Each group: one 4-byte load, four look-ups, and (but for the last) one 4-byte store whose fourth
+                // byte the next group overwrites. Invalid characters are collected in `seen` and checked once at the
+                // end: a JWS is valid base64 nearly always, so a branch per group only costs
+                // (Documentation/Performance.md, session 14).
                 let raw = UnsafeRawPointer(input)
                 guard let outBase = out.baseAddress else { return }
                 let outRaw = UnsafeMutableRawPointer(outBase)
                 shifted.withUnsafeBufferPointer { lookup in
-                    var seen: UInt32 = 0
-                    let fast = max(0, groups - 1)
-                    for _ in 0..<fast {
-                        let four = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
-                        let word = lookup[Int(four & 0xFF)] | lookup[256 + Int((four >> 8) & 0xFF)]
+                    func group(at offset: Int) -> UInt32 {
+                        let four = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                        return lookup[Int(four & 0xFF)] | lookup[256 + Int((four >> 8) & 0xFF)]
                             | lookup[512 + Int((four >> 16) & 0xFF)] | lookup[768 + Int(four >> 24)]
+                    }
+                    var seen: UInt32 = 0
+                    for _ in 0..<max(0, groups - 1) {
+                        let word = group(at: i)
                         seen |= word
                         outRaw.storeBytes(of: (word << 8).bigEndian, toByteOffset: o, as: UInt32.self)
                         i += 4
                         o += 3
                     }
-                    if seen & invalidGroup != 0 { valid = false }
-                }
-                if valid, groups > 0 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-                    if (a | b | c | d) & 0x80 != 0 {
-                        valid = false
-                    } else {
-                        let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                    if groups > 0 {
+                        // The last group stores byte by byte: the output ends with it or with the leftover bytes.
+                        let word = group(at: i)
+                        seen |= word
                         out[o] = UInt8(truncatingIfNeeded: word >> 16)
                         out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
                         out[o + 2] = UInt8(truncatingIfNeeded: word)
                         i += 4
                         o += 3
                     }
+                    if seen & invalidGroup != 0 { valid = false }
                 }
                 if valid, remainder > 0 {
                     let a = table[Int(input[i])], b = table[Int(input[i + 1])]

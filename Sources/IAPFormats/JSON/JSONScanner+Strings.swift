@@ -24,9 +24,9 @@ extension JSONScanner {
         throw failure("a string starting here is never closed", at: start - 1)
     }
 
-    /// Skips sixteen, then eight bytes at a time while none of them needs a look: no quote, backslash, control character or
-    /// non-ASCII byte (JWS strings are kilobytes of base64). Stops at the first block holding one; the byte loop
-    /// takes over from there, so what is accepted and every error are unchanged.
+    /// Skips sixteen, then eight bytes at a time while none of them needs a look: no quote, backslash, control
+    /// character or non-ASCII byte (JWS strings are kilobytes of base64). Stops at the first block holding one; the
+    /// byte loop takes over from there, so what is accepted and every error are unchanged.
     @inline(__always)
     private mutating func skipPlainASCII() {
         guard let base = bytes.baseAddress else { return }
