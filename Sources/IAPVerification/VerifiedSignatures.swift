@@ -7,8 +7,12 @@ import Synchronization
 /// A JWS is taken from here only when it is the same bytes checked at the same time: its signing input (by its
 /// SHA-256, which the signature check needs anyway), its signature and the instant its certificates were checked
 /// at all equal an entry's. Identical bytes checked against the same roots at the same instant give the same
-/// answer, so nothing is trusted that was not verified. Bounded (first in, first out): retries arrive close
-/// together, and memory stays flat however large the archive.
+/// answer, so nothing is trusted that was not verified.
+///
+/// Bounded, and laid out as a two-way set-associative table: a digest's first word picks a set of two slots, and a
+/// new entry replaces the older of the two. Retries arrive close together, so recent entries are what matter, and
+/// memory stays flat however large the archive. A dictionary with a first-in-first-out list (session 14) cost a
+/// hash-table insert, a removal and an array write per accepted JWS; this costs two slot compares and one store.
 final class VerifiedSignatures: Sendable {
     /// Everything but the digest, inline: no array per entry to allocate, retain or compare element by element.
     private struct Entry: Equatable {
@@ -20,6 +24,8 @@ final class VerifiedSignatures: Sendable {
     /// remembered.
     private struct Words64: Equatable {
         let words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+
+        init(words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) { self.words = words }
 
         init?(_ bytes: [UInt8]) {
             guard bytes.count == 64 else { return nil }
@@ -36,10 +42,12 @@ final class VerifiedSignatures: Sendable {
         }
     }
 
-    /// A SHA-256 digest as four words, compared as 4 integers. Hashed by its first word alone: a digest's bits are
-    /// already uniform, so hashing all 32 bytes again only costs (the dictionary look-up showed in the profile).
-    private struct Key: Hashable {
+    /// A SHA-256 digest as four words, compared as 4 integers. Its first word picks the set: a digest's bits are
+    /// already uniform, so hashing it again would only cost.
+    private struct Key: Equatable {
         let a: UInt64, b: UInt64, c: UInt64, d: UInt64
+
+        init(a: UInt64, b: UInt64, c: UInt64, d: UInt64) { (self.a, self.b, self.c, self.d) = (a, b, c, d) }
 
         init?(_ digest: [UInt8]) {
             guard digest.count == 32 else { return nil }
@@ -52,44 +60,65 @@ final class VerifiedSignatures: Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(a) }
     }
 
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        var order: [Key] = []
-        var next = 0
+    /// One remembered signature; `sequence` 0 marks an empty slot, otherwise it orders insertions (older loses).
+    private struct Slot {
+        var key: Key
+        var entry: Entry
+        var sequence: UInt64
     }
 
-    private let capacity: Int
+    private struct State {
+        var slots: [Slot]
+        var sequence: UInt64 = 0
+    }
+
+    /// Sets of two slots; a power of two so a set is picked with a mask.
+    private let setMask: Int
     private let state: Mutex<State>
 
+    /// - Parameter capacity: how many signatures are remembered at most (rounded up to a power of two, at least 2).
     init(capacity: Int) {
-        self.capacity = capacity
-        state = Mutex(State())
+        var sets = 1
+        while sets * 2 < capacity { sets *= 2 }
+        setMask = sets - 1
+        let empty = Slot(
+            key: Key(a: 0, b: 0, c: 0, d: 0), entry: Entry(signature: Words64(words: (0, 0, 0, 0, 0, 0, 0, 0)), atMillis: 0),
+            sequence: 0)
+        state = Mutex(State(slots: Array(repeating: empty, count: sets * 2)))
     }
 
     /// True when exactly this signing input, signature and instant were accepted before.
     func contains(digest: [UInt8], signature: [UInt8], atMillis: Int64) -> Bool {
         guard let key = Key(digest), let words = Words64(signature) else { return false }
         let wanted = Entry(signature: words, atMillis: atMillis)
-        return state.withLock { state in state.entries[key] == wanted }
+        let first = firstSlot(of: key)
+        return state.withLock { state in
+            for slot in first...first + 1 where state.slots[slot].sequence != 0 && state.slots[slot].key == key {
+                return state.slots[slot].entry == wanted
+            }
+            return false
+        }
     }
 
-    /// Remembers an accepted signature, forgetting the oldest one when full.
+    /// Remembers an accepted signature: in the slot that already holds its digest, else in an empty or the older
+    /// slot of its set.
     func insert(digest: [UInt8], signature: [UInt8], atMillis: Int64) {
         guard let key = Key(digest), let words = Words64(signature) else { return }
         let entry = Entry(signature: words, atMillis: atMillis)
+        let first = firstSlot(of: key)
         state.withLock { state in
-            if state.entries[key] != nil {
-                state.entries[key] = entry
-                return
+            state.sequence += 1
+            var target = first
+            if state.slots[first + 1].sequence != 0 && state.slots[first + 1].key == key {
+                target = first + 1
+            } else if !(state.slots[first].sequence != 0 && state.slots[first].key == key),
+                state.slots[first + 1].sequence < state.slots[first].sequence
+            {
+                target = first + 1
             }
-            if state.order.count < capacity {
-                state.order.append(key)
-            } else {
-                state.entries[state.order[state.next]] = nil
-                state.order[state.next] = key
-                state.next = (state.next + 1) % capacity
-            }
-            state.entries[key] = entry
+            state.slots[target] = Slot(key: key, entry: entry, sequence: state.sequence)
         }
     }
+
+    private func firstSlot(of key: Key) -> Int { (Int(truncatingIfNeeded: key.a) & setMask) &* 2 }
 }
