@@ -56,8 +56,6 @@ final class VerifiedSignatures: Sendable {
                 return (word(0), word(1), word(2), word(3))
             }
         }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(a) }
     }
 
     /// One remembered signature; `sequence` 0 marks an empty slot, otherwise it orders insertions (older loses).
@@ -65,6 +63,12 @@ final class VerifiedSignatures: Sendable {
         var key: Key
         var entry: Entry
         var sequence: UInt64
+
+        static let empty = Slot(
+            key: Key(a: 0, b: 0, c: 0, d: 0), entry: Entry(signature: Words64(words: (0, 0, 0, 0, 0, 0, 0, 0)), atMillis: 0),
+            sequence: 0)
+
+        func holds(_ wanted: Key) -> Bool { sequence != 0 && key == wanted }
     }
 
     private struct State {
@@ -81,10 +85,7 @@ final class VerifiedSignatures: Sendable {
         var sets = 1
         while sets * 2 < capacity { sets *= 2 }
         setMask = sets - 1
-        let empty = Slot(
-            key: Key(a: 0, b: 0, c: 0, d: 0), entry: Entry(signature: Words64(words: (0, 0, 0, 0, 0, 0, 0, 0)), atMillis: 0),
-            sequence: 0)
-        state = Mutex(State(slots: Array(repeating: empty, count: sets * 2)))
+        state = Mutex(State(slots: Array(repeating: .empty, count: sets * 2)))
     }
 
     /// True when exactly this signing input, signature and instant were accepted before.
@@ -93,7 +94,7 @@ final class VerifiedSignatures: Sendable {
         let wanted = Entry(signature: words, atMillis: atMillis)
         let first = firstSlot(of: key)
         return state.withLock { state in
-            for slot in first...first + 1 where state.slots[slot].sequence != 0 && state.slots[slot].key == key {
+            for slot in first...first + 1 where state.slots[slot].holds(key) {
                 return state.slots[slot].entry == wanted
             }
             return false
@@ -108,13 +109,13 @@ final class VerifiedSignatures: Sendable {
         let first = firstSlot(of: key)
         state.withLock { state in
             state.sequence += 1
-            var target = first
-            if state.slots[first + 1].sequence != 0 && state.slots[first + 1].key == key {
+            let target: Int
+            if state.slots[first].holds(key) {
+                target = first
+            } else if state.slots[first + 1].holds(key) {
                 target = first + 1
-            } else if !(state.slots[first].sequence != 0 && state.slots[first].key == key),
-                state.slots[first + 1].sequence < state.slots[first].sequence
-            {
-                target = first + 1
+            } else {
+                target = state.slots[first + 1].sequence < state.slots[first].sequence ? first + 1 : first
             }
             state.slots[target] = Slot(key: key, entry: entry, sequence: state.sequence)
         }
