@@ -4,7 +4,7 @@
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
-packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libisal-dev libpq-dev)
+packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libisal-dev libjemalloc-dev libpq-dev)
 # The tests also render the HTML reports in a real headless browser (and the charts' font).
 [ "${1:-}" = "--tests" ] && packages+=(chromium fonts-dejavu-core)
 missing=()

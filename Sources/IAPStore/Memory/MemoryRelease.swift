@@ -5,17 +5,32 @@ import Glibc
 /// Returns memory the process has freed to the operating system: ingest after every write, SQLite's index builds
 /// after a bulk load (``SecondaryIndexes``), and the SQLite model workers after every model (``SQLiteModelWorkspace``).
 public enum MemoryRelease {
-    /// glibc keeps freed blocks in per-thread arenas; after a load on many threads that is tens of MB of
-    /// resident memory nobody uses. `malloc_trim` gives it back, so the next phase (the index sorts at the
-    /// end of a bulk load) does not add its memory on top. Looked up at run time: `<malloc.h>` is not part of
-    /// Swift's Glibc module, and another C library simply lacks the symbol.
+    /// Freed memory stays resident until the allocator is told to give it back: glibc keeps freed blocks in
+    /// per-thread arenas, jemalloc keeps dirty pages for ten seconds. After a load on many threads that is tens of
+    /// MB nobody uses, and the next phase (the index sorts at the end of a bulk load) would add its memory on top.
+    /// Both entry points are looked up at run time: `<malloc.h>` is not part of Swift's Glibc module, and the
+    /// `iaplens` executable links jemalloc while the test binaries run on glibc's allocator.
     public static func returnFreedMemory() {
         #if canImport(Glibc)
+        if let mallctl = jemallocControl {
+            // Every arena at once (MALLCTL_ARENAS_ALL in <jemalloc/jemalloc.h>).
+            _ = "arena.4096.purge".withCString { mallctl($0, nil, nil, nil, 0) }
+            return
+        }
         typealias MallocTrim = @convention(c) (Int) -> Int32
         guard let symbol = dlsym(nil, "malloc_trim") else { return }
         _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
         #endif
     }
+
+    #if canImport(Glibc)
+    private typealias MallCtl = @convention(c) (
+        UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+    ) -> Int32
+
+    /// jemalloc's `mallctl` when jemalloc is the process's allocator. glibc has no such symbol.
+    private static let jemallocControl: MallCtl? = dlsym(nil, "mallctl").map { unsafeBitCast($0, to: MallCtl.self) }
+    #endif
 
     /// Makes blocks of 4 MB and more always their own mappings, returned to the system when freed. glibc raises its
     /// mapping threshold after the first large block is freed (up to 32 MB), after which documents near the 16 MiB
