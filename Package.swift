@@ -13,6 +13,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+// The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested notification,
+// within the memory bound (Documentation/Performance.md, "Session 16"). Linking Debian's libjemalloc-dev is enough:
+// its malloc comes before glibc's. The test binaries keep glibc's; MemoryRelease handles both.
+let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc")]
+
 let package = Package(
     name: "iaplens",
     platforms: [.macOS(.v14)],
@@ -95,9 +100,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
-            // jemalloc instead of glibc's allocator: 3 % less CPU per ingested notification at the same memory bound
-            // (Documentation/Performance.md, "Session 16"). Debian's libjemalloc-dev; linking it is enough.
-            linkerSettings: [.linkedLibrary("jemalloc")]
+            linkerSettings: allocator
         ),
 
         // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
@@ -105,7 +108,8 @@ let package = Package(
             name: "iaplens-bench",
             dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline"],
             path: "Benchmarks/iaplens-bench",
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            linkerSettings: allocator
         ),
 
         // MARK: - Tests (mirror Sources/)
