@@ -14,7 +14,7 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 // The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested notification,
-// within the memory bound (Documentation/Performance.md, "Session 16"). Linking Debian's libjemalloc-dev is enough:
+// within the memory bound (Documentation/Performance.md "Session 16"). Linking Debian's libjemalloc-dev is enough:
 // its malloc comes before glibc's. The test binaries keep glibc's; MemoryRelease handles both.
 let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc")]
 

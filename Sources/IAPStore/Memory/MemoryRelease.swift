@@ -9,7 +9,8 @@ public enum MemoryRelease {
     /// per-thread arenas, jemalloc keeps dirty pages for ten seconds. After a load on many threads that is tens of
     /// MB nobody uses, and the next phase (the index sorts at the end of a bulk load) would add its memory on top.
     /// Both entry points are looked up at run time: `<malloc.h>` is not part of Swift's Glibc module, and the
-    /// `iaplens` executable links jemalloc while the test binaries run on glibc's allocator.
+    /// `iaplens` executable links jemalloc (Documentation/Performance.md "Session 16") while the test binaries run on
+    /// glibc's allocator.
     public static func returnFreedMemory() {
         #if canImport(Glibc)
         if let mallctl = jemallocControl {
