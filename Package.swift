@@ -16,6 +16,7 @@ let swiftSettings: [SwiftSetting] = [
 // The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested notification,
 // within the memory bound (Documentation/Performance.md "Session 16"). Linking Debian's libjemalloc-dev is enough:
 // its malloc comes before glibc's. The test binaries keep glibc's; MemoryRelease handles both.
+// Its options come with it: the executables depend on CAllocatorSettings, whose `malloc_conf` jemalloc reads at start.
 let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc")]
 
 let package = Package(
@@ -37,6 +38,8 @@ let package = Package(
     targets: [
         // MARK: - System libraries (Debian packages; the README's commands install them)
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
+        // jemalloc's options for the executables (see `allocator` above).
+        .target(name: "CAllocatorSettings"),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading gzip archives: Intel ISA-L's inflate, faster than zlib's on the same streams (Performance.md).
@@ -96,7 +99,7 @@ let package = Package(
             name: "iaplens",
             dependencies: [
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
-                "IAPConsumption", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IAPConsumption", "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings,
@@ -106,7 +109,7 @@ let package = Package(
         // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
         .executableTarget(
             name: "iaplens-bench",
-            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline"],
+            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CAllocatorSettings"],
             path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings,
             linkerSettings: allocator
