@@ -15,8 +15,8 @@ let swiftSettings: [SwiftSetting] = [
 
 // The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested notification,
 // within the memory bound (Documentation/Performance.md "Session 16"). Linking Debian's libjemalloc-dev is enough:
-// its malloc comes before glibc's. The test binaries keep glibc's; MemoryRelease handles both.
-// Its options come with it: the executables depend on CAllocatorSettings, whose `malloc_conf` jemalloc reads at start.
+// its malloc comes before glibc's. Its one option comes from CAllocatorSettings, which both executables depend on.
+// The test binaries keep glibc's allocator; MemoryRelease handles both.
 let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc")]
 
 let package = Package(

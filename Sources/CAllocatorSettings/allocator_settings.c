@@ -4,8 +4,8 @@
    which can still override them.
 
    dirty_decay_ms: freed pages go back to the system after about a second instead of ten. `iaplens report` on a
-   million notifications frees and allocates on every core for a few seconds; with ten seconds its peak was 181-204 MB,
-   over the 200 MB bound, against 171-180 MB with 0.5-2 s and 172 MB on glibc's allocator
+   million notifications frees and allocates on every core for a few seconds; with ten seconds its peak was 181-210 MB,
+   over the 200 MB bound, against 171-180 MB with 0.5-2 s and 168-172 MB on glibc's allocator
    (Documentation/Performance.md "Session 16"). Zero would return every freed page at once: ingest's system time
    rose twelve-fold in madvise (session 15). */
 const char *malloc_conf = "dirty_decay_ms:1000";

@@ -10,7 +10,8 @@ import Testing
         // Only jemalloc reads MALLOC_CONF; with stats_print it reports its statistics on stderr at exit.
         let result = try CLI.run(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("Begin jemalloc statistics"), "iaplens did not run on jemalloc: \(result.stderr.prefix(300))")
+        #expect(
+            result.stderr.contains("Begin jemalloc statistics"), "iaplens did not run on jemalloc: \(result.stderr.prefix(300))")
         // CAllocatorSettings' malloc_conf reached it: freed pages go back after a second, not ten (report's peak).
         #expect(result.stderr.contains("opt.dirty_decay_ms: 1000"))
     }

@@ -6,11 +6,11 @@ import Glibc
 /// after a bulk load (``SecondaryIndexes``), and the SQLite model workers after every model (``SQLiteModelWorkspace``).
 public enum MemoryRelease {
     /// Freed memory stays resident until the allocator is told to give it back: glibc keeps freed blocks in
-    /// per-thread arenas, jemalloc keeps dirty pages for ten seconds. After a load on many threads that is tens of
-    /// MB nobody uses, and the next phase (the index sorts at the end of a bulk load) would add its memory on top.
-    /// Both entry points are looked up at run time: `<malloc.h>` is not part of Swift's Glibc module, and the
-    /// `iaplens` executable links jemalloc (Documentation/Performance.md "Session 16") while the test binaries run on
-    /// glibc's allocator.
+    /// per-thread arenas, jemalloc keeps freed pages for a while (a second in iaplens, `CAllocatorSettings`). After a
+    /// load on many threads that is tens of MB nobody uses, and the next phase (the index sorts at the end of a bulk
+    /// load) would add its memory on top. Both entry points are looked up at run time: `<malloc.h>` is not part of
+    /// Swift's Glibc module, and the `iaplens` executable links jemalloc (Documentation/Performance.md "Session 16")
+    /// while the test binaries run on glibc's allocator.
     public static func returnFreedMemory() {
         #if canImport(Glibc)
         if let mallctl = jemallocControl {
