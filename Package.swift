@@ -13,12 +13,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
-// The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested notification,
-// within the memory bound (Documentation/Performance.md "Session 16"). Linking Debian's libjemalloc-dev is enough:
-// its malloc comes before glibc's. Its one option comes from CAllocatorSettings, which both executables depend on.
-// The test binaries keep glibc's allocator; MemoryRelease handles both.
-let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc")]
-
 let package = Package(
     name: "iaplens",
     platforms: [.macOS(.v14)],
@@ -38,8 +32,11 @@ let package = Package(
     targets: [
         // MARK: - System libraries (Debian packages; the README's commands install them)
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
-        // jemalloc's options for the executables (see `allocator` above).
-        .target(name: "CAllocatorSettings"),
+        // The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested
+        // notification, within the memory bound (Documentation/Performance.md "Session 16"). Depending on this target
+        // links Debian's libjemalloc-dev, whose malloc comes before glibc's, with its one option (`malloc_conf`).
+        // The test binaries keep glibc's allocator; MemoryRelease handles both.
+        .target(name: "CAllocatorSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading gzip archives: Intel ISA-L's inflate, faster than zlib's on the same streams (Performance.md).
@@ -102,8 +99,7 @@ let package = Package(
                 "IAPConsumption", "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings,
-            linkerSettings: allocator
+            swiftSettings: swiftSettings
         ),
 
         // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
@@ -111,8 +107,7 @@ let package = Package(
             name: "iaplens-bench",
             dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CAllocatorSettings"],
             path: "Benchmarks/iaplens-bench",
-            swiftSettings: swiftSettings,
-            linkerSettings: allocator
+            swiftSettings: swiftSettings
         ),
 
         // MARK: - Tests (mirror Sources/)

@@ -2,7 +2,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// The `iaplens` executable allocates through jemalloc (Package.swift's `allocator`), the allocator its performance
+/// The `iaplens` executable allocates through jemalloc (the CAllocatorSettings target), the allocator its performance
 /// and memory figures were measured with (Documentation/Performance.md "Session 16"). A build that silently fell back
 /// to glibc's malloc would still pass every other test, only slower; this one fails.
 @Suite struct AllocatorTests {

@@ -18,9 +18,7 @@ public enum MemoryRelease {
             _ = "arena.4096.purge".withCString { mallctl($0, nil, nil, nil, 0) }
             return
         }
-        typealias MallocTrim = @convention(c) (Int) -> Int32
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        _ = glibcTrim?(0)
         #endif
     }
 
@@ -31,12 +29,18 @@ public enum MemoryRelease {
 
     /// jemalloc's `mallctl` when jemalloc is the process's allocator. glibc has no such symbol.
     private static let jemallocControl: MallCtl? = dlsym(nil, "mallctl").map { unsafeBitCast($0, to: MallCtl.self) }
+
+    private typealias MallocTrim = @convention(c) (Int) -> Int32
+
+    /// glibc's `malloc_trim`; another C library simply lacks the symbol.
+    private static let glibcTrim: MallocTrim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: MallocTrim.self) }
     #endif
 
     /// Makes blocks of 4 MB and more always their own mappings, returned to the system when freed. glibc raises its
     /// mapping threshold after the first large block is freed (up to 32 MB), after which documents near the 16 MiB
     /// limit were carved from the arenas and their memory stayed resident: three of them in flight held 210 MB,
-    /// 120 MB with this.
+    /// 120 MB with this. Only glibc's allocator has this threshold: under jemalloc (the executables) the call sets
+    /// it on an allocator nobody uses, and `MemoryBoundTests` measures those documents on jemalloc.
     public static func returnLargeBlocksWhenFreed() {
         #if canImport(Glibc)
         typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
