@@ -18,11 +18,9 @@ final class ArchiveReader: Sendable {
         let events = BoundedQueue<IngestEvent>(capacity: capacity, byteCapacity: Self.chunkByteLimit * capacity)
         self.events = events
         let earlier = Dictionary(grouping: registered, by: \.path).mapValues { $0.sorted { $0.byteCount < $1.byteCount } }
-        let thread = Thread {
+        PipelineThread.start(name: "iaplens.reader") {
             Self.produce(files: files, alreadyRead: alreadyRead, earlier: earlier, chunkSize: max(1, chunkSize), into: events)
         }
-        thread.name = "iaplens.reader"
-        thread.start()
     }
 
     /// Document bytes per chunk at most (one document larger than this is a chunk of its own). The queue holds at

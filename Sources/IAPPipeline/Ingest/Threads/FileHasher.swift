@@ -26,15 +26,13 @@ final class FileHasher: Sendable {
     init(files: [InputFile], earlier: [String: [FileRegistration]] = [:], ahead: Int = 1) {
         let hashes = BoundedQueue<Result<Hashed, FileAccessError>>(capacity: ahead)
         self.hashes = hashes
-        let thread = Thread {
+        PipelineThread.start(name: "iaplens.hasher") {
             defer { hashes.finish() }
             for file in files {
                 let hash = Result { () throws(FileAccessError) -> Hashed in try Self.hash(file, earlier: earlier[file.path] ?? []) }
                 guard hashes.put(hash) else { return }
             }
         }
-        thread.name = "iaplens.hasher"
-        thread.start()
     }
 
     /// The longest earlier state shorter than the file, checked by the digest of as many leading bytes.

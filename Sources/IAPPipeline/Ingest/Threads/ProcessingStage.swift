@@ -15,7 +15,7 @@ final class ProcessingStage: Sendable {
         let output = BoundedQueue<IngestEvent>(capacity: capacity)
         self.output = output
         self.reader = reader
-        let thread = Thread {
+        PipelineThread.start(name: "iaplens.process") {
             defer { output.finish() }
             var window: [IngestEvent] = []
             var lines = 0
@@ -42,8 +42,6 @@ final class ProcessingStage: Sendable {
             }
             _ = Self.flush(&window, processor: processor, into: output)
         }
-        thread.name = "iaplens.process"
-        thread.start()
     }
 
     /// About 256 notification lines (13 KB each): a round of pages stops there too.
