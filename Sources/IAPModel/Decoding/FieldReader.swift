@@ -8,26 +8,46 @@ public import IAPFormats
 /// A reader remembers which members were asked for, so that after decoding ``unreadFields()`` is exactly what the
 /// payload carried that no decoder knows: Apple's new fields, kept instead of lost. No list of known keys exists
 /// apart from the decoders themselves, so the two cannot drift.
+///
+/// The object is either a parsed ``JSONObject`` or a ``FlatJSONObject`` read in place (a signed payload of the plain
+/// form Apple sends): every read gives the same value, or the same error, from either.
 public struct FieldReader: Sendable {
-    /// The object being read.
-    public let object: JSONObject
+    private enum Members: Sendable {
+        case tree(JSONObject)
+        case flat(FlatJSONObject)
+    }
+
+    private let members: Members
     /// Path of the object itself ("" at the top).
     public let path: String
     private let readPositions = ReadPositions()
 
     /// Creates a reader over an object found at `path`.
     public init(_ object: JSONObject, path: String = "") {
-        self.object = object
+        members = .tree(object)
+        self.path = path
+    }
+
+    /// Creates a reader over an object read in place (``FlatJSONObject``), found at `path`.
+    public init(_ object: FlatJSONObject, path: String = "") {
+        members = .flat(object)
         self.path = path
     }
 
     /// The members no read asked for (nulls left out, as everywhere), in input order.
     public func unreadFields() -> JSONObject {
         var unread: [(String, JSONValue)] = []
-        for position in object.keys.indices where !readPositions.contains(position) {
-            let value = object.values[position]
-            if case .null = value { continue }
-            unread.append((object.keys[position], value))
+        switch members {
+        case .tree(let object):
+            for position in object.keys.indices where !readPositions.contains(position) {
+                let value = object.values[position]
+                if case .null = value { continue }
+                unread.append((object.keys[position], value))
+            }
+        case .flat(let object):
+            for position in 0..<object.count where !readPositions.contains(position) && !object.isNull(at: position) {
+                unread.append((object.key(at: position), object.value(at: position)))
+            }
         }
         return JSONObject(unread)
     }
@@ -36,7 +56,17 @@ public struct FieldReader: Sendable {
     /// of its millisecond dates), or must not keep.
     public func skip(_ keys: String...) {
         for key in keys {
-            if let position = object.position(of: key) { readPositions.insert(position) }
+            if let position = position(of: key) { readPositions.insert(position) }
+        }
+    }
+
+    private func position(of key: String) -> Int? {
+        switch members {
+        case .tree(let object): return object.position(of: key)
+        case .flat(let object):
+            let found = object.position(of: key, from: readPositions.hint)
+            if let found { readPositions.hint = found + 1 }
+            return found
         }
     }
 
@@ -52,9 +82,13 @@ public struct FieldReader: Sendable {
 
     private func present(_ key: String) -> JSONValue? {
         // A key the object lacks needs no note: only members can be unread.
-        guard let position = object.position(of: key) else { return nil }
+        guard let position = position(of: key) else { return nil }
         readPositions.insert(position)
-        let value = object.values[position]
+        let value: JSONValue
+        switch members {
+        case .tree(let object): value = object.values[position]
+        case .flat(let object): value = object.value(at: position)
+        }
         if case .null = value { return nil }
         return value
     }
@@ -92,6 +126,11 @@ public struct FieldReader: Sendable {
 
     /// A nested object, or nil when absent.
     public func object(_ key: String) throws(ModelDecodingError) -> FieldReader? {
+        // An object read in place is read in place again, not turned into a tree first.
+        if case .flat(let object) = members, let position = position(of: key), let nested = object.object(at: position) {
+            readPositions.insert(position)
+            return FieldReader(nested, path: keyPath(key))
+        }
         guard let value = present(key) else { return nil }
         return try FieldReader(value: value, path: keyPath(key))
     }
@@ -204,6 +243,8 @@ public struct FieldReader: Sendable {
 /// set. Keeping the key strings and scanning them for each read cost 9 % of decoding a notification (string
 /// comparisons, quadratic in the keys read) in `iaplens-bench decode-archive`.
 private final class ReadPositions: @unchecked Sendable {
+    /// Where the next search of a ``FlatJSONObject`` starts: after the member found last.
+    var hint = 0
     /// Positions 0–63 (Apple's payloads have 10 to 40 members).
     private var low: UInt64 = 0
     /// Positions from 64 on, for larger objects.

@@ -22,7 +22,12 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload JSON. `originalTransactionId` is required: it names the subscription.
     public init(json: JSONValue) throws(ModelDecodingError) {
-        let reader = try FieldReader(value: json, path: "")
+        try self.init(reader: FieldReader(value: json, path: ""))
+    }
+
+    /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
+    /// can, ``FlatJSONObject``).
+    public init(reader: FieldReader) throws(ModelDecodingError) {
         originalTransactionId = try reader.requiredString("originalTransactionId")
         productId = try reader.string("productId")
         autoRenewProductId = try reader.string("autoRenewProductId")

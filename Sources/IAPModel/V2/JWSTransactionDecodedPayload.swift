@@ -45,7 +45,12 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload JSON. `transactionId` is required: it is the identity of everything downstream.
     public init(json: JSONValue) throws(ModelDecodingError) {
-        let reader = try FieldReader(value: json, path: "")
+        try self.init(reader: FieldReader(value: json, path: ""))
+    }
+
+    /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
+    /// can, ``FlatJSONObject``).
+    public init(reader: FieldReader) throws(ModelDecodingError) {
         transactionId = try reader.requiredString("transactionId")
         originalTransactionId = try reader.string("originalTransactionId")
         webOrderLineItemId = try reader.string("webOrderLineItemId")

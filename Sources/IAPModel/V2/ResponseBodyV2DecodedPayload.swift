@@ -39,7 +39,12 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload JSON.
     public init(json: JSONValue) throws(ModelDecodingError) {
-        let reader = try FieldReader(value: json, path: "")
+        try self.init(reader: FieldReader(value: json, path: ""))
+    }
+
+    /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
+    /// can, ``FlatJSONObject``).
+    public init(reader: FieldReader) throws(ModelDecodingError) {
         rawNotificationType = try reader.requiredString("notificationType")
         rawSubtype = try reader.string("subtype")
         notificationUUID = try reader.requiredString("notificationUUID")

@@ -19,7 +19,7 @@ struct NotificationNormalizer: Sendable {
         }
         let payload: ResponseBodyV2DecodedPayload
         do {
-            payload = try ResponseBodyV2DecodedPayload(json: outer.payload)
+            payload = try ResponseBodyV2DecodedPayload(reader: outer.payload)
         } catch {
             return .failure(.undecodablePayload(error))
         }
@@ -52,7 +52,7 @@ struct NotificationNormalizer: Sendable {
             case .failure(let failure): return .failure(failure.at("data.signedRenewalInfo"))
             case .success(let decoded):
                 do {
-                    renewal = try JWSRenewalInfoDecodedPayload(json: decoded.payload)
+                    renewal = try JWSRenewalInfoDecodedPayload(reader: decoded.payload)
                 } catch {
                     return .failure(.undecodablePayload(error, at: "data.signedRenewalInfo"))
                 }

@@ -10,7 +10,8 @@ struct SignedPayloadDecoder: Sendable {
     let verifier: JWSVerifier?
 
     struct Decoded: Sendable {
-        let payload: JSONValue
+        /// The payload's top-level object, for one model to decode.
+        let payload: FieldReader
         let signedDate: Int64?
         let jws: CompactJWS
 
@@ -27,16 +28,27 @@ struct SignedPayloadDecoder: Sendable {
         case .success(let parsed): compact = parsed
         case .failure(let failure): return .failure(Self.failure(failure))
         }
-        let payload: JSONValue
-        do {
-            payload = try JSONParser.parse(compact.payload)
-        } catch {
-            return .failure(DocumentFailure(.badPayload, "The signed payload is not valid JSON (\(error))."))
+        // Apple's payloads are read in place (FlatJSONObject); anything else is parsed into a tree, which also
+        // words every error.
+        let payload: FieldReader
+        let signedDateValue: JSONValue?
+        if let flat = FlatJSONObject.parse(compact.payload) {
+            payload = FieldReader(flat)
+            signedDateValue = flat.position(of: "signedDate", from: 0).map(flat.value(at:))
+        } else {
+            let value: JSONValue
+            do {
+                value = try JSONParser.parse(compact.payload)
+            } catch {
+                return .failure(DocumentFailure(.badPayload, "The signed payload is not valid JSON (\(error))."))
+            }
+            guard case .object(let object) = value else {
+                return .failure(DocumentFailure(.badPayload, "The signed payload is \(value.typeDescription), not a JSON object."))
+            }
+            payload = FieldReader(object)
+            signedDateValue = object["signedDate"]
         }
-        guard case .object = payload else {
-            return .failure(DocumentFailure(.badPayload, "The signed payload is \(payload.typeDescription), not a JSON object."))
-        }
-        let signedDate = payload["signedDate"]?.numberValue.flatMap { number in
+        let signedDate = signedDateValue?.numberValue.flatMap { number in
             number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
         }
         if let verifier {
@@ -65,7 +77,7 @@ extension SignedPayloadDecoder {
         case .failure(let failure): return .failure(failure)
         case .success(let decoded):
             do {
-                return .success((try JWSTransactionDecodedPayload(json: decoded.payload), decoded.identity))
+                return .success((try JWSTransactionDecodedPayload(reader: decoded.payload), decoded.identity))
             } catch {
                 return .failure(.undecodablePayload(error))
             }

@@ -1,0 +1,264 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A JSON object read in one pass without building a tree: its members stay byte ranges of the document until a
+/// decoder asks for one, and only then become a ``JSONValue``.
+///
+/// Why: Apple's signed payloads are flat objects of short strings, integers and booleans (a notification's `data` is
+/// the one object inside one). Building a ``JSONObject`` for each — a `String` per key, a key index, arrays that are
+/// freed again at once — cost about a third of decoding a notification outside the signature checks
+/// (Documentation/Performance.md, "Session 17").
+///
+/// It takes only the plain form those payloads have, where reading in place is certainly the same as parsing:
+/// keys and strings of printable ASCII without escapes, integers of at most 18 digits, `true`, `false`, `null`, and
+/// objects of the same kind nested at most ``maxNesting`` deep, with no key twice. Anything else (an escape,
+/// non-ASCII text, a fraction, an array, a duplicate key, a syntax error) makes ``parse(_:maxStringBytes:)`` return
+/// nil, and the caller parses the bytes with ``JSONParser``, whose tree and error messages stay the reference.
+public struct FlatJSONObject: Sendable {
+    /// What a member's value is; its text is `bytes[valueStart..<valueEnd]` (for strings, without the quotes).
+    enum Kind: UInt8, Sendable {
+        case string, integer, `true`, `false`, null, object
+    }
+
+    struct Member: Sendable {
+        let keyStart: Int
+        let keyEnd: Int
+        let valueStart: Int
+        let valueEnd: Int
+        let kind: Kind
+        /// For an object: its index in ``children``.
+        let child: Int
+    }
+
+    /// Objects inside objects: a notification's `data`. Deeper nesting falls back to the tree.
+    public static let maxNesting = 2
+
+    /// The whole document, shared by the object and the objects inside it.
+    let bytes: [UInt8]
+    let members: [Member]
+    let children: [FlatJSONObject]
+
+    /// Reads `bytes` when they are one flat object followed by nothing but whitespace; nil otherwise (see the type).
+    /// - Parameter maxStringBytes: strings longer than this are left to the tree parser, which rejects them.
+    public static func parse(_ bytes: [UInt8], maxStringBytes: Int = JSONParser.defaultMaxStringBytes) -> FlatJSONObject? {
+        bytes.withUnsafeBytes { raw -> FlatJSONObject? in
+            var reader = FlatReader(bytes: raw, maxStringBytes: maxStringBytes)
+            reader.skipWhitespace()
+            guard let object = reader.object(bytes, depth: 1) else { return nil }
+            reader.skipWhitespace()
+            return reader.index == raw.count ? object : nil
+        }
+    }
+
+    /// The number of members.
+    public var count: Int { members.count }
+
+    /// The member named `key`, searched from `hint` on (decoders ask for members in about the order Apple writes
+    /// them, so the search usually ends at once).
+    public func position(of key: String, from hint: Int) -> Int? {
+        var key = key
+        return key.withUTF8 { wanted -> Int? in
+            bytes.withUnsafeBufferPointer { all -> Int? in
+                let count = members.count
+                guard count > 0 else { return nil }
+                var position = hint < count ? hint : 0
+                for _ in 0..<count {
+                    let member = members[position]
+                    if member.keyEnd - member.keyStart == wanted.count,
+                        wanted.count == 0
+                            || memcmp(all.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0
+                    {
+                        return position
+                    }
+                    position = position + 1 == count ? 0 : position + 1
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The key at `position`.
+    public func key(at position: Int) -> String {
+        let member = members[position]
+        return String(decoding: bytes[member.keyStart..<member.keyEnd], as: UTF8.self)
+    }
+
+    /// True when the member at `position` is `null`.
+    public func isNull(at position: Int) -> Bool { members[position].kind == .null }
+
+    /// The object held by the member at `position`, if it holds one.
+    public func object(at position: Int) -> FlatJSONObject? {
+        let member = members[position]
+        return member.kind == .object ? children[member.child] : nil
+    }
+
+    /// The member at `position` as the value ``JSONParser`` would have made of it.
+    public func value(at position: Int) -> JSONValue {
+        let member = members[position]
+        switch member.kind {
+        case .string: return .string(String(decoding: bytes[member.valueStart..<member.valueEnd], as: UTF8.self))
+        case .integer:
+            let text = String(decoding: bytes[member.valueStart..<member.valueEnd], as: UTF8.self)
+            return .number(JSONNumber(validatedText: text))
+        case .true: return .bool(true)
+        case .false: return .bool(false)
+        case .null: return .null
+        case .object: return .object(children[member.child].jsonObject())
+        }
+    }
+
+    /// The whole object as ``JSONParser`` would have made it.
+    public func jsonObject() -> JSONObject {
+        JSONObject(
+            uniqueKeys: members.indices.map(key(at:)), values: members.indices.map(value(at:)), index: nil)
+    }
+}
+
+/// The scanner behind ``FlatJSONObject/parse(_:maxStringBytes:)``: every method returns nil (or false) at the
+/// first byte outside the flat form, never an error of its own.
+private struct FlatReader {
+    let bytes: UnsafeRawBufferPointer
+    let maxStringBytes: Int
+    var index = 0
+
+    init(bytes: UnsafeRawBufferPointer, maxStringBytes: Int) {
+        self.bytes = bytes
+        self.maxStringBytes = maxStringBytes
+    }
+
+    mutating func object(_ document: [UInt8], depth: Int) -> FlatJSONObject? {
+        guard depth <= FlatJSONObject.maxNesting, take(UInt8(ascii: "{")) else { return nil }
+        var members: [FlatJSONObject.Member] = []
+        members.reserveCapacity(depth == 1 ? 32 : 8)
+        var children: [FlatJSONObject] = []
+        skipWhitespace()
+        if take(UInt8(ascii: "}")) {
+            return FlatJSONObject(bytes: document, members: [], children: [])
+        }
+        while true {
+            skipWhitespace()
+            guard take(UInt8(ascii: "\"")), let key = plainString(), !isDuplicate(key, in: members) else { return nil }
+            skipWhitespace()
+            guard take(UInt8(ascii: ":")) else { return nil }
+            skipWhitespace()
+            guard index < bytes.count else { return nil }
+            let start = index
+            let kind: FlatJSONObject.Kind
+            var range = start..<start
+            var child = -1
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                guard let text = plainString() else { return nil }
+                (kind, range) = (.string, text)
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                guard integer() else { return nil }
+                (kind, range) = (.integer, start..<index)
+            case UInt8(ascii: "t"):
+                guard literal("true") else { return nil }
+                kind = .true
+            case UInt8(ascii: "f"):
+                guard literal("false") else { return nil }
+                kind = .false
+            case UInt8(ascii: "n"):
+                guard literal("null") else { return nil }
+                kind = .null
+            case UInt8(ascii: "{"):
+                guard let nested = object(document, depth: depth + 1) else { return nil }
+                child = children.count
+                children.append(nested)
+                kind = .object
+            default:
+                return nil
+            }
+            members.append(FlatJSONObject.Member(
+                keyStart: key.lowerBound, keyEnd: key.upperBound, valueStart: range.lowerBound,
+                valueEnd: range.upperBound, kind: kind, child: child))
+            skipWhitespace()
+            if take(UInt8(ascii: ",")) { continue }
+            guard take(UInt8(ascii: "}")) else { return nil }
+            return FlatJSONObject(bytes: document, members: members, children: children)
+        }
+    }
+
+    /// The range of a string's text, its opening quote already taken: printable ASCII up to the closing quote.
+    private mutating func plainString() -> Range<Int>? {
+        let start = index
+        skipPlainASCII()
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                guard index - start <= maxStringBytes else { return nil }
+                index += 1
+                return start..<(index - 1)
+            }
+            // An escape, a control character (invalid) or non-ASCII text (to be validated): the tree's job.
+            if byte == UInt8(ascii: "\\") || byte < 0x20 || byte >= 0x80 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Skips sixteen bytes at a time while none is a quote, a backslash, a control character or non-ASCII (a nested
+    /// JWS is kilobytes of base64).
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
+        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
+        let space = SIMD16<UInt8>(repeating: 0x20)
+        let high = SIMD16<UInt8>(repeating: 0x80)
+        while index + 16 <= bytes.count {
+            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+            let special = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= high)
+            let words = unsafeBitCast(special, to: SIMD2<UInt64>.self)
+            if words[0] | words[1] != 0 { return }
+            index += 16
+        }
+    }
+
+    /// An optional minus and 1 to 18 digits, without a leading zero, a fraction or an exponent.
+    private mutating func integer() -> Bool {
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digits = index
+        while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+        let count = index - digits
+        guard count >= 1, count <= 18, !(count > 1 && bytes[digits] == UInt8(ascii: "0")) else { return false }
+        if index < bytes.count {
+            let next = bytes[index]
+            if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { return false }
+        }
+        return true
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+
+    private func isDuplicate(_ key: Range<Int>, in members: [FlatJSONObject.Member]) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        for member in members where member.keyEnd - member.keyStart == key.count {
+            if key.isEmpty || memcmp(base + member.keyStart, base + key.lowerBound, key.count) == 0 { return true }
+        }
+        return false
+    }
+
+    private mutating func take(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Testing
+
+@testable import IAPFormats
+
+/// A payload read in place must be exactly what the parser makes of it, and anything outside the plain form must be
+/// left to the parser (nil), never read differently.
+@Suite struct FlatJSONObjectTests {
+    private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    /// The flat reading of `text` and the parser's, which must agree member for member, in order.
+    private func expectSameAsParser(_ text: String) throws {
+        let flat = try #require(FlatJSONObject.parse(bytes(text)), "\(text) is of the plain form")
+        let tree = try #require(try JSONParser.parse(bytes(text)).objectValue)
+        let read = flat.jsonObject()
+        #expect(read == tree, "\(text)")
+        #expect(read.keys == tree.keys, "\(text)")
+    }
+
+    @Test func readsThePlainFormExactlyAsTheParserDoes() throws {
+        for text in [
+            "{}",
+            " \t\r\n{ } \n",
+            #"{"notificationType":"DID_RENEW","signedDate":1735689600000,"version":"2.0"}"#,
+            #"{"a":-7,"b":0,"c":-0,"d":123456789012345678,"e":true,"f":false,"g":null,"h":""}"#,
+            #"{"":"empty key","x":"printable ~!@#$%^&*()_+-={}[]|:;'<>,.?/ text"}"#,
+            #"{"data":{"bundleId":"com.example","appAppleId":1234567890,"status":1},"after":"x"}"#,
+            #"{"data":{},"summary":{"k":null}}"#,
+            #"{ "spaced" : "out" , "too" : 1 }"#,
+            "{\"jws\":\"" + String(repeating: "abcdefghijklmnopqrstuvwxyz-_.0123456789", count: 300) + "\"}",
+        ] {
+            try expectSameAsParser(text)
+        }
+    }
+
+    @Test func leavesEverythingElseToTheParser() {
+        for text in [
+            #"{"a":"\n"}"#, #"{"a\"b":1}"#, #"{"é":1}"#, #"{"a":"é"}"#, "{\"a\":\"\u{1}\"}",
+            #"{"a":1.5}"#, #"{"a":1e3}"#, #"{"a":1E3}"#, #"{"a":01}"#, #"{"a":-}"#, #"{"a":--1}"#,
+            #"{"a":1234567890123456789}"#, #"{"a":[1]}"#, #"{"a":1,"a":2}"#, #"{"a":{"b":{"c":1}}}"#,
+            #"{"a":1,}"#, #"{"a":1} x"#, #"[{"a":1}]"#, #""a""#, #"{"a" 1}"#, #"{"a":"x}"#, #"{"a":tru}"#,
+            #"{"a":nul}"#, #"{"a":1"#, "\u{FEFF}{}", "", " ", #"{a:1}"#, #"{"a":1 "b":2}"#,
+        ] {
+            #expect(FlatJSONObject.parse(bytes(text)) == nil, "\(text)")
+        }
+    }
+
+    @Test func leavesStringsOverTheLimitToTheParser() {
+        #expect(FlatJSONObject.parse(bytes(#"{"a":"12345"}"#), maxStringBytes: 4) == nil)
+        #expect(FlatJSONObject.parse(bytes(#"{"abcde":1}"#), maxStringBytes: 4) == nil)
+        #expect(FlatJSONObject.parse(bytes(#"{"a":"1234"}"#), maxStringBytes: 4) != nil)
+    }
+
+    /// Thousands of documents built from plain and hostile pieces: whatever the flat reader accepts, the parser
+    /// accepts too and reads the same; whatever the parser rejects, the flat reader leaves to it.
+    @Test func agreesWithTheParserOnGeneratedDocuments() throws {
+        let keys = [#""a""#, #""b""#, #""signedDate""#, #""""#, #""a""#, #""k\"""#, #""é""#]
+        let values = [
+            #""x""#, #""""#, "0", "-12", "1735689600000", "true", "false", "null", "1.5", "01", "[]", #""\u0041""#,
+            #"{"n":1}"#, #"{"n":{"m":2}}"#, "{}", "tru", #""é""#, "1234567890123456789",
+        ]
+        let separators = [",", " , ", ",,", ""]
+        var generator = SplitMix(seed: 31)
+        var flatCount = 0
+        for _ in 0..<5_000 {
+            var text = "{"
+            let members = Int(generator.next() % 5)
+            for index in 0..<members {
+                if index > 0 { text += separators[Int(generator.next() % UInt64(separators.count))] }
+                text += keys[Int(generator.next() % UInt64(keys.count))] + ":"
+                text += values[Int(generator.next() % UInt64(values.count))]
+            }
+            text += generator.next() % 20 == 0 ? "" : "}"
+            let tree = try? JSONParser.parse(bytes(text))
+            guard let flat = FlatJSONObject.parse(bytes(text)) else { continue }
+            flatCount += 1
+            let object = try #require(tree?.objectValue, "flat accepted what the parser rejects: \(text)")
+            #expect(flat.jsonObject() == object, "\(text)")
+            #expect(flat.jsonObject().keys == object.keys, "\(text)")
+        }
+        #expect(flatCount > 300, "the generator still makes plain documents")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failure names a document that can be made again.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
