@@ -3,7 +3,8 @@
 // against a trusted root (OpenSSL), and the typed decoding of V2/V1 payloads. Built and run by scripts/fuzz.sh.
 //
 // Each input is tried three ways: as one archive line (shape → every JWS in it → payloads → nested JWS), as a
-// bare JWS, and as a bare JSON payload for the model decoders. Any crash, trap or sanitizer report is a bug.
+// bare JWS, and as a bare JSON payload for the model decoders. Any crash, trap or sanitizer report is a bug, and so
+// is a payload that FlatJSONObject (ingest's in-place reading) reads differently from JSONParser.
 import Foundation
 import IAPFormats
 import IAPModel
@@ -30,8 +31,33 @@ private func decodePayload(_ value: JSONValue) {
     if let object = value.objectValue { _ = try? ResponseBodyV1(body: object) }
 }
 
+/// The outcome of one decoder, as text: the model or the error's sentence.
+private func outcome<Model>(_ decode: () throws -> Model) -> String {
+    do { return "\(try decode())" } catch { return "error: \(error)" }
+}
+
+/// Ingest reads a payload in place when it can (FlatJSONObject); that reading must be the parser's, member for
+/// member and in every model decoded from it, errors included. A difference traps, like a crash.
+private func checkFlat(_ bytes: [UInt8]) {
+    guard let flat = FlatJSONObject.parse(bytes) else { return }
+    guard let value = try? JSONParser.parse(bytes), let object = value.objectValue else {
+        fatalError("FlatJSONObject accepted a document JSONParser rejects")
+    }
+    let read = flat.jsonObject()
+    precondition(read == object && read.keys == object.keys, "FlatJSONObject read a document differently")
+    precondition(
+        outcome { try ResponseBodyV2DecodedPayload(reader: FieldReader(flat)) }
+            == outcome { try ResponseBodyV2DecodedPayload(json: value) }
+            && outcome { try JWSTransactionDecodedPayload(reader: FieldReader(flat)) }
+                == outcome { try JWSTransactionDecodedPayload(json: value) }
+            && outcome { try JWSRenewalInfoDecodedPayload(reader: FieldReader(flat)) }
+                == outcome { try JWSRenewalInfoDecodedPayload(json: value) },
+        "a model decoded differently from FlatJSONObject")
+}
+
 private func checkJWS(_ text: String, depth: Int = 0) {
     guard case .success(let jws) = CompactJWS.parse(text) else { return }
+    checkFlat(jws.payload)
     let payload = try? JSONParser.parse(jws.payload)
     let signedDate = payload?["signedDate"]?.numberValue?.int64 ?? fallbackMillis
     _ = verifier?.verify(jws, atMillis: signedDate)
@@ -59,6 +85,7 @@ private func checkDocument(_ bytes: [UInt8]) {
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     checkDocument(bytes)
+    checkFlat(bytes)
     checkJWS(String(decoding: bytes, as: UTF8.self))
     if let value = try? JSONParser.parse(bytes) { decodePayload(value) }
     _ = try? JSONParser.parse(bytes, maxDepth: 8, maxStringBytes: 64)

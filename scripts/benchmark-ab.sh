@@ -65,11 +65,12 @@ run() {
     declare -A ticks=() names=()
     while [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; do
         for task in /proc/"$pid"/task/*; do
-            local stat
-            stat=$(cat "$task/stat" 2>/dev/null) || continue
+            local stat name
+            # A thread that ends between the two reads keeps its previous reading.
+            stat=$(cat "$task/stat" 2>/dev/null) && name=$(cat "$task/comm" 2>/dev/null) || continue
             local fields=(${stat##*) })
             ticks[${task##*/}]=$(( fields[11] + fields[12] ))
-            names[${task##*/}]=$(cat "$task/comm" 2>/dev/null || echo gone)
+            names[${task##*/}]=$name
         done
         sleep 0.2
     done
