@@ -110,8 +110,9 @@ for line in open(path):
         for entry in open(threads):
             name, ticks = entry.rsplit(" ", 1)
             # Linux keeps the last 15 characters of a Dispatch thread's name. The processing stage's rounds run on
-            # its own thread and on Dispatch's workers ("…default-qos"); the writer's serial queue runs on an
-            # "…overcommit" thread; the main thread loads batches, Apple's reports and builds the indexes.
+            # its own thread and on Dispatch's workers ("…default-qos"), as does the store's queue when the main
+            # thread hands it Apple's reports and the index builds; the writer's serial queue runs on an
+            # "…overcommit" thread.
             group = ("writer" if "overcommit" in name
                      else "processing" if "default-qos" in name or name == "iaplens.process"
                      else "reader" if name in ("iaplens.reader", "iaplens.hasher") else "main")
@@ -146,9 +147,9 @@ for run in runs:
     line += (f" {run['processing']:>10.1f} {run['writer']:>7.1f} {run['reader']:>7.1f} {run['main']:>6.1f}"
              f" {run['peak']:>8.0f}")
     print(line)
-print("\n(processing, writer, reader and main: CPU us per document on those threads; processing is the stage's own"
-      "\n thread and Dispatch's workers, reader includes the file hasher, main the loader, Apple's reports and the"
-      "\n index builds)")
+print("\n(processing, writer, reader and main: CPU us per document on those threads. Processing is the stage's own"
+      "\n thread and Dispatch's workers, which also run the store's queue before and after the documents: Apple's"
+      "\n reports and the index builds. Reader includes the file hasher; main is the loader.)")
 
 keys = ["rate", "cpu_us"] + (["ratio", "rest_us"] if verified else []) + ["processing", "writer", "reader", "main", "peak"]
 names = dict(rate="docs/s", cpu_us="CPU us/doc", ratio="of the floor", rest_us="rest us/doc", processing="processing us/doc",
