@@ -185,7 +185,7 @@ private struct FlatReader {
     /// The range of a string's text, its opening quote already taken: printable ASCII up to the closing quote.
     private mutating func plainString() -> Range<Int>? {
         let start = index
-        skipPlainASCII()
+        index = PlainASCII.end(of: bytes, from: index)
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
@@ -198,23 +198,6 @@ private struct FlatReader {
             index += 1
         }
         return nil
-    }
-
-    /// Skips sixteen bytes at a time while none is a quote, a backslash, a control character or non-ASCII (a nested
-    /// JWS is kilobytes of base64).
-    private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
-        let quote = SIMD16<UInt8>(repeating: UInt8(ascii: "\""))
-        let backslash = SIMD16<UInt8>(repeating: UInt8(ascii: "\\"))
-        let space = SIMD16<UInt8>(repeating: 0x20)
-        let high = SIMD16<UInt8>(repeating: 0x80)
-        while index + 16 <= bytes.count {
-            let chunk = base.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
-            let special = (chunk .== quote) .| (chunk .== backslash) .| (chunk .< space) .| (chunk .>= high)
-            let words = unsafeBitCast(special, to: SIMD2<UInt64>.self)
-            if words[0] | words[1] != 0 { return }
-            index += 16
-        }
     }
 
     /// An optional minus and 1 to 18 digits, without a leading zero, a fraction or an exponent.
