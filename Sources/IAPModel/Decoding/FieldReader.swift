@@ -84,6 +84,11 @@ public struct FieldReader: Sendable {
         // A key the object lacks needs no note: only members can be unread.
         guard let position = position(of: key) else { return nil }
         readPositions.insert(position)
+        return value(at: position)
+    }
+
+    /// The member at `position`, nil when it is `null`.
+    private func value(at position: Int) -> JSONValue? {
         let value: JSONValue
         switch members {
         case .tree(let object): value = object.values[position]
@@ -126,12 +131,13 @@ public struct FieldReader: Sendable {
 
     /// A nested object, or nil when absent.
     public func object(_ key: String) throws(ModelDecodingError) -> FieldReader? {
+        guard let position = position(of: key) else { return nil }
+        readPositions.insert(position)
         // An object read in place is read in place again, not turned into a tree first.
-        if case .flat(let object) = members, let position = position(of: key), let nested = object.object(at: position) {
-            readPositions.insert(position)
+        if case .flat(let object) = members, let nested = object.object(at: position) {
             return FieldReader(nested, path: keyPath(key))
         }
-        guard let value = present(key) else { return nil }
+        guard let value = value(at: position) else { return nil }
         return try FieldReader(value: value, path: keyPath(key))
     }
 
