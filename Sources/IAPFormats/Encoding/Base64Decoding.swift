@@ -1,3 +1,5 @@
+import CBase64
+
 /// Strict base64 decoding for JWS segments (base64url) and `x5c` entries (standard base64).
 ///
 /// Hand-written rather than Foundation's so one pass handles both alphabets, rejects the other alphabet's
@@ -62,9 +64,16 @@ public enum Base64Decoding {
 
     /// Decodes raw UTF-8 bytes; see `decode(_:alphabet:)`.
     ///
-    /// Four characters at a time into a buffer sized up front, through the pre-shifted tables. The leftover characters
-    /// go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
+    /// Whole blocks of 32 characters go through AVX2 where the CPU has it (`CBase64`, about five times the table's
+    /// speed), the rest four characters at a time into a buffer sized up front, through the pre-shifted tables. The
+    /// leftover characters go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
     public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
+        decode(bytes: bytes, alphabet: alphabet, vectors: true)
+    }
+
+    /// `vectors: false` decodes everything through the tables, as a CPU without AVX2 does, so the tests can hold one
+    /// path to the other.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, vectors: Bool) -> [UInt8]? {
         var count = bytes.count
         // Padding may only close the text, at most two characters, and only up to a multiple of 4.
         var padding = 0
@@ -85,6 +94,15 @@ public enum Base64Decoding {
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
                 var i = 0
                 var o = 0
+                var invalid: Int32 = 0
+                // The vector blocks stop before the last group, which has to be stored byte by byte below.
+                if vectors, groups > 8 {
+                    let blocks = iaplens_base64_decode_blocks(
+                        input, (groups - 1) / 8, out.baseAddress, alphabet == .url ? 0 : 1, &invalid)
+                    i = 32 * blocks
+                    o = 24 * blocks
+                }
+                if invalid != 0 { valid = false }
                 // Each group: one 4-byte load, four look-ups, and (but for the last) one 4-byte store whose fourth
                 // byte the next group overwrites. Invalid characters are collected in `seen` and checked once at the
                 // end: a JWS is valid base64 nearly always, so a branch per group only costs
@@ -99,7 +117,7 @@ public enum Base64Decoding {
                             | lookup[512 + Int((four >> 16) & 0xFF)] | lookup[768 + Int(four >> 24)]
                     }
                     var seen: UInt32 = 0
-                    for _ in 0..<max(0, groups - 1) {
+                    for _ in 0..<max(0, groups - 1 - i / 4) {
                         let word = group(at: i)
                         seen |= word
                         outRaw.storeBytes(of: (word << 8).bigEndian, toByteOffset: o, as: UInt32.self)

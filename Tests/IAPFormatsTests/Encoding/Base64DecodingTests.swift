@@ -45,4 +45,33 @@ import Testing
             }
         }
     }
+
+    /// The AVX2 blocks (32 characters each) and the tables agree on every byte value at every place of two blocks,
+    /// in both alphabets: the same bytes for a valid text, nil for any character outside the alphabet.
+    @Test func vectorBlocksAgreeWithTheTablesOnEveryByteValue() {
+        let original = Self.bytes(72, seed: 11)
+        let standard = Array(Data(original).base64EncodedString().utf8)
+        let url = Array(Self.urlSafe(Data(original).base64EncodedString()).utf8)
+        for (text, alphabet) in [(standard, Base64Decoding.Alphabet.standard), (url, .url)] {
+            for position in 0..<64 {
+                for value in 0...255 {
+                    var spoiled = text
+                    spoiled[position] = UInt8(value)
+                    let fast = spoiled.withUnsafeBufferPointer { Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: true) }
+                    let slow = spoiled.withUnsafeBufferPointer { Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: false) }
+                    if fast != slow { Issue.record("\(alphabet) byte \(value) at \(position): \(String(describing: fast)) against \(String(describing: slow))") }
+                }
+            }
+        }
+    }
+
+    /// Long texts, as a notification's payload is, decode to Foundation's bytes whichever path takes each part.
+    @Test func longTextsDecodeToFoundationsBytes() {
+        for count in [200, 767, 768, 769, 1_000, 4_095, 9_001] {
+            let original = Self.bytes(count, seed: UInt64(count))
+            let unpadded = String(Data(original).base64EncodedString().prefix { $0 != "=" })
+            #expect(Base64Decoding.decode(Self.urlSafe(unpadded), alphabet: .url) == original, "length \(count)")
+            #expect(Base64Decoding.decode(unpadded, alphabet: .standard) == original, "length \(count)")
+        }
+    }
 }
