@@ -43,11 +43,12 @@ let package = Package(
         .systemLibrary(name: "CISAL", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
-        // Base64 with AVX2 for the JWS segments (Debian packages no vectorised decoder; Performance.md "Session 18").
-        .target(name: "CBase64"),
+        // Base64 decoding and the JSON string scan with AVX2 (Debian packages no vectorised decoder; Performance.md
+        // "Session 18").
+        .target(name: "CTextVectors"),
 
         // MARK: - Libraries, in layer order
-        .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CBase64"], swiftSettings: swiftSettings),
+        .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CTextVectors"], swiftSettings: swiftSettings),
         .target(name: "IAPVerification", dependencies: ["COpenSSL", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(

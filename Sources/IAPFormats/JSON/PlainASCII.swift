@@ -1,15 +1,20 @@
+import CTextVectors
+
 /// The fast path of every JSON string scan (``JSONScanner`` and ``FlatJSONObject``): how far the text runs from a
 /// position before a byte that needs a look, which is a quote, a backslash, a control character or a non-ASCII
 /// byte. JWS strings are kilobytes of base64, so this is where string scanning spends its time.
 enum PlainASCII {
-    /// The first position at or after `start` where a block of eight holds such a byte, checked sixteen, then eight
-    /// bytes at a time; the caller looks at the bytes from there one at a time (fewer than eight may be left).
+    /// The first position at or after `start` where a block of eight holds such a byte, checked 32 bytes at a time
+    /// with AVX2 where the CPU has it (`CTextVectors`), then sixteen, then eight; the caller looks at the bytes from
+    /// there one at a time (fewer than eight may be left). `vectors: false` skips the AVX2 step, as a CPU without it
+    /// does, so the tests can hold one path to the other.
     @inline(__always)
-    static func end(of bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, vectors: Bool = true) -> Int {
         var index = start
         guard let base = bytes.baseAddress else { return index }
-        // Sixteen bytes at a time first, as vector compares: a JWS string is kilobytes long, and in the profile of
-        // decode-archive the string scan fell from 8.3 % to 6.2 % of decoding (Documentation/Performance.md,
+        if vectors { index = iaplens_plain_ascii_end(base.assumingMemoryBound(to: UInt8.self), bytes.count, start) }
+        // Then sixteen bytes at a time, as portable vector compares: a JWS string is kilobytes long, and in the profile
+        // of decode-archive the string scan fell from 8.3 % to 6.2 % of decoding (Documentation/Performance.md,
         // session 14). Unrolling to 64 bytes a trip changed nothing.
         let quote16 = SIMD16<UInt8>(repeating: Byte.quote)
         let backslash16 = SIMD16<UInt8>(repeating: Byte.backslash)
