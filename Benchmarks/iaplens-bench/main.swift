@@ -17,6 +17,11 @@
 //       only (lines are read first): the CPU ingest spends per document besides the signatures, reading and
 //       the writer. One thread and no I/O make it steady enough to compare small changes. With --root, every
 //       signature is checked too (none reused), and the signatures checked per document are printed.
+//   iaplens-bench write-archive --input DIR --bundle-id ID --database PATH [--limit N]
+//       The first N documents (default 100,000) decoded as decode-archive does, then written into a new SQLite store
+//       at PATH by ingest's own writer, in ingest's batches (4,096 documents), as a bulk load: the writer's share
+//       alone, on one thread with nothing else running, timed around the writes and then the index builds, in wall
+//       and process CPU time. Steady enough to compare changes to the writer of a microsecond per document.
 //
 // Output is `key value` lines, easy for the script to read.
 import COpenSSL
@@ -368,12 +373,92 @@ func runDecodeArchive() throws {
     }
 }
 
+// MARK: - Writing alone
+
+func processSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// Bytes this process has written so far through write(2) and its kind (`wchar` in /proc/self/io), page cache or not.
+func bytesWritten() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return 0 }
+    let line = text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+    return line.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
+}
+
+func runWriteArchive() throws {
+    guard let input = argument("--input"), let bundleId = argument("--bundle-id"), let path = argument("--database") else {
+        FileHandle.standardError.write("usage: iaplens-bench write-archive --input DIR --bundle-id ID --database PATH [--limit N]\n".data(using: .utf8)!)
+        exit(2)
+    }
+    guard !FileManager.default.fileExists(atPath: path) else {
+        FileHandle.standardError.write("write-archive: \(path) exists; give a path for a new store\n".data(using: .utf8)!)
+        exit(2)
+    }
+    let limit = argument("--limit").flatMap(Int.init) ?? 100_000
+    let processor = DocumentProcessor(policy: IngestPolicy(bundleId: bundleId, verifySignatures: false), verifier: nil)
+    let store = try SQLiteStore(path: path)
+    let runId = try RunLog(store: store).begin(command: "bench", isVerified: false)
+    // Each file's rows between its start and completion records, as ingest hands them over, 4,096 documents a write.
+    var writes: [[DocumentBatch]] = [[]]
+    var pending = 0
+    var documents = 0
+    var files: [(path: String, byteCount: Int64)] = []
+    for (number, file) in try InputDiscovery.discover([input]).files.sorted(by: { $0.byteCount > $1.byteCount }).enumerated()
+    where documents < limit {
+        let hash = String(repeating: String(format: "%08x", number), count: 8)
+        let source = SourceFile(path: file.path, sha256: hash, byteCount: file.byteCount)
+        files.append((file.path, file.byteCount))
+        var started = DocumentBatch()
+        started.startedFiles = [StartedFile(fileSHA256: hash, path: file.path, byteCount: file.byteCount, runId: runId)]
+        writes[writes.count - 1].append(started)
+        var inFile = 0
+        for item in DocumentReader(file: file) {
+            guard documents < limit else { break }
+            guard case .document(let line, let bytes) = item else { continue }
+            let batch = processor.process(bytes: bytes, line: line, file: source)
+            documents += batch.documents.count
+            inFile += batch.documents.count
+            pending += batch.documents.count
+            writes[writes.count - 1].append(batch)
+            if pending >= 4_096 {
+                writes.append([])
+                pending = 0
+            }
+        }
+        var completed = DocumentBatch()
+        completed.completedFiles = [CompletedFile(fileSHA256: hash, documents: inFile, runId: runId)]
+        writes[writes.count - 1].append(completed)
+    }
+    let writer = store.makeDocumentWriter()
+    let isBulk = try writer.beginIngest(files: files)
+    let (wallStart, cpuStart, bytesStart) = (now(), processSeconds(), bytesWritten())
+    for batches in writes where !batches.isEmpty { try writer.write(batches) }
+    let (wallWritten, cpuWritten, bytesAfterWrites) = (now(), processSeconds(), bytesWritten())
+    try writer.finishIngest()
+    let (wallEnd, cpuEnd, bytesEnd) = (now(), processSeconds(), bytesWritten())
+    let perDocument = { (seconds: Double) in String(format: "%.2f", seconds * 1e6 / Double(documents)) }
+    print(String(format: "write_phase_monotonic %.6f %.6f %.6f", wallStart, wallWritten, wallEnd))
+    print("write_documents \(documents)")
+    print("write_bulk_load \(isBulk)")
+    print("write_wall_us_per_document \(perDocument(wallWritten - wallStart))")
+    print("write_cpu_us_per_document \(perDocument(cpuWritten - cpuStart))")
+    print("index_wall_us_per_document \(perDocument(wallEnd - wallWritten))")
+    print("index_cpu_us_per_document \(perDocument(cpuEnd - cpuWritten))")
+    print("write_bytes_per_document \((bytesAfterWrites - bytesStart) / documents)")
+    print("index_bytes_per_document \((bytesEnd - bytesAfterWrites) / documents)")
+}
+
 switch CommandLine.arguments.dropFirst().first {
 case "floor": runFloor()
+case "write-archive": try runWriteArchive()
 case "decode-archive": try runDecodeArchive()
 case "verify-archive": try runVerifyArchive()
 case "read-archive": try runReadArchive()
 default:
-    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive|read-archive|decode-archive …\n".data(using: .utf8)!)
+    FileHandle.standardError.write("usage: iaplens-bench floor|verify-archive|read-archive|decode-archive|write-archive …\n".data(using: .utf8)!)
     exit(2)
 }
