@@ -4,7 +4,7 @@
 //
 // Each input is tried three ways: as one archive line (shape → every JWS in it → payloads → nested JWS), as a
 // bare JWS, and as a bare JSON payload for the model decoders. Any crash, trap or sanitizer report is a bug, and so
-// is a payload that FlatJSONObject (ingest's in-place reading) reads differently from JSONParser.
+// is a payload or a line that ingest's in-place reading (FlatJSONObject) reads differently from JSONParser.
 import Foundation
 import IAPFormats
 import IAPModel
@@ -70,7 +70,19 @@ private func checkJWS(_ text: String, depth: Int = 0) {
     }
 }
 
+/// Ingest recognises the common V2 line in place when it can; where it answers, it must be the parser's answer.
+private func checkInPlaceLine(_ bytes: [UInt8]) {
+    guard let line = DocumentShape.signedNotificationInPlace(bytes) else { return }
+    let expected = RecognisedDocument(
+        receivedAtMillis: line.receivedAtMillis,
+        body: .v2Notification(signedPayload: String(decoding: bytes[line.signedPayload], as: UTF8.self)))
+    guard case .success(let document) = DocumentShape.recognise(bytes), document == expected else {
+        fatalError("DocumentShape read a line in place differently")
+    }
+}
+
 private func checkDocument(_ bytes: [UInt8]) {
+    checkInPlaceLine(bytes)
     guard case .success(let document) = DocumentShape.recognise(bytes) else { return }
     switch document.body {
     case .v2Notification(let jws): checkJWS(jws)

@@ -3,8 +3,14 @@ import IAPFormats
 
 /// The three parts of a compact JWS, decoded but not yet trusted.
 public struct CompactJWS: Sendable {
-    /// The JWS exactly as sent; the segments are slices of it.
-    public let text: String
+    /// Where the JWS text lives: a string of its own, or a range of a larger document (a notification's line,
+    /// read in place, so its 10 KB are never copied into a `String`).
+    private enum Source: Sendable {
+        case text(String)
+        case slice([UInt8], Range<Int>)
+    }
+
+    private let source: Source
     private let firstDot: Int
     private let secondDot: Int
     /// SHA-256 of the signing input `header.payload` (the text before the second dot): what ES256 signs,
@@ -17,23 +23,48 @@ public struct CompactJWS: Sendable {
     /// The decoded signature: the raw 64-byte `r‖s` for ES256.
     public let signature: [UInt8]
 
+    /// The JWS exactly as sent.
+    public var text: String {
+        switch source {
+        case .text(let text): return text
+        case .slice(let bytes, let range): return String(decoding: bytes[range], as: UTF8.self)
+        }
+    }
+
     /// The header segment exactly as sent (base64url).
     public var headerSegment: String { segment(0, firstDot) }
     /// The payload segment exactly as sent (base64url).
     public var payloadSegment: String { segment(firstDot + 1, secondDot) }
     /// The signature segment exactly as sent (base64url).
-    public var signatureSegment: String { segment(secondDot + 1, text.utf8.count) }
+    public var signatureSegment: String { segment(secondDot + 1, count) }
+
+    private var count: Int {
+        switch source {
+        case .text(let text): return text.utf8.count
+        case .slice(_, let range): return range.count
+        }
+    }
 
     private func segment(_ start: Int, _ end: Int) -> String {
-        let utf8 = text.utf8
-        return String(utf8[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])!
+        withBytes { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+    }
+
+    /// The JWS text's UTF-8 bytes.
+    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch source {
+        case .text(var text): return text.withUTF8(body)
+        case .slice(let bytes, let range): return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
     }
 
     /// An identity of the exact JWS text from its signing-input digest: SHA-256 of the digest, a dot and the
     /// signature segment, in hex. Two JWS share it only if their text is identical (short of a SHA-256
     /// collision), and it costs a 120-byte hash instead of a second pass over a 13 KB notification.
     public var identity: String {
-        SigningInputDigest.identity(digest: signingInputDigest, signatureSegment: signatureSegment)
+        withBytes { bytes in
+            SigningInputDigest.identity(
+                digest: signingInputDigest, signatureSegment: UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...]))
+        }
     }
 
     /// Splits and decodes a compact JWS without checking anything cryptographic.
@@ -44,10 +75,17 @@ public struct CompactJWS: Sendable {
         var text = jws
         // One pass over the UTF-8 bytes: `String.split` would walk grapheme clusters, which costs more than the
         // base64 and JSON decoding together on a 4 KB JWS.
-        return text.withUTF8 { parse(bytes: $0, text: jws) }
+        return text.withUTF8 { parse(bytes: $0, source: .text(jws)) }
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>, text: String) -> Result<CompactJWS, JWSVerificationFailure> {
+    /// ``parse(_:)`` for a JWS that is `document[range]`, read where it lies: the JWS keeps the document, not a copy.
+    public static func parse(_ document: [UInt8], range: Range<Int>) -> Result<CompactJWS, JWSVerificationFailure> {
+        document.withUnsafeBufferPointer { all in
+            parse(bytes: UnsafeBufferPointer(rebasing: all[range]), source: .slice(document, range))
+        }
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, source: Source) -> Result<CompactJWS, JWSVerificationFailure> {
         var firstDot = -1
         var secondDot = -1
         var extraDot = false
@@ -101,7 +139,7 @@ public struct CompactJWS: Sendable {
             return .failure(.init(.badBase64, "The JWS signature segment is not valid base64url."))
         }
         return .success(CompactJWS(
-            text: text, firstDot: firstDot, secondDot: secondDot,
+            source: source, firstDot: firstDot, secondDot: secondDot,
             signingInputDigest: cached.signingPrefix.sha256(continuingWith: UnsafeRawBufferPointer(payloadBytes)),
             header: cached.header, payload: payload, signature: signature
         ))

@@ -2,13 +2,10 @@ import IAPFormats
 
 /// The identity of a JWS, derived from its signing-input digest (computed in ``CompactJWS/parse(_:)``).
 enum SigningInputDigest {
-    static func identity(digest: [UInt8], signatureSegment: String) -> String {
-        var segment = signatureSegment
+    static func identity(digest: [UInt8], signatureSegment: UnsafeBufferPointer<UInt8>) -> String {
         let hash = digest.withUnsafeBytes { digestBytes in
-            segment.withUTF8 { signature in
-                withUnsafeBytes(of: UInt8(ascii: ".")) { dot in
-                    MemoryDigest.sha256(digestBytes, dot, UnsafeRawBufferPointer(signature))
-                }
+            withUnsafeBytes(of: UInt8(ascii: ".")) { dot in
+                MemoryDigest.sha256(digestBytes, dot, UnsafeRawBufferPointer(signatureSegment))
             }
         }
         return MemoryDigest.hex(hash[...])

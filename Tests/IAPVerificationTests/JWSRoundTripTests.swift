@@ -51,3 +51,26 @@ struct JWSRoundTripTests {
         #expect(try TestPKI.reason(TestPKI.check(jws, with: TestPKI.verifier(trusting: chain))) == nil)
     }
 }
+
+/// A JWS read where it lies in a document is the same JWS as one parsed from its own string.
+@Suite struct CompactJWSInPlaceTests {
+    @Test func aJWSReadInPlaceEqualsTheSameTextParsedAlone() throws {
+        let chain = try TestPKI.chain()
+        let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
+        let prefix = Array(#"{"signedPayload":""#.utf8)
+        let line = prefix + Array(jws.utf8) + Array(#""}"#.utf8)
+        let inPlace = try CompactJWS.parse(line, range: prefix.count..<(prefix.count + jws.utf8.count)).get()
+        let alone = try CompactJWS.parse(jws).get()
+        #expect(inPlace.text == jws)
+        #expect(inPlace.payload == alone.payload)
+        #expect(inPlace.signature == alone.signature)
+        #expect(inPlace.signingInputDigest == alone.signingInputDigest)
+        #expect(inPlace.identity == alone.identity)
+        #expect(inPlace.header == alone.header)
+        #expect(inPlace.headerSegment == alone.headerSegment)
+        #expect(inPlace.payloadSegment == alone.payloadSegment)
+        #expect(inPlace.signatureSegment == alone.signatureSegment)
+        let verifier = try TestPKI.verifier(trusting: chain)
+        #expect(throws: Never.self) { try verifier.verify(inPlace, atMillis: TestPKI.signedDate).get() }
+    }
+}

@@ -93,6 +93,31 @@ public struct FlatJSONObject: Sendable {
         return member.kind == .object ? children[member.child] : nil
     }
 
+    /// Where the text of the string held by the member at `position` lies in the document (without the quotes); nil
+    /// when the member holds no string. The text is exactly the string's value: the plain form has no escapes.
+    public func stringRange(at position: Int) -> Range<Int>? {
+        let member = members[position]
+        return member.kind == .string ? member.valueStart..<member.valueEnd : nil
+    }
+
+    /// The integer held by the member at `position`, or nil when it holds none (at most 18 digits always fit).
+    public func int64(at position: Int) -> Int64? {
+        let member = members[position]
+        guard member.kind == .integer else { return nil }
+        var value: Int64 = 0
+        var index = member.valueStart
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        while index < member.valueEnd {
+            value = value * 10 + Int64(bytes[index] &- UInt8(ascii: "0"))
+            index += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// The whole document the object was read from (its ranges index into it).
+    public var document: [UInt8] { bytes }
+
     /// The member at `position` as the value ``JSONParser`` would have made of it.
     public func value(at position: Int) -> JSONValue {
         let member = members[position]

@@ -1,6 +1,7 @@
 import IAPFormats
 import IAPModel
 import IAPStore
+import IAPVerification
 
 /// Turns one V2 `signedPayload` (a webhook body or a notification-history entry) into store rows.
 /// The notification is one document: if its outer JWS or any nested JWS fails, all of it is quarantined.
@@ -12,8 +13,15 @@ struct NotificationNormalizer: Sendable {
     func normalize(jws: String, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind)
         -> Result<DocumentBatch, DocumentFailure>
     {
+        normalize(parsed: CompactJWS.parse(jws), receivedAt: receivedAt, position: position, kind: kind)
+    }
+
+    /// ``normalize(jws:receivedAt:position:kind:)`` for a JWS already split, such as one read in place in its line.
+    func normalize(
+        parsed: Result<CompactJWS, JWSVerificationFailure>, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind
+    ) -> Result<DocumentBatch, DocumentFailure> {
         let outer: SignedPayloadDecoder.Decoded
-        switch decoder.decode(jws) {
+        switch decoder.decode(parsed) {
         case .success(let decoded): outer = decoded
         case .failure(let failure): return .failure(failure)
         }

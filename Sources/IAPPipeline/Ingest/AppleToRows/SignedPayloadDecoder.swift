@@ -23,8 +23,15 @@ struct SignedPayloadDecoder: Sendable {
     /// - Parameter fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS
     ///   that carry none.
     func decode(_ jws: String, fallbackSignedDate: Int64? = nil) -> Result<Decoded, DocumentFailure> {
+        decode(CompactJWS.parse(jws), fallbackSignedDate: fallbackSignedDate)
+    }
+
+    /// ``decode(_:fallbackSignedDate:)`` for a JWS already split (``CompactJWS/parse(_:range:)`` reads one in place).
+    func decode(_ parsed: Result<CompactJWS, JWSVerificationFailure>, fallbackSignedDate: Int64? = nil)
+        -> Result<Decoded, DocumentFailure>
+    {
         let compact: CompactJWS
-        switch CompactJWS.parse(jws) {
+        switch parsed {
         case .success(let parsed): compact = parsed
         case .failure(let failure): return .failure(Self.failure(failure))
         }
