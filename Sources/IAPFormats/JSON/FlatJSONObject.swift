@@ -115,9 +115,6 @@ public struct FlatJSONObject: Sendable {
         return negative ? -value : value
     }
 
-    /// The whole document the object was read from (its ranges index into it).
-    public var document: [UInt8] { bytes }
-
     /// The member at `position` as the value ``JSONParser`` would have made of it.
     public func value(at position: Int) -> JSONValue {
         let member = members[position]
