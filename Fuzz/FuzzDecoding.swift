@@ -65,8 +65,8 @@ private func checkJWS(_ text: String, depth: Int = 0) {
     decodePayload(payload)
     // Nested JWS of a notification, verified on their own as ingest does.
     if depth == 0, let model = try? ResponseBodyV2DecodedPayload(json: payload) {
-        if let nested = model.data?.signedTransactionInfo { checkJWS(nested, depth: 1) }
-        if let nested = model.data?.signedRenewalInfo { checkJWS(nested, depth: 1) }
+        if let nested = model.data?.signedTransactionInfo { checkJWS(nested.string, depth: 1) }
+        if let nested = model.data?.signedRenewalInfo { checkJWS(nested.string, depth: 1) }
     }
 }
 

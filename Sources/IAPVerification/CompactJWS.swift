@@ -3,14 +3,9 @@ import IAPFormats
 
 /// The three parts of a compact JWS, decoded but not yet trusted.
 public struct CompactJWS: Sendable {
-    /// Where the JWS text lives: a string of its own, or a range of a larger document (a notification's line,
-    /// read in place, so its 10 KB are never copied into a `String`).
-    private enum Source: Sendable {
-        case text(String)
-        case slice([UInt8], Range<Int>)
-    }
-
-    private let source: Source
+    /// The JWS text: a string of its own, or a range of a larger document (a notification's line, or the payload a
+    /// nested JWS sits in), read in place so its kilobytes are never copied into a `String`.
+    private let source: InPlaceString
     private let firstDot: Int
     private let secondDot: Int
     /// SHA-256 of the signing input `header.payload` (the text before the second dot): what ES256 signs,
@@ -24,44 +19,24 @@ public struct CompactJWS: Sendable {
     public let signature: [UInt8]
 
     /// The JWS exactly as sent.
-    public var text: String {
-        switch source {
-        case .text(let text): return text
-        case .slice(let bytes, let range): return String(decoding: bytes[range], as: UTF8.self)
-        }
-    }
+    public var text: String { source.string }
 
     /// The header segment exactly as sent (base64url).
     public var headerSegment: String { segment(0, firstDot) }
     /// The payload segment exactly as sent (base64url).
     public var payloadSegment: String { segment(firstDot + 1, secondDot) }
     /// The signature segment exactly as sent (base64url).
-    public var signatureSegment: String { segment(secondDot + 1, count) }
-
-    private var count: Int {
-        switch source {
-        case .text(let text): return text.utf8.count
-        case .slice(_, let range): return range.count
-        }
-    }
+    public var signatureSegment: String { segment(secondDot + 1, source.utf8Count) }
 
     private func segment(_ start: Int, _ end: Int) -> String {
-        withBytes { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
-    }
-
-    /// The JWS text's UTF-8 bytes.
-    private func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        switch source {
-        case .text(var text): return text.withUTF8(body)
-        case .slice(let bytes, let range): return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
-        }
+        source.withUTF8 { bytes in String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
     }
 
     /// An identity of the exact JWS text from its signing-input digest: SHA-256 of the digest, a dot and the
     /// signature segment, in hex. Two JWS share it only if their text is identical (short of a SHA-256
     /// collision), and it costs a 120-byte hash instead of a second pass over a 13 KB notification.
     public var identity: String {
-        withBytes { bytes in
+        source.withUTF8 { bytes in
             SigningInputDigest.identity(
                 digest: signingInputDigest, signatureSegment: UnsafeBufferPointer(rebasing: bytes[(secondDot + 1)...]))
         }
@@ -72,20 +47,17 @@ public struct CompactJWS: Sendable {
     /// Fails with `.malformedJWS` unless there are exactly three segments and the header is a JSON object,
     /// and with `.badBase64` when a segment is not base64url.
     public static func parse(_ jws: String) -> Result<CompactJWS, JWSVerificationFailure> {
-        var text = jws
+        parse(InPlaceString(jws))
+    }
+
+    /// ``parse(_:)-(String)`` for a JWS that may lie in a larger document: the JWS keeps the document, not a copy.
+    public static func parse(_ jws: InPlaceString) -> Result<CompactJWS, JWSVerificationFailure> {
         // One pass over the UTF-8 bytes: `String.split` would walk grapheme clusters, which costs more than the
         // base64 and JSON decoding together on a 4 KB JWS.
-        return text.withUTF8 { parse(bytes: $0, source: .text(jws)) }
+        jws.withUTF8 { parse(bytes: $0, source: jws) }
     }
 
-    /// ``parse(_:)`` for a JWS that is `document[range]`, read where it lies: the JWS keeps the document, not a copy.
-    public static func parse(_ document: [UInt8], range: Range<Int>) -> Result<CompactJWS, JWSVerificationFailure> {
-        document.withUnsafeBufferPointer { all in
-            parse(bytes: UnsafeBufferPointer(rebasing: all[range]), source: .slice(document, range))
-        }
-    }
-
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>, source: Source) -> Result<CompactJWS, JWSVerificationFailure> {
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, source: InPlaceString) -> Result<CompactJWS, JWSVerificationFailure> {
         var firstDot = -1
         var secondDot = -1
         var extraDot = false

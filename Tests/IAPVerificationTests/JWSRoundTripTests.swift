@@ -1,4 +1,5 @@
 import Foundation
+import IAPFormats
 import IAPSigning
 import IAPVerification
 import Testing
@@ -59,7 +60,8 @@ struct JWSRoundTripTests {
         let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
         let prefix = Array(#"{"signedPayload":""#.utf8)
         let line = prefix + Array(jws.utf8) + Array(#""}"#.utf8)
-        let inPlace = try CompactJWS.parse(line, range: prefix.count..<(prefix.count + jws.utf8.count)).get()
+        let inPlace = try CompactJWS.parse(
+            InPlaceString(document: line, range: prefix.count..<(prefix.count + jws.utf8.count))).get()
         let alone = try CompactJWS.parse(jws).get()
         #expect(inPlace.text == jws)
         #expect(inPlace.payload == alone.payload)

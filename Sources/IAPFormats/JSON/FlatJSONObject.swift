@@ -100,6 +100,11 @@ public struct FlatJSONObject: Sendable {
         return member.kind == .string ? member.valueStart..<member.valueEnd : nil
     }
 
+    /// The string held by the member at `position`, left where it lies in the document; nil when it holds none.
+    public func inPlaceString(at position: Int) -> InPlaceString? {
+        stringRange(at: position).map { InPlaceString(document: bytes, range: $0) }
+    }
+
     /// The integer held by the member at `position`, or nil when it holds none (at most 18 digits always fit).
     public func int64(at position: Int) -> Int64? {
         let member = members[position]

@@ -107,6 +107,18 @@ public struct FieldReader: Sendable {
         return text
     }
 
+    /// ``string(_:)`` for a long string such as a nested JWS: read in place, it is left where it lies instead of copied
+    /// into a `String`. Absent, null and wrong types read exactly as ``string(_:)`` reads them.
+    public func inPlaceString(_ key: String) throws(ModelDecodingError) -> InPlaceString? {
+        if case .flat(let object) = members, let position = position(of: key),
+            let text = object.inPlaceString(at: position)
+        {
+            readPositions.insert(position)
+            return text
+        }
+        return try string(key).map(InPlaceString.init)
+    }
+
     /// A required string.
     public func requiredString(_ key: String) throws(ModelDecodingError) -> String {
         guard let text = try string(key) else { throw ModelDecodingError(keyPath: keyPath(key), problem: "is missing") }

@@ -1,3 +1,5 @@
+public import IAPFormats
+
 /// The `data` object of a V2 notification.
 /// https://developer.apple.com/documentation/appstoreservernotifications/data
 public struct NotificationData: Sendable, Equatable {
@@ -9,10 +11,11 @@ public struct NotificationData: Sendable, Equatable {
     public let bundleVersion: String?
     /// `Production` or `Sandbox`, as sent.
     public let environment: String?
-    /// The signed transaction (JWS), verified separately.
-    public let signedTransactionInfo: String?
-    /// The signed renewal info (JWS), verified separately; subscriptions only.
-    public let signedRenewalInfo: String?
+    /// The signed transaction (JWS), verified separately. Left where it lies in the payload when that was read in
+    /// place, so its 5 KB are not copied (``InPlaceString``).
+    public let signedTransactionInfo: InPlaceString?
+    /// The signed renewal info (JWS), verified separately; subscriptions only. Left in place like the transaction.
+    public let signedRenewalInfo: InPlaceString?
     /// Subscription status at `signedDate` (1 active … 5 revoked).
     public let status: Int64?
     /// The customer's stated reason on `CONSUMPTION_REQUEST`.
@@ -23,8 +26,8 @@ public struct NotificationData: Sendable, Equatable {
         bundleId = try reader.string("bundleId")
         bundleVersion = try reader.string("bundleVersion")
         environment = try reader.string("environment")
-        signedTransactionInfo = try reader.string("signedTransactionInfo")
-        signedRenewalInfo = try reader.string("signedRenewalInfo")
+        signedTransactionInfo = try reader.inPlaceString("signedTransactionInfo")
+        signedRenewalInfo = try reader.inPlaceString("signedRenewalInfo")
         status = try reader.int64("status")
         consumptionRequestReason = try reader.string("consumptionRequestReason")
     }

@@ -63,3 +63,19 @@ import Testing
         ]) { reader throws(ModelDecodingError) in try ResponseBodyV2DecodedPayload(reader: reader) }
     }
 }
+
+/// A nested JWS read in place is the same text, counts as read, and its wrong types are the same errors.
+@Suite struct FieldReaderInPlaceStringTests {
+    @Test func inPlaceStringsReadAsStringsDo() throws {
+        for text in [#"{"s":"a.b.c","t":1}"#, #"{"s":null}"#, #"{"t":1}"#, #"{"s":5}"#, #"{"s":{"a":1}}"#, #"{"s":true}"#] {
+            let flat = FieldReader(try #require(FlatJSONObject.parse(Array(text.utf8))), path: "data")
+            let tree = try FieldReader(value: try JSONParser.parse(text), path: "data")
+            func read(_ reader: FieldReader) -> String {
+                do { return String(describing: try reader.inPlaceString("s")?.string) } catch { return "error: \(error)" }
+            }
+            #expect(read(flat) == read(tree), "\(text)")
+            #expect(flat.unreadFields() == tree.unreadFields(), "\(text)")
+            #expect(!flat.unreadFields().keys.contains("s"), "\(text)")
+        }
+    }
+}

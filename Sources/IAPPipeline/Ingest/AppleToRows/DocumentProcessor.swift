@@ -27,7 +27,8 @@ public struct DocumentProcessor: Sendable {
         // else, including every failure, goes through `DocumentShape.recognise`, as before.
         if let signed = DocumentShape.signedNotificationInPlace(bytes) {
             let result = notifications.normalize(
-                parsed: CompactJWS.parse(bytes, range: signed.signedPayload), receivedAt: signed.receivedAtMillis,
+                parsed: CompactJWS.parse(InPlaceString(document: bytes, range: signed.signedPayload)),
+                receivedAt: signed.receivedAtMillis,
                 position: position, kind: .v2Notification)
             return single(result, position: position, kind: .v2Notification, file: file, excerpt: bytes)
         }

@@ -56,7 +56,7 @@ struct NotificationNormalizer: Sendable {
         }
         var renewal: JWSRenewalInfoDecodedPayload?
         if let nested = payload.data?.signedRenewalInfo {
-            switch decoder.decode(nested, fallbackSignedDate: signedDate) {
+            switch decoder.decode(CompactJWS.parse(nested), fallbackSignedDate: signedDate) {
             case .failure(let failure): return .failure(failure.at("data.signedRenewalInfo"))
             case .success(let decoded):
                 do {

@@ -26,7 +26,8 @@ struct SignedPayloadDecoder: Sendable {
         decode(CompactJWS.parse(jws), fallbackSignedDate: fallbackSignedDate)
     }
 
-    /// ``decode(_:fallbackSignedDate:)`` for a JWS already split (``CompactJWS/parse(_:range:)`` reads one in place).
+    /// ``decode(_:fallbackSignedDate:)`` for a JWS already split (``CompactJWS/parse(_:)-(InPlaceString)`` reads one
+    /// in place).
     func decode(_ parsed: Result<CompactJWS, JWSVerificationFailure>, fallbackSignedDate: Int64? = nil)
         -> Result<Decoded, DocumentFailure>
     {
@@ -80,7 +81,14 @@ extension SignedPayloadDecoder {
     func decodeTransaction(_ jws: String, fallbackSignedDate: Int64? = nil)
         -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
     {
-        switch decode(jws, fallbackSignedDate: fallbackSignedDate) {
+        decodeTransaction(InPlaceString(jws), fallbackSignedDate: fallbackSignedDate)
+    }
+
+    /// ``decodeTransaction(_:fallbackSignedDate:)-(String)`` for a JWS that may lie in its payload (``InPlaceString``).
+    func decodeTransaction(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil)
+        -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
+    {
+        switch decode(CompactJWS.parse(jws), fallbackSignedDate: fallbackSignedDate) {
         case .failure(let failure): return .failure(failure)
         case .success(let decoded):
             do {
