@@ -17,8 +17,9 @@
 size_t iaplens_base64_decode_blocks(const uint8_t *text, size_t blocks, uint8_t *out, int alphabet, int *invalid);
 
 /* For PlainASCII: the first position at or after `start` of a quote, a backslash, a byte below 0x20 or one of
-   0x80 and above, looking only at whole 32-byte blocks of `bytes[0..<count]`. When the blocks hold none, the
-   position after the last whole block; `start` itself when the CPU has no AVX2. */
+   0x80 and above, looking 32 bytes at a time from `start` and only as far as a whole 32 bytes still fit before
+   `count`. When those hold none, the position after the last 32 looked at; `start` itself when the CPU has no
+   AVX2. The caller looks at the rest. */
 size_t iaplens_plain_ascii_end(const uint8_t *bytes, size_t count, size_t start);
 
 #endif
