@@ -110,13 +110,13 @@ public struct FieldReader: Sendable {
     /// ``string(_:)`` for a long string such as a nested JWS: read in place, it is left where it lies instead of copied
     /// into a `String`. Absent, null and wrong types read exactly as ``string(_:)`` reads them.
     public func inPlaceString(_ key: String) throws(ModelDecodingError) -> InPlaceString? {
-        if case .flat(let object) = members, let position = position(of: key),
-            let text = object.inPlaceString(at: position)
-        {
-            readPositions.insert(position)
-            return text
-        }
-        return try string(key).map(InPlaceString.init)
+        // The key is looked up once, as in `object(_:)`; `string(_:)` stays as it is, the reader's hottest call.
+        guard let position = position(of: key) else { return nil }
+        readPositions.insert(position)
+        if case .flat(let object) = members, let text = object.inPlaceString(at: position) { return text }
+        guard let value = value(at: position) else { return nil }
+        guard case .string(let text) = value else { throw mismatch(key, value, "a string") }
+        return InPlaceString(text)
     }
 
     /// A required string.

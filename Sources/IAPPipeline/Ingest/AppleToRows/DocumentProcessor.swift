@@ -27,8 +27,7 @@ public struct DocumentProcessor: Sendable {
         // else, including every failure, goes through `DocumentShape.recognise`, as before.
         if let signed = DocumentShape.signedNotificationInPlace(bytes) {
             let result = notifications.normalize(
-                parsed: CompactJWS.parse(InPlaceString(document: bytes, range: signed.signedPayload)),
-                receivedAt: signed.receivedAtMillis,
+                jws: InPlaceString(document: bytes, range: signed.signedPayload), receivedAt: signed.receivedAtMillis,
                 position: position, kind: .v2Notification)
             return single(result, position: position, kind: .v2Notification, file: file, excerpt: bytes)
         }
@@ -42,7 +41,7 @@ public struct DocumentProcessor: Sendable {
         let receivedAt = recognised.receivedAtMillis
         switch recognised.body {
         case .v2Notification(let jws):
-            return single(notifications.normalize(jws: jws, receivedAt: receivedAt, position: position, kind: .v2Notification),
+            return single(notifications.normalize(jws: InPlaceString(jws), receivedAt: receivedAt, position: position, kind: .v2Notification),
                           position: position, kind: .v2Notification, file: file, excerpt: bytes)
         case .v1Notification(let body):
             return single(v1.normalize(body: body, receivedAt: receivedAt, position: position),
@@ -56,7 +55,7 @@ public struct DocumentProcessor: Sendable {
                 case .malformed(let why):
                     batch.append(contentsOf: Self.quarantined(entryPosition, kind: kind, file: file, failure: DocumentFailure(.badField, "notificationHistory[\(index)]: \(why)"), excerpt: []))
                 case .jws(let jws):
-                    let result = notifications.normalize(jws: jws, receivedAt: receivedAt, position: entryPosition, kind: kind)
+                    let result = notifications.normalize(jws: InPlaceString(jws), receivedAt: receivedAt, position: entryPosition, kind: kind)
                     batch.append(contentsOf: single(result, position: entryPosition, kind: kind, file: file, excerpt: Array(jws.utf8)))
                 }
             }

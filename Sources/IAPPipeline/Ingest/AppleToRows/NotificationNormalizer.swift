@@ -1,7 +1,6 @@
 import IAPFormats
 import IAPModel
 import IAPStore
-import IAPVerification
 
 /// Turns one V2 `signedPayload` (a webhook body or a notification-history entry) into store rows.
 /// The notification is one document: if its outer JWS or any nested JWS fails, all of it is quarantined.
@@ -10,18 +9,12 @@ struct NotificationNormalizer: Sendable {
     let filter: AppFilter
 
     /// The rows of an accepted/other-environment/TEST notification, or the failure that quarantines it.
-    func normalize(jws: String, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind)
+    /// `jws` is a string of its own (a history page's entry) or left where it lies in its line (``InPlaceString``).
+    func normalize(jws: InPlaceString, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind)
         -> Result<DocumentBatch, DocumentFailure>
     {
-        normalize(parsed: CompactJWS.parse(jws), receivedAt: receivedAt, position: position, kind: kind)
-    }
-
-    /// ``normalize(jws:receivedAt:position:kind:)`` for a JWS already split, such as one read in place in its line.
-    func normalize(
-        parsed: Result<CompactJWS, JWSVerificationFailure>, receivedAt: Int64?, position: DocumentPosition, kind: DocumentKind
-    ) -> Result<DocumentBatch, DocumentFailure> {
         let outer: SignedPayloadDecoder.Decoded
-        switch decoder.decode(parsed) {
+        switch decoder.decode(jws) {
         case .success(let decoded): outer = decoded
         case .failure(let failure): return .failure(failure)
         }
@@ -56,7 +49,7 @@ struct NotificationNormalizer: Sendable {
         }
         var renewal: JWSRenewalInfoDecodedPayload?
         if let nested = payload.data?.signedRenewalInfo {
-            switch decoder.decode(CompactJWS.parse(nested), fallbackSignedDate: signedDate) {
+            switch decoder.decode(nested, fallbackSignedDate: signedDate) {
             case .failure(let failure): return .failure(failure.at("data.signedRenewalInfo"))
             case .success(let decoded):
                 do {

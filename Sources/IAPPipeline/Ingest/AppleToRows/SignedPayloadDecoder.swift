@@ -20,19 +20,12 @@ struct SignedPayloadDecoder: Sendable {
         var identity: String { jws.identity }
     }
 
-    /// - Parameter fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS
-    ///   that carry none.
-    func decode(_ jws: String, fallbackSignedDate: Int64? = nil) -> Result<Decoded, DocumentFailure> {
-        decode(CompactJWS.parse(jws), fallbackSignedDate: fallbackSignedDate)
-    }
-
-    /// ``decode(_:fallbackSignedDate:)`` for a JWS already split (``CompactJWS/parse(_:)-(InPlaceString)`` reads one
-    /// in place).
-    func decode(_ parsed: Result<CompactJWS, JWSVerificationFailure>, fallbackSignedDate: Int64? = nil)
-        -> Result<Decoded, DocumentFailure>
-    {
+    /// - Parameters:
+    ///   - jws: a string of its own, or left where it lies in its line or payload (``InPlaceString``).
+    ///   - fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS that carry none.
+    func decode(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil) -> Result<Decoded, DocumentFailure> {
         let compact: CompactJWS
-        switch parsed {
+        switch CompactJWS.parse(jws) {
         case .success(let parsed): compact = parsed
         case .failure(let failure): return .failure(Self.failure(failure))
         }
@@ -78,17 +71,10 @@ struct SignedPayloadDecoder: Sendable {
 
 extension SignedPayloadDecoder {
     /// Decodes and verifies a signed transaction; also returns the JWS's identity.
-    func decodeTransaction(_ jws: String, fallbackSignedDate: Int64? = nil)
-        -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
-    {
-        decodeTransaction(InPlaceString(jws), fallbackSignedDate: fallbackSignedDate)
-    }
-
-    /// ``decodeTransaction(_:fallbackSignedDate:)-(String)`` for a JWS that may lie in its payload (``InPlaceString``).
     func decodeTransaction(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil)
         -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
     {
-        switch decode(CompactJWS.parse(jws), fallbackSignedDate: fallbackSignedDate) {
+        switch decode(jws, fallbackSignedDate: fallbackSignedDate) {
         case .failure(let failure): return .failure(failure)
         case .success(let decoded):
             do {
