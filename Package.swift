@@ -46,10 +46,11 @@ let package = Package(
         // Base64 decoding and the JSON string scan with AVX2 (Debian packages no vectorised decoder; Performance.md
         // "Session 18").
         .target(name: "CTextVectors"),
+        .target(name: "CFixedKeyECDSA", linkerSettings: [.linkedLibrary("crypto")]),
 
         // MARK: - Libraries, in layer order
         .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CTextVectors"], swiftSettings: swiftSettings),
-        .target(name: "IAPVerification", dependencies: ["COpenSSL", "IAPFormats"], swiftSettings: swiftSettings),
+        .target(name: "IAPVerification", dependencies: ["COpenSSL", "CFixedKeyECDSA", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
             name: "IAPStore",

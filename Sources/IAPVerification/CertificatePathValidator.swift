@@ -6,9 +6,12 @@ internal import COpenSSL
 /// the thread-safe way to share a store. `@unchecked Sendable` for that reason.
 final class CertificatePathValidator: @unchecked Sendable {
     private let store: OpaquePointer
+    /// Passed to every ``LeafPublicKey`` this validator makes.
+    private let keyTableAfter: Int
 
     /// Builds the store, or throws if OpenSSL refuses a root.
-    init(roots: [TrustedRoot]) throws(VerificationConfigurationError) {
+    init(roots: [TrustedRoot], keyTableAfter: Int = LeafPublicKey.defaultTableAfter) throws(VerificationConfigurationError) {
+        self.keyTableAfter = keyTableAfter
         guard !roots.isEmpty else { throw .noTrustedRoots }
         guard let store = X509_STORE_new() else { throw .openSSL(operation: "X509_STORE_new", detail: OpenSSLError.drain()) }
         for root in roots where X509_STORE_add_cert(store, root.certificate.pointer) != 1 {
@@ -53,12 +56,12 @@ final class CertificatePathValidator: @unchecked Sendable {
             ERR_clear_error()
             return .failure(failure)
         }
-        return Self.checkPolicy(context: context, leaf: leaf, intermediate: intermediate)
+        return Self.checkPolicy(context: context, leaf: leaf, intermediate: intermediate, keyTableAfter: keyTableAfter)
     }
 
     private static func checkPolicy(
         context: OpaquePointer, leaf: X509Certificate, intermediate: X509Certificate
-    ) -> Result<ValidatedPath, JWSVerificationFailure> {
+    , keyTableAfter: Int) -> Result<ValidatedPath, JWSVerificationFailure> {
         guard let chain = X509_STORE_CTX_get0_chain(context), iaplens_sk_X509_num(chain) == 3,
             let builtIntermediate = iaplens_sk_X509_value(chain, 1), intermediate.isSame(as: builtIntermediate),
             let builtRoot = iaplens_sk_X509_value(chain, 2)
@@ -90,7 +93,7 @@ final class CertificatePathValidator: @unchecked Sendable {
         guard starts.count == 3, ends.count == 3, let notBefore = starts.max(), let notAfter = ends.min() else {
             return .failure(.init(.badCertificateChain, "A certificate in the path has an unreadable validity date."))
         }
-        guard let key = LeafPublicKey(certificate: leaf) else {
+        guard let key = LeafPublicKey(certificate: leaf, tableAfter: keyTableAfter) else {
             return .failure(.init(
                 .badCertificateChain,
                 "The leaf certificate's key is not an EC P-256 key, which ES256 requires."
