@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPVerificationTests",
-            dependencies: ["IAPVerification", "IAPSigning"],
+            dependencies: ["IAPVerification", "IAPSigning", "CFixedKeyECDSA"],
             resources: [.copy("Certificates")],
             swiftSettings: swiftSettings
         ),
