@@ -109,7 +109,9 @@ let package = Package(
         // Benchmark helper for scripts/benchmark.sh (raw OpenSSL verify rate, verification stage alone).
         .executableTarget(
             name: "iaplens-bench",
-            dependencies: ["COpenSSL", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CAllocatorSettings"],
+            dependencies: [
+                "COpenSSL", "CFixedKeyECDSA", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CAllocatorSettings",
+            ],
             path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings
         ),

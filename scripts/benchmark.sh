@@ -170,6 +170,12 @@ print(f"  openssl speed ecdsap256: {float(values['openssl_speed_verify_per_s_1_c
 print(f"  floor used: openssl speed -multi {cores} ecdsap256 {speed_start:,.0f} at the start, {speed_end:,.0f} at the end, "
       f"mean {speed:,.0f} verify/s")
 print(f"  => floor: {floor_docs:,.0f} documents/s at {jws_per_doc:.2f} signatures per document (counted by ingest on {largest})")
+# Ingest's own check, a key's table in use: CPU per check on every core at once, the mean of start and end.
+table_cpu = (num("table_verify_per_cpu_s") + num("end_table_verify_per_cpu_s")) / 2
+table_us = 1e6 / table_cpu
+print(f"ingest's own signature check (the leaf key's precomputed table): {table_us:.1f} us of CPU each "
+      f"(start {1e6 / num('table_verify_per_cpu_s'):.1f}, end {1e6 / num('end_table_verify_per_cpu_s'):.1f}), "
+      f"against {cores * 1e6 / speed:.1f} us per verify at the floor's rate")
 print()
 print(f"{'size':>6} {'documents':>10} {'verified s':>10} {'docs/s':>9} {'/floor':>7} {'no-verify s':>11} {'docs/s':>9} {'x verified':>10} "
       f"{'peak MB':>8} {'nv peak MB':>10} {'analyze s':>9} {'report s':>8} {'a+r/ingest':>10}")
@@ -187,8 +193,9 @@ for size in sizes:
     # One verify costs `cores / speed` seconds of one core when every core verifies at once.
     checked = sigs - num(f"ingest_{size}_verified_signatures_reused") / docs
     sig_us = checked * cores * 1e6 / speed
+    own_sig_us = checked * table_us
     rows[size] = dict(docs=docs, tv=tv, rv=rv, rn=rn, peak=peak, ta=ta, tr=tr, sigs=sigs, cpu_us=cpu_us, sig_us=sig_us,
-                      rest_us=cpu_us - sig_us, floor=speed / sigs,
+                      rest_us=cpu_us - sig_us, own_sig_us=own_sig_us, own_rest_us=cpu_us - own_sig_us, floor=speed / sigs,
                       read=num(f"{size}_read_seconds"), decode_us=num(f"{size}_decode_us_per_document"))
     print(f"{size:>6} {docs:>10,.0f} {tv:>10.1f} {rv:>9,.0f} {rv / rows[size]['floor']:>6.0%} {tn:>11.1f} {rn:>9,.0f} {rn / rv:>9.1f}x "
           f"{peak:>8.0f} {peak_nv:>10.0f} {ta:>9.1f} {tr:>8.1f} {(ta + tr) / tv:>9.1%}")
@@ -201,10 +208,13 @@ for size in sizes:
     re_cpu = num(f"ingest_{size}_reverify_cpu_seconds") * 1e6 / re_docs
     re_sig = row["sigs"] * cores * 1e6 / speed
     print(f"{size}: every signature checked again (before): {re_rate:,.0f} docs/s, {re_rate / row['floor']:.0%} of the floor, "
-          f"CPU per document {re_cpu:.0f} us = signature checks {re_sig:.0f} us + the rest {re_cpu - re_sig:.0f} us")
+          f"CPU per document {re_cpu:.0f} us = signature checks {re_sig:.0f} us + the rest {re_cpu - re_sig:.0f} us "
+          f"(at ingest's own cost: {row['sigs'] * table_us:.0f} + {re_cpu - row['sigs'] * table_us:.0f} us)")
     print(f"{size}: {row['sigs']:.2f} signatures per document ({reused:.2f} identical to one already checked, not "
-          f"checked again); CPU per document {row['cpu_us']:.0f} us = signature checks {row['sig_us']:.0f} us + the "
-          f"rest {row['rest_us']:.0f} us")
+          f"checked again); CPU per document {row['cpu_us']:.0f} us = signature checks {row['sig_us']:.0f} us at the "
+          f"floor's rate + the rest {row['rest_us']:.0f} us")
+    print(f"{size}: the same CPU with signature checks at ingest's own cost: {row['own_sig_us']:.0f} us + the rest "
+          f"{row['own_rest_us']:.0f} us")
 print()
 for size in sizes:
     row = rows[size]
@@ -223,7 +233,8 @@ largest, smallest = sizes[-1], sizes[0]
 big = rows[largest]
 checks = [
     (f"verified ingest >= 70% of the crypto floor ({largest})", big["rv"] / big["floor"] >= 0.70, f"{big['rv'] / big['floor']:.0%}"),
-    (f"CPU per document outside signature checks <= 65 us ({largest})", big["rest_us"] <= 65, f"{big['rest_us']:.0f} us"),
+    (f"CPU per document outside signature checks <= 65 us ({largest}; checks at ingest's own cost)", big["own_rest_us"] <= 65,
+     f"{big['own_rest_us']:.0f} us ({big['rest_us']:.0f} us with checks at the floor's rate)"),
     (f"--no-verify ingest >= 10x verified ({largest})", big["rn"] / big["rv"] >= 10,
      f"{big['rn'] / big['rv']:.1f}x (reading and decoding alone, nothing stored, allow at most {big['bound']:.1f}x)"),
     (f"analyze + report <= 10% of ingest time ({largest})", (big["ta"] + big["tr"]) / big["tv"] <= 0.10,

@@ -1,9 +1,10 @@
 // iaplens-bench: the measurements scripts/benchmark.sh cannot make with the iaplens binary alone.
 //
 //   iaplens-bench floor [--seconds S] [--threads N]
-//       OpenSSL's raw P-256 (ES256) verify rate through the same EVP calls the verifier uses
+//       OpenSSL's raw P-256 (ES256) verify rate through the EVP calls the verifier makes before a key has its table
 //       (SHA-256 with EVP_Digest*, then EVP_PKEY_verify on the digest with a verify context reused per thread),
-//       on 1 thread and on N threads.
+//       on 1 thread and on N threads; then the same with the key's precomputed table (CFixedKeyECDSA), the way
+//       ingest checks once a leaf key has signed 1,000 documents: `table_verify_*`.
 //   iaplens-bench verify-archive --input DIR --root PEM [--threads N]
 //       Every JWS of every document under DIR, parsed and verified through JWSVerifier on N threads,
 //       without storing anything: the verification stage alone. Also counts notifications and JWS.
@@ -24,6 +25,7 @@
 //       and process CPU time. Steady enough to compare changes to the writer of a microsecond per document.
 //
 // Output is `key value` lines, easy for the script to read.
+import CFixedKeyECDSA
 import COpenSSL
 import Dispatch
 import Foundation
@@ -74,6 +76,39 @@ struct FloorFixture: @unchecked Sendable {
         var bytes = [UInt8](repeating: 0, count: length)
         precondition(EVP_DigestSign(sign, &bytes, &length, message, message.count) == 1)
         signature = Array(bytes.prefix(length))
+        // The same key with its table, and the signature as the raw r‖s a JWS carries.
+        var point = [UInt8](repeating: 0, count: 65)
+        var pointLength = 0
+        precondition(EVP_PKEY_get_octet_string_param(key, "pub", &point, point.count, &pointLength) == 1)
+        table = iaplens_fixed_key_new(point, pointLength)!
+        var derPointer: UnsafePointer<UInt8>? = nil
+        let parsed: OpaquePointer = signature.withUnsafeBufferPointer { buffer in
+            derPointer = buffer.baseAddress
+            return d2i_ECDSA_SIG(nil, &derPointer, buffer.count)!
+        }
+        var raw = [UInt8](repeating: 0, count: 64)
+        precondition(BN_bn2binpad(ECDSA_SIG_get0_r(parsed), &raw, 32) == 32)
+        raw.withUnsafeMutableBufferPointer { buffer in
+            precondition(BN_bn2binpad(ECDSA_SIG_get0_s(parsed), buffer.baseAddress! + 32, 32) == 32)
+        }
+        ECDSA_SIG_free(parsed)
+        rawSignature = raw
+    }
+
+    /// The key's precomputed table, read-only, shared by every thread.
+    let table: OpaquePointer
+    let rawSignature: [UInt8]
+
+    /// SHA-256 of the message, then the check with the key's table.
+    func verifyWithTable() -> Bool {
+        var digest = [UInt8](repeating: 0, count: 32)
+        let md = EVP_MD_CTX_new()!
+        defer { EVP_MD_CTX_free(md) }
+        var length: UInt32 = 0
+        guard EVP_DigestInit_ex(md, EVP_sha256(), nil) == 1, EVP_DigestUpdate(md, message, message.count) == 1,
+            EVP_DigestFinal_ex(md, &digest, &length) == 1
+        else { return false }
+        return iaplens_fixed_key_verify(table, digest, rawSignature) == 1
     }
 
     /// SHA-256 fetched once (OpenSSL 3 otherwise looks the digest up on every init).
@@ -134,7 +169,7 @@ func threadCPUTime() -> Double {
 
 /// Verifies on `threads` threads for about `seconds`; returns verifications per second of wall clock (all
 /// threads) and per CPU-second (what one core does when nothing else competes for it).
-func measureFloor(_ fixture: FloorFixture, threads: Int, seconds: Double) -> (wall: Double, perCPUSecond: Double) {
+func measureFloor(_ fixture: FloorFixture, threads: Int, seconds: Double, withTable: Bool = false) -> (wall: Double, perCPUSecond: Double) {
     let counts = UnsafeMutablePointer<Int>.allocate(capacity: threads)
     counts.initialize(repeating: 0, count: threads)
     defer { counts.deallocate() }
@@ -151,7 +186,7 @@ func measureFloor(_ fixture: FloorFixture, threads: Int, seconds: Double) -> (wa
         defer { EVP_PKEY_CTX_free(context) }
         let cpuStart = threadCPUTime()
         while true {
-            for _ in 0..<64 { precondition(fixture.verify(reusing: context)) }
+            for _ in 0..<64 { precondition(withTable ? fixture.verifyWithTable() : fixture.verify(reusing: context)) }
             done += 64
             if now() >= deadline { break }
         }
@@ -187,6 +222,14 @@ func runFloor() {
         print(String(format: "floor_verify_per_s_%d_threads%@ %.0f", threads, suffix, all.wall))
         print(String(format: "floor_verify_per_cpu_s%@ %.0f", suffix, all.perCPUSecond))
     }
+    // Ingest's own check once a key has its table: what the signature checks of a verified ingest cost.
+    let fixture = FloorFixture(messageBytes: 64)
+    _ = measureFloor(fixture, threads: 1, seconds: 0.3, withTable: true)
+    let single = measureFloor(fixture, threads: 1, seconds: seconds, withTable: true)
+    let all = measureFloor(fixture, threads: threads, seconds: seconds, withTable: true)
+    print(String(format: "table_verify_per_s_1_thread %.0f", single.wall))
+    print(String(format: "table_verify_per_s_%d_threads %.0f", threads, all.wall))
+    print(String(format: "table_verify_per_cpu_s %.0f", all.perCPUSecond))
     print("floor_threads \(threads)")
 }
 
