@@ -1,6 +1,7 @@
 // libFuzzer target for the decoding paths every input byte goes through on ingest: JSON parsing (limits, UTF-8,
 // duplicate keys, numbers), document shapes and envelopes, compact JWS parsing, ES256 + x5c chain verification
-// against a trusted root (OpenSSL), and the typed decoding of V2/V1 payloads. Built and run by scripts/fuzz.sh.
+// against a trusted root (OpenSSL, with a leaf key's precomputed table and without: both must give the same verdict),
+// and the typed decoding of V2/V1 payloads. Built and run by scripts/fuzz.sh.
 //
 // Each input is tried three ways: as one archive line (shape → every JWS in it → payloads → nested JWS), as a
 // bare JWS, and as a bare JSON payload for the model decoders. Any crash, trap or sanitizer report is a bug, and so
@@ -10,15 +11,17 @@ import IAPFormats
 import IAPModel
 import IAPVerification
 
-private let verifier: JWSVerifier? = {
-    var roots: [TrustedRoot] = []
+private let roots: [TrustedRoot] = {
     if let path = ProcessInfo.processInfo.environment["IAPLENS_FUZZ_ROOT"], let loaded = try? TrustedRoot.load(fromFile: path) {
-        roots = loaded
-    } else if let apple = try? TrustedRoot.appleRootCAG3 {
-        roots = [apple]
+        return loaded
     }
-    return try? JWSVerifier(trustedRoots: roots)
+    return (try? TrustedRoot.appleRootCAG3).map { [$0] } ?? []
 }()
+
+/// Two verifiers that must agree on every JWS: one checks with each leaf key's precomputed table from the first
+/// signature on, the other always through EVP. Neither reuses an earlier verdict.
+private let verifier: JWSVerifier? = try? JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: 0)
+private let evpVerifier: JWSVerifier? = try? JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: .max)
 
 /// 2022-03-15T12:00:00Z: a time the seed corpus's certificates are valid at, for JWS without a usable signedDate.
 private let fallbackMillis: Int64 = 1_647_345_600_000
@@ -60,7 +63,12 @@ private func checkJWS(_ text: String, depth: Int = 0) {
     checkFlat(jws.payload)
     let payload = try? JSONParser.parse(jws.payload)
     let signedDate = payload?["signedDate"]?.numberValue?.int64 ?? fallbackMillis
-    _ = verifier?.verify(jws, atMillis: signedDate)
+    if let verifier, let evpVerifier {
+        let withTable = verifier.verify(jws, atMillis: signedDate)
+        let throughEVP = evpVerifier.verify(jws, atMillis: signedDate)
+        precondition(
+            "\(withTable)" == "\(throughEVP)", "the precomputed table and EVP disagree: \(withTable) against \(throughEVP)")
+    }
     guard let payload else { return }
     decodePayload(payload)
     // Nested JWS of a notification, verified on their own as ingest does.

@@ -3,7 +3,7 @@
 #
 #   scripts/fuzz.sh [seconds]        (default 45; FUZZ_RUNS=n bounds the iterations instead, FUZZ_JOBS for workers)
 #
-# Builds IAPFormats (with its C kernels, CTextVectors), IAPVerification and IAPModel from Sources/ with
+# Builds IAPFormats and IAPVerification (with their C targets, CTextVectors and CFixedKeyECDSA) and IAPModel from Sources/ with
 # -sanitize=fuzzer (coverage-instrumented), links Fuzz/FuzzDecoding.swift against them, seeds the corpus with every
 # line of a small simulated archive (signed V2 notifications, history and refund pages, order lookups, V1 bodies,
 # envelopes, noise) and trusts the simulator's root so mutations reach the signature and chain checks. Crash inputs
@@ -15,7 +15,7 @@ out=.build/fuzz
 mkdir -p "$out/modules" "$out/artifacts"
 flags=(-sanitize=fuzzer -parse-as-library -O -g -package-name iaplens -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
        -I Sources/CZlib -I Sources/CISAL -I Sources/COpenSSL -I Sources/CLibCSV -I Sources/CTextVectors/include
-       -I "$out/modules")
+       -I Sources/CFixedKeyECDSA/include -I "$out/modules")
 
 build_module() {  # name, then dependencies' static libraries are linked at the end
     local name="$1"
@@ -31,18 +31,21 @@ build_module() {  # name, then dependencies' static libraries are linked at the 
 }
 
 echo "fuzz: building instrumented modules" >&2
-# The C kernels IAPFormats calls (SwiftPM builds them as the CTextVectors target).
-for source in Sources/CTextVectors/*.c; do
-    clang -O2 -g -fsanitize=fuzzer-no-link -I Sources/CTextVectors/include -c "$source" \
-        -o "$out/modules/$(basename "$source" .c).o"
+# The C targets IAPFormats and IAPVerification call (SwiftPM builds them as CTextVectors and CFixedKeyECDSA).
+for target in CTextVectors CFixedKeyECDSA; do
+    mkdir -p "$out/c/$target"
+    for source in Sources/$target/*.c; do
+        clang -O2 -g -fsanitize=fuzzer-no-link -I Sources/$target/include -c "$source" \
+            -o "$out/c/$target/$(basename "$source" .c).o"
+    done
+    rm -f "$out/modules/lib$target.a"
+    ar rcs "$out/modules/lib$target.a" "$out/c/$target"/*.o
 done
-rm -f "$out/modules/libCTextVectors.a"
-ar rcs "$out/modules/libCTextVectors.a" "$out"/modules/*.o
 build_module IAPFormats
 build_module IAPVerification
 build_module IAPModel
 swiftc "${flags[@]}" Fuzz/FuzzDecoding.swift -o "$out/fuzz-decoding" \
-    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lCTextVectors -lcrypto -lz -lisal -lcsv
+    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lCTextVectors -lCFixedKeyECDSA -lcrypto -lz -lisal -lcsv
 
 # Seeds: one file per line of a small simulated archive (the CLI built by `swift build`), plus a few hand-made ones.
 bin="$(swift build --show-bin-path)/iaplens"
