@@ -115,6 +115,20 @@ struct LeafPublicKeyTests {
         #expect(accepted == 8)
     }
 
+    @Test("Apple's production leaf key builds its table, and both paths refuse signatures it did not make")
+    func appleProductionKey() throws {
+        let certificate = try #require(X509Certificate(der: try AppleProductionChainTests.resource("apple-production-leaf.der")))
+        let withTable = try #require(LeafPublicKey(certificate: certificate, tableAfter: 0))
+        let throughEVP = try #require(LeafPublicKey(certificate: certificate, tableAfter: .max))
+        // A test key's genuine signatures are forgeries for Apple's key.
+        for (digest, signature) in try Self.signatures(count: 8, chain: try TestPKI.chain("not-apple")) {
+            let der = try #require(ECDSASignature.derFromRaw(signature))
+            #expect(!withTable.verify(sha256Digest: digest, rawSignature: signature))
+            #expect(!throughEVP.verify(sha256Digest: digest, derSignature: der))
+        }
+        #expect(withTable.hasPrecomputedTable)
+    }
+
     /// Big-endian a - b for a ≥ b, 32 bytes.
     static func subtract(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] {
         var result = [UInt8](repeating: 0, count: 32)
