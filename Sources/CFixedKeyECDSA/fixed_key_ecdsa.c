@@ -96,22 +96,22 @@ int iaplens_fixed_key_verify(
     // Steps 7-8: valid when R's x coordinate, reduced mod n, is r: x is r or, when r + n < p, r + n. R is kept
     // in Jacobian coordinates (X, Y, Z), x = X / Z^2, so the test is X = candidate·Z^2 (mod p), which spares the
     // field inversion of converting R to affine coordinates.
+    // Both sides are compared reduced mod p.
     if (EC_POINT_get_Jprojective_coordinates_GFp(key->curve, uG, x, NULL, z, ctx) != 1) goto done;
+    if (BN_nnmod(x, x, key->prime, ctx) != 1) goto done;
     if (BN_mod_sqr(z, z, key->prime, ctx) != 1) goto done;
     if (BN_mod_mul(candidate, r, z, key->prime, ctx) != 1) goto done;
     if (BN_cmp(candidate, x) == 0) {
         result = 1;
         goto done;
     }
-    result = 0;
     if (BN_add(candidate, r, order) != 1) goto done;
-    if (BN_cmp(candidate, key->prime) < 0) {
-        if (BN_mod_mul(candidate, candidate, z, key->prime, ctx) != 1) {
-            result = -1;
-            goto done;
-        }
-        result = BN_cmp(candidate, x) == 0 ? 1 : 0;
+    if (BN_cmp(candidate, key->prime) >= 0) {
+        result = 0;
+        goto done;
     }
+    if (BN_mod_mul(candidate, candidate, z, key->prime, ctx) != 1) goto done;
+    result = BN_cmp(candidate, x) == 0 ? 1 : 0;
 done:
     EC_POINT_free(uG);
     EC_POINT_free(uQ);
