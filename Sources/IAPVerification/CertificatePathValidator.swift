@@ -60,8 +60,8 @@ final class CertificatePathValidator: @unchecked Sendable {
     }
 
     private static func checkPolicy(
-        context: OpaquePointer, leaf: X509Certificate, intermediate: X509Certificate
-    , keyTableAfter: Int) -> Result<ValidatedPath, JWSVerificationFailure> {
+        context: OpaquePointer, leaf: X509Certificate, intermediate: X509Certificate, keyTableAfter: Int
+    ) -> Result<ValidatedPath, JWSVerificationFailure> {
         guard let chain = X509_STORE_CTX_get0_chain(context), iaplens_sk_X509_num(chain) == 3,
             let builtIntermediate = iaplens_sk_X509_value(chain, 1), intermediate.isSame(as: builtIntermediate),
             let builtRoot = iaplens_sk_X509_value(chain, 2)

@@ -12,7 +12,7 @@ import Foundation
 /// used by two threads at once; `table` is only changed under `lock` and is read-only once built.
 final class LeafPublicKey: @unchecked Sendable {
     /// How many signatures a key checks through EVP before it builds its table. The table costs about 20 ms to
-    /// build, what about 600 checks save with it, so a key that signs a handful of documents never pays for one.
+    /// build, what about 500 checks save with it, so a key that signs a handful of documents never pays for one.
     static let defaultTableAfter = 1_000
 
     private let pointer: OpaquePointer
@@ -80,25 +80,27 @@ final class LeafPublicKey: @unchecked Sendable {
     /// The key's table when built; otherwise counts this check, and builds the table on this thread when the count
     /// reaches `tableAfter`.
     private func precomputedKey() -> PrecomputedKey? {
-        let build: Bool = lock.withLock {
+        enum Next { case use(PrecomputedKey), build, evp }
+        let next: Next = lock.withLock {
             switch table {
-            case .ready, .building, .unavailable:
-                return false
-            case .waiting(let checks):
-                if checks < tableAfter {
-                    table = .waiting(checks: checks + 1)
-                    return false
-                }
+            case .ready(let precomputed): return .use(precomputed)
+            case .building, .unavailable: return .evp
+            case .waiting(let checks) where checks < tableAfter:
+                table = .waiting(checks: checks + 1)
+                return .evp
+            case .waiting:
                 table = .building
-                return true
+                return .build
             }
         }
-        if build {
+        switch next {
+        case .use(let precomputed): return precomputed
+        case .evp: return nil
+        case .build:
             let built = encodedPoint().flatMap { PrecomputedKey(encodedPoint: $0) }
             lock.withLock { table = built.map(TableState.ready) ?? .unavailable }
             return built
         }
-        return lock.withLock { if case .ready(let precomputed) = table { precomputed } else { nil } }
     }
 
     /// The key as an encoded point (65 bytes, uncompressed), or nil if OpenSSL cannot give it.
