@@ -101,14 +101,20 @@ struct FloorFixture: @unchecked Sendable {
 
     /// SHA-256 of the message, then the check with the key's table.
     func verifyWithTable() -> Bool {
+        guard let digest = messageDigest() else { return false }
+        return iaplens_fixed_key_verify(table, digest, rawSignature) == 1
+    }
+
+    /// The message's SHA-256 through EVP_Digest*, as the verifier computes a signing input's.
+    func messageDigest() -> [UInt8]? {
         var digest = [UInt8](repeating: 0, count: 32)
         let md = EVP_MD_CTX_new()!
         defer { EVP_MD_CTX_free(md) }
         var length: UInt32 = 0
         guard EVP_DigestInit_ex(md, EVP_sha256(), nil) == 1, EVP_DigestUpdate(md, message, message.count) == 1,
             EVP_DigestFinal_ex(md, &digest, &length) == 1
-        else { return false }
-        return iaplens_fixed_key_verify(table, digest, rawSignature) == 1
+        else { return nil }
+        return digest
     }
 
     /// SHA-256 fetched once (OpenSSL 3 otherwise looks the digest up on every init).
@@ -140,13 +146,7 @@ struct FloorFixture: @unchecked Sendable {
     }
 
     func verifyPKey(_ context: OpaquePointer) -> Bool {
-        var digest = [UInt8](repeating: 0, count: 32)
-        let md = EVP_MD_CTX_new()!
-        defer { EVP_MD_CTX_free(md) }
-        var length: UInt32 = 0
-        guard EVP_DigestInit_ex(md, EVP_sha256(), nil) == 1, EVP_DigestUpdate(md, message, message.count) == 1,
-            EVP_DigestFinal_ex(md, &digest, &length) == 1
-        else { return false }
+        guard let digest = messageDigest() else { return false }
         return EVP_PKEY_verify(context, signature, signature.count, digest, 32) == 1
     }
 
