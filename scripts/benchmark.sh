@@ -163,7 +163,7 @@ jws_per_doc = num(f"ingest_{largest}_verified_signatures") / num(f"ingest_{large
 floor_docs = speed / jws_per_doc
 print()
 print(f"machine: {cores} cores, load average at start {values['load_average_at_start']}, OpenSSL {values['openssl_version']}")
-print(f"crypto floor (EVP, same calls as the verifier; the higher of the measurements at the start and the end): "
+print(f"crypto floor (EVP, the calls the verifier makes before a key has its table; the higher of the measurements at the start and the end): "
       f"{floor1:,.0f} verify/s on 1 thread, {floorN:,.0f} verify/s on {cores} threads "
       f"(start {num(f'floor_verify_per_s_{cores}_threads'):,.0f}, end {num(f'end_floor_verify_per_s_{cores}_threads'):,.0f})")
 print(f"  openssl speed ecdsap256: {float(values['openssl_speed_verify_per_s_1_core']):,.0f}/s on 1 core, "
