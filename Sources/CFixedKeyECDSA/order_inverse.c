@@ -1,7 +1,6 @@
 #include "fixed_key_ecdsa.h"
 
 #include <stdint.h>
-#include <string.h>
 
 // A 256-bit number as four 64-bit limbs, least significant first.
 typedef struct { uint64_t limb[4]; } u256;
@@ -74,8 +73,7 @@ static uint64_t negated_order_inverse_mod_2_64(void) {
 // x = x / 2^k mod n for x < n and 0 < k < 64: adding m·n with m < 2^k chosen so that the sum is divisible by
 // 2^k keeps the value mod n, and (x + m·n) / 2^k < (2^k · n) / 2^k = n, so no reduction follows.
 static void divide_by_power_of_two_mod_order(u256 *x, unsigned k, uint64_t negatedInverse) {
-    uint64_t mask = (k == 64) ? ~0ULL : ((1ULL << k) - 1);
-    uint64_t m = (x->limb[0] * negatedInverse) & mask;
+    uint64_t m = (x->limb[0] * negatedInverse) & ((1ULL << k) - 1);
     unsigned __int128 carry = 0;
     uint64_t sum[5];
     for (int i = 0; i < 4; i++) {
