@@ -66,9 +66,18 @@ import Testing
                     """, [.text(postgres.schema + "." + list.table)]
                 ).compactMap { $0[0].text }.joined(separator: "\n")
             }
-            #expect(Self.quotedValues(after: "\(list.column) IN (", in: sqliteText) == list.values, "SQLite \(list.table).\(list.column)")
+            #expect(Self.checkedValues(of: list.column, in: sqliteText) == list.values, "SQLite \(list.table).\(list.column)")
             #expect(Self.quotedValues(after: "(\(list.column) = ANY (ARRAY[", in: postgresText) == list.values, "PostgreSQL \(list.table).\(list.column)")
         }
+    }
+
+    /// The values SQLite's CHECK on `column` allows: a short list as `column IN ('a', 'b')`, a longer one as
+    /// `(column = 'a' OR column = 'b' OR …)` (migration "v11 checks without IN lists").
+    static func checkedValues(of column: String, in text: String) -> [String] {
+        let list = quotedValues(after: "\(column) IN (", in: text)
+        if !list.isEmpty { return list }
+        guard let chain = text.range(of: "CHECK ((\(column) = ") else { return [] }
+        return quotedValues(after: "CHECK ((", in: String(text[chain.lowerBound...]))
     }
 
     /// The single-quoted values of the list that follows `marker` in `text`, up to its closing parenthesis.

@@ -52,9 +52,16 @@ final class BulkLoadKeys: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard isTracking else { return }
-        for batch in batches {
-            for row in batch.notifications { noteNotificationLocked(row.lineageId, row.notificationId) }
-            for row in batch.renewalInfos { noteRenewalLocked(row.documentId, row.originalTransactionId) }
+        // By index: a `for … in` would copy every batch and row (see ``SQLiteDocumentWriter``).
+        for batchIndex in batches.indices {
+            let notifications = batches[batchIndex].notifications
+            for index in notifications.indices {
+                noteNotificationLocked(notifications[index].lineageId, notifications[index].notificationId)
+            }
+            let renewals = batches[batchIndex].renewalInfos
+            for index in renewals.indices {
+                noteRenewalLocked(renewals[index].documentId, renewals[index].originalTransactionId)
+            }
         }
     }
 

@@ -14,9 +14,10 @@ struct KeyFilter {
     }
 
     /// Adds the key; true when it may have been added before (every one of its bits was already set).
-    mutating func insert(_ parts: String...) -> Bool {
+    mutating func insert(_ first: String, _ second: String) -> Bool {
         var hasher = Hasher()
-        for part in parts { hasher.combine(part) }
+        hasher.combine(first)
+        hasher.combine(second)
         let hash = UInt64(bitPattern: Int64(hasher.finalize()))
         // Three bit positions from one 64-bit hash (double hashing), enough for the expected fill.
         let first = hash

@@ -93,7 +93,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             """
             INSERT OR IGNORE INTO source_files (file_sha256, path, byte_count, state, first_run_id)
             VALUES (?, ?, ?, 'reading', ?)
-            """, forEach: \.startedFiles, of: batches, in: db
+            """, forEach: { $0.startedFiles }, of: batches, in: db
         ) { file, statement in
             statement.bind(file.fileSHA256)
             statement.bind(file.path)
@@ -110,7 +110,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             INSERT OR IGNORE INTO documents
                 (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, forEach: \.documents, of: batches, in: db
+            """, forEach: { $0.documents }, of: batches, in: db
         ) { row, statement in
             statement.bind(row.position.fileSHA256)
             statement.bind(row.position.line)
@@ -126,7 +126,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             """
             INSERT OR IGNORE INTO quarantine (file_sha256, line, entry, path, reason, message, excerpt)
             VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, forEach: \.quarantine, of: batches, in: db
+            """, forEach: { $0.quarantine }, of: batches, in: db
         ) { row, statement in
             statement.bind(row.position.fileSHA256)
             statement.bind(row.position.line)
@@ -142,7 +142,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         try insertTransactionVersions(batches, into: db)
         try execute(
             "UPDATE source_files SET state = 'complete', documents = ?, completed_run_id = ? WHERE file_sha256 = ?",
-            forEach: \.completedFiles, of: batches, in: db
+            forEach: { $0.completedFiles }, of: batches, in: db
         ) { file, statement in
             statement.bind(file.documents)
             statement.bind(file.runId)
@@ -156,14 +156,20 @@ public struct SQLiteDocumentWriter: DocumentWriter {
 
     /// Runs `sql` once for every row at `rows` of every batch, in order, binding each row with `bind`: the batches
     /// are written as if they had been appended into one.
+    ///
+    /// Batches and rows are reached by index, not by `for … in`: ingest hands over one batch per document, and
+    /// iterating copies each batch (nine arrays) and each row (up to forty strings), a retain and a release per
+    /// field, for every table. Inlined so that each call site works on its concrete row type.
+    @inline(__always)
     private static func execute<Row>(
-        _ sql: String, forEach rows: KeyPath<DocumentBatch, [Row]>, of batches: [DocumentBatch], in db: Database,
-        bind: (Row, inout BoundStatement) -> Void
+        _ sql: String, forEach rows: (DocumentBatch) -> [Row], of batches: [DocumentBatch], in db: Database,
+        bind: (borrowing Row, inout BoundStatement) -> Void
     ) throws {
         var statement = try BoundStatement(db, sql: sql)
-        for batch in batches {
-            for row in batch[keyPath: rows] {
-                bind(row, &statement)
+        for batchIndex in batches.indices {
+            let list = rows(batches[batchIndex])
+            for index in list.indices {
+                bind(list[index], &statement)
                 try statement.execute()
             }
         }
@@ -176,7 +182,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         // is built again (``SecondaryIndexes``).
         let isKeyed = try SecondaryIndexes.isNotificationKeyPresent(db)
         try execute(
-            isKeyed ? notificationUpsertSQL : notificationInsertSQL, forEach: \.notifications, of: batches, in: db
+            isKeyed ? notificationUpsertSQL : notificationInsertSQL, forEach: { $0.notifications }, of: batches, in: db
         ) { row, statement in
             statement.bind(row.notificationId)
             statement.bind(row.format)
@@ -235,7 +241,7 @@ public struct SQLiteDocumentWriter: DocumentWriter {
                  grace_period_expires_date, price_increase_status, renewal_date, signed_date, app_account_token,
                  extra_fields)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, forEach: \.renewalInfos, of: batches, in: db
+            """, forEach: { $0.renewalInfos }, of: batches, in: db
         ) { row, statement in
             statement.bind(row.documentId)
             statement.bind(row.originalTransactionId)
@@ -292,8 +298,9 @@ public struct SQLiteDocumentWriter: DocumentWriter {
     private static func insertTransactionVersions(_ batches: [DocumentBatch], into db: Database) throws {
         // How many of this write's versions each transaction has.
         var versionsInWrite: [TransactionKey: Int] = [:]
-        for batch in batches {
-            for row in batch.transactionVersions { versionsInWrite[TransactionKey(row), default: 0] += 1 }
+        for batchIndex in batches.indices {
+            let rows = batches[batchIndex].transactionVersions
+            for index in rows.indices { versionsInWrite[TransactionKey(rows[index]), default: 0] += 1 }
         }
         guard !versionsInWrite.isEmpty else { return }
         let columns = TransactionColumns.names
@@ -307,8 +314,13 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
         var newestVersion = try TransactionRebuilder.newestVersionStatement(db)
         var rebuild: Set<TransactionKey> = []
-        for batch in batches {
-            for row in batch.transactionVersions {
+        // The versions this write inserted for transactions it carries more than once (Apple's retries, a refund
+        // and the refund history entry for it), merged after the loop.
+        var several: [TransactionKey: [TransactionVersionRow]] = [:]
+        for batchIndex in batches.indices {
+            let rows = batches[batchIndex].transactionVersions
+            for index in rows.indices {
+                let row = rows[index]
                 statement.bind(row.transactionId)
                 statement.bind(row.documentId)
                 statement.bind(row.source)
@@ -326,10 +338,24 @@ public struct SQLiteDocumentWriter: DocumentWriter {
                 let key = TransactionKey(row)
                 if versionsInWrite[key] == 1 {
                     if !inserted { continue }
-                    if try TransactionRebuilder.insertIfNew(row, using: &firstVersion) { continue }
+                    if try TransactionRebuilder.insertIfNew([row], using: &firstVersion) { continue }
                     if try TransactionRebuilder.mergeIfNewest(row, using: &newestVersion) { continue }
+                    rebuild.insert(key)
+                } else if inserted {
+                    several[key, default: []].append(row)
                 }
+            }
+        }
+        // The same three cases for a transaction with several new versions: all of it (no stored row yet), laid
+        // over its row oldest first (each strictly newer than the row), or merged from storage. Sorted, so the
+        // rows are written in the same order whatever the dictionary's.
+        for key in several.keys.sorted() {
+            let versions = several[key] ?? []
+            if try TransactionRebuilder.insertIfNew(versions, using: &firstVersion) { continue }
+            for version in TransactionMerger.ordered(versions) {
+                if try TransactionRebuilder.mergeIfNewest(version, using: &newestVersion) { continue }
                 rebuild.insert(key)
+                break
             }
         }
         try TransactionRebuilder.rebuild(rebuild.sorted(), in: db)

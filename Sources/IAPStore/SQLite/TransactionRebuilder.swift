@@ -7,10 +7,11 @@ enum TransactionRebuilder {
         try BoundStatement(db, sql: insertOrIgnoreSQL)
     }
 
-    /// Inserts the `transactions` row of a transaction whose only version is `version`, unless the transaction
-    /// already has a row. - Returns: false when it had one (the caller then rebuilds it from all its versions).
-    static func insertIfNew(_ version: TransactionVersionRow, using statement: inout BoundStatement) throws -> Bool {
-        guard let merged = TransactionMerger.merge([version]) else { return false }
+    /// Inserts the `transactions` row of a transaction whose only versions are `versions`, unless the transaction
+    /// already has a row. - Returns: false when it had one (the caller then folds the versions into it, or rebuilds
+    /// it from all its versions).
+    static func insertIfNew(_ versions: [TransactionVersionRow], using statement: inout BoundStatement) throws -> Bool {
+        guard let merged = TransactionMerger.merge(versions) else { return false }
         bind(merged, to: &statement)
         return try statement.execute() == 1
     }

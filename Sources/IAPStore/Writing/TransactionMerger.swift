@@ -9,9 +9,7 @@
 public enum TransactionMerger {
     /// Merges versions (any order). Returns nil for an empty list.
     public static func merge(_ versions: [TransactionVersionRow]) -> MergedTransaction? {
-        let ordered = versions.sorted {
-            ($0.documentTime, $0.versionSHA256) < ($1.documentTime, $1.versionSHA256)
-        }
+        let ordered = versions.count == 1 ? versions : ordered(versions)
         guard let newest = ordered.last else { return nil }
         var merged = TransactionFields()
         for version in ordered {
@@ -47,6 +45,11 @@ public enum TransactionMerger {
         return MergedTransaction(
             transactionId: newest.transactionId, documentTime: newest.documentTime, versionCount: ordered.count,
             format: newest.format, environment: newest.environment, fields: merged)
+    }
+
+    /// Versions in merge order: oldest first by (document time, version hash).
+    public static func ordered(_ versions: [TransactionVersionRow]) -> [TransactionVersionRow] {
+        versions.sorted { ($0.documentTime, $0.versionSHA256) < ($1.documentTime, $1.versionSHA256) }
     }
 
     private static func overwrite<Value>(_ target: inout Value?, _ value: Value?) {

@@ -60,6 +60,9 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v11 checks without IN lists") { db in
+            try SchemaV11.migrate(db)
+        }
         return migrator
     }
 }
