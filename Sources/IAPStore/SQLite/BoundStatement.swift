@@ -12,11 +12,14 @@ struct BoundStatement {
     private let statement: Statement
     private let connection: SQLiteConnection?
     private var next: Int32 = 1
+    /// The current row's text values, read by SQLite in place.
+    private let text: RowText
 
     /// The cached statement for `sql` on `db`.
     init(_ db: Database, sql: String) throws {
         statement = try db.cachedStatement(sql: sql)
         connection = db.sqliteConnection
+        text = RowText(handle: statement.sqliteStatement)
     }
 
     private var handle: SQLiteStatement { statement.sqliteStatement }
@@ -27,14 +30,20 @@ struct BoundStatement {
             sqlite3_bind_null(handle, next)
             return
         }
-        // Nearly every string is stored as it is: bind its own UTF-8 in place, with no copy of the String (each
-        // copy is a retain and a release, and ingest binds about sixty strings per document).
+        // Nearly every string is stored as it is: its UTF-8 goes into the row's buffer, from which SQLite reads it
+        // (``RowText``), with no copy of the String (each copy is a retain and a release, and ingest binds about
+        // sixty strings per document).
         let parameter = next
+        let rowText = text
         let boundInPlace = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard let base = bytes.baseAddress, memchr(base, 0, bytes.count) == nil else { return false }
-            sqlite3_bind_text(
-                handle, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                Self.transient)
+            if let stable = rowText.store(UnsafeRawBufferPointer(bytes)) {
+                sqlite3_bind_text(handle, parameter, stable.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
+            } else {
+                sqlite3_bind_text(
+                    handle, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                    Self.transient)
+            }
             return true
         }
         if boundInPlace == true { return }
@@ -91,6 +100,7 @@ struct BoundStatement {
     /// in debug builds), so clearing them first would only write NULL into each one, for every row.
     private mutating func reset() {
         sqlite3_reset(handle)
+        text.reset()
         next = 1
     }
 
