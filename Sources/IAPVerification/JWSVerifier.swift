@@ -9,6 +9,7 @@ import Synchronization
 public final class JWSVerifier: Sendable {
     private let validator: CertificatePathValidator
     private let cache: ChainCache
+    private let certificates = ParsedCertificates(capacity: 64)
     /// SHA-256 fingerprints of the configured roots, in the order given.
     public let trustedRootFingerprints: [String]
     private let checks = Atomic<Int>(0)
@@ -43,6 +44,9 @@ public final class JWSVerifier: Sendable {
 
     /// How many validated chains are cached right now (at most 64).
     public var cachedChainCount: Int { cache.count }
+
+    /// How many parsed certificates are held right now (at most 64), validated or not.
+    public var parsedCertificateCount: Int { certificates.count }
 
     /// Verifies `jws` as Apple signs it.
     ///
@@ -111,25 +115,34 @@ public final class JWSVerifier: Sendable {
         if let cached = cache.path(for: key), cached.contains(seconds) {
             return .success(cached)
         }
-        guard let leafDER = Base64Decoding.decode(leaf, alphabet: .standard) else {
-            return .failure(.init(.badBase64, "x5c[0] (the leaf certificate) is not valid base64."))
+        let leafCertificate: X509Certificate
+        switch parsed(leaf, index: 0, role: "leaf") {
+        case .success(let certificate): leafCertificate = certificate
+        case .failure(let failure): return .failure(failure)
         }
-        guard let intermediateDER = Base64Decoding.decode(intermediate, alphabet: .standard) else {
-            return .failure(.init(.badBase64, "x5c[1] (the intermediate certificate) is not valid base64."))
-        }
-        guard let leafCertificate = X509Certificate(der: leafDER) else {
-            return .failure(.init(.badCertificateChain, "x5c[0] (the leaf) does not parse as a DER X.509 certificate."))
-        }
-        guard let intermediateCertificate = X509Certificate(der: intermediateDER) else {
-            return .failure(.init(
-                .badCertificateChain, "x5c[1] (the intermediate) does not parse as a DER X.509 certificate."
-            ))
+        let intermediateCertificate: X509Certificate
+        switch parsed(intermediate, index: 1, role: "intermediate") {
+        case .success(let certificate): intermediateCertificate = certificate
+        case .failure(let failure): return .failure(failure)
         }
         let result = validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, atSeconds: seconds)
         if case .success(let path) = result {
             cache.store(path, for: key)
         }
         return result
+    }
+
+    /// The certificate `x5c[index]` holds, parsed once per verifier (``ParsedCertificates``).
+    private func parsed(_ text: String, index: Int, role: String) -> Result<X509Certificate, JWSVerificationFailure> {
+        if let known = certificates.certificate(for: text) { return .success(known) }
+        guard let der = Base64Decoding.decode(text, alphabet: .standard) else {
+            return .failure(.init(.badBase64, "x5c[\(index)] (the \(role) certificate) is not valid base64."))
+        }
+        guard let certificate = X509Certificate(der: der) else {
+            return .failure(.init(.badCertificateChain, "x5c[\(index)] (the \(role)) does not parse as a DER X.509 certificate."))
+        }
+        certificates.store(certificate, for: text)
+        return .success(certificate)
     }
 
     private static func checkSignature(

@@ -56,6 +56,24 @@ struct ChainCacheTests {
             #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == nil)
         }
         #expect(verifier.cachedChainCount <= 64)
+        #expect(verifier.parsedCertificateCount <= 64)
+    }
+
+    @Test("A chain that fails is refused every time, and its certificates are parsed once")
+    func failingChainParsedOnce() throws {
+        let trusted = try TestPKI.chain("parsed-trusted")
+        let foreign = try TestPKI.chain("parsed-foreign")
+        let verifier = try TestPKI.verifier(trusting: trusted)
+        let stranger = try (0..<3).map { try JWSSigner(chain: foreign).sign(payload: TestPKI.payload(note: "stranger-\($0)")) }
+        for jws in stranger + stranger {
+            #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == .untrustedChain)
+        }
+        #expect(verifier.cachedChainCount == 0)
+        #expect(verifier.parsedCertificateCount == 2)
+        let own = try JWSSigner(chain: trusted).sign(payload: TestPKI.payload(note: "own"))
+        #expect(TestPKI.reason(TestPKI.check(own, with: verifier)) == nil)
+        #expect(verifier.parsedCertificateCount == 4)
+        #expect(TestPKI.reason(TestPKI.check(stranger[0], with: verifier)) == .untrustedChain)
     }
 
     @Test("Many tasks verify at once with one verifier, sharing cached chains")

@@ -103,16 +103,13 @@ enum SecondaryIndexes {
         if missing.isEmpty { return false }
         // Each build sorts its keys within the page cache's budget, then merges: an 8 MB budget keeps the
         // sort from raising the load's peak memory, at no measurable cost in time.
-        // The sorts may use every core: the five secondary indexes of a 1M-document store took 2.2 s on one thread and
-        // 1.75 s on two (the cores are otherwise idle by now; SQLite's own worker threads, `PRAGMA threads`).
+        // The sorts run on this thread alone (SQLite's default, `PRAGMA threads = 0`). SQLite's worker threads made the
+        // builds of a 1M-document store 0.45 s shorter on two cores (2.2 s against 1.75 s, session 5) but cost more CPU
+        // in all: `iaplens-bench write-archive` measured 8.7 µs per document with two and 6.8 with one
+        // (Documentation/Performance.md, "Session 20").
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
-        let threads = try Int.fetchOne(db, sql: "PRAGMA threads") ?? 0
         try db.execute(sql: "PRAGMA cache_size = -8192")
-        try db.execute(sql: "PRAGMA threads = \(ProcessInfo.processInfo.activeProcessorCount)")
-        defer {
-            try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)")
-            try? db.execute(sql: "PRAGMA threads = \(threads)")
-        }
+        defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         // The smaller cache frees the load's pages, and each sort its buffers, but glibc keeps both (and the ingest
         // pipeline's freed buffers) in the heap: at 1M real-shaped notifications the index builds held 162 MB
         // between sorts and peaked at 187 MB (Documentation/Performance.md "Session 12").
