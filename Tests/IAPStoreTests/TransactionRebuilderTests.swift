@@ -83,6 +83,47 @@ import Testing
         #expect(stored[2].2 == 1 && stored[2].3 == 199)
     }
 
+    /// A write carrying several new versions of a transaction that already has a row: laid over it oldest first when
+    /// each is newer than the row, merged from storage when one ties with the row or is older. Every case must end as
+    /// the merge of all the transaction's versions.
+    @Test func severalNewVersionsInOneWriteEndAsTheMergeOfAll() throws {
+        let store = try SQLiteStore.inMemory()
+        let writer = SQLiteDocumentWriter(store: store)
+        try writer.write(batch([
+            version("t4", time: 100, hash: "a4", price: 499),
+            version("t5", time: 200, hash: "b5", price: 499),
+            version("t6", time: 200, hash: "b6", price: 499),
+        ]))
+        try writer.write(batch([
+            // t4: both newer than the row, out of order in the write; the newer carries no price.
+            version("t4", time: 300, hash: "c4", price: nil, revoked: 300),
+            version("t4", time: 200, hash: "b4", price: 599),
+            // t5: one ties with the row's time (a smaller hash), one is newer.
+            version("t5", time: 200, hash: "a5", price: 699),
+            version("t5", time: 300, hash: "c5", price: 799),
+            // t6: one is older than the row, one newer.
+            version("t6", time: 300, hash: "c6", price: nil),
+            version("t6", time: 50, hash: "a6", price: 899, revoked: 50),
+            // t7: new, two versions, and the same version twice (a file read twice in one write).
+            version("t7", time: 20, hash: "b7", price: 199),
+            version("t7", time: 10, hash: "a7", price: 99),
+            version("t7", time: 20, hash: "b7", price: 199),
+        ]))
+        let stored = try storedRows(store)
+        let expected = try expectedRows(store)
+        #expect(stored.count == 4)
+        for (row, merged) in zip(stored, expected) {
+            #expect(row.0 == merged.transactionId)
+            #expect(row.1 == merged.documentTime, "\(row.0)")
+            #expect(row.2 == merged.versionCount, "\(row.0)")
+            #expect(row.3 == merged.fields.price, "\(row.0)")
+            #expect(row.4 == merged.fields.revocationDate, "\(row.0)")
+        }
+        #expect(stored.map(\.2) == [3, 3, 3, 2])
+        #expect(stored[0].3 == 599 && stored[0].4 == 300)
+        #expect(stored[1].3 == 799 && stored[2].3 == 499 && stored[2].4 == nil && stored[3].3 == 199)
+    }
+
     /// Every column of every `transactions` row, read back with the writer's own column order.
     private func fullRows(_ store: SQLiteStore) throws -> [MergedTransaction] {
         try store.database.read { db in
