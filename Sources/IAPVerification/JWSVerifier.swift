@@ -115,15 +115,25 @@ public final class JWSVerifier: Sendable {
         if let cached = cache.path(for: key), cached.contains(seconds) {
             return .success(cached)
         }
-        let leafCertificate: X509Certificate
-        switch parsed(leaf, index: 0, role: "leaf") {
-        case .success(let certificate): leafCertificate = certificate
-        case .failure(let failure): return .failure(failure)
+        // Certificates parsed before are taken as they are (``ParsedCertificates``); the others are decoded, both
+        // before either is parsed, so a chain with several defects names the same one as it always did.
+        let knownLeaf = certificates.certificate(for: leaf)
+        let knownIntermediate = certificates.certificate(for: intermediate)
+        let leafDER = knownLeaf == nil ? Base64Decoding.decode(leaf, alphabet: .standard) : []
+        guard let leafDER else {
+            return .failure(.init(.badBase64, "x5c[0] (the leaf certificate) is not valid base64."))
         }
-        let intermediateCertificate: X509Certificate
-        switch parsed(intermediate, index: 1, role: "intermediate") {
-        case .success(let certificate): intermediateCertificate = certificate
-        case .failure(let failure): return .failure(failure)
+        let intermediateDER = knownIntermediate == nil ? Base64Decoding.decode(intermediate, alphabet: .standard) : []
+        guard let intermediateDER else {
+            return .failure(.init(.badBase64, "x5c[1] (the intermediate certificate) is not valid base64."))
+        }
+        guard let leafCertificate = knownLeaf ?? parsed(leafDER, text: leaf) else {
+            return .failure(.init(.badCertificateChain, "x5c[0] (the leaf) does not parse as a DER X.509 certificate."))
+        }
+        guard let intermediateCertificate = knownIntermediate ?? parsed(intermediateDER, text: intermediate) else {
+            return .failure(.init(
+                .badCertificateChain, "x5c[1] (the intermediate) does not parse as a DER X.509 certificate."
+            ))
         }
         let result = validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, atSeconds: seconds)
         if case .success(let path) = result {
@@ -132,17 +142,11 @@ public final class JWSVerifier: Sendable {
         return result
     }
 
-    /// The certificate `x5c[index]` holds, parsed once per verifier (``ParsedCertificates``).
-    private func parsed(_ text: String, index: Int, role: String) -> Result<X509Certificate, JWSVerificationFailure> {
-        if let known = certificates.certificate(for: text) { return .success(known) }
-        guard let der = Base64Decoding.decode(text, alphabet: .standard) else {
-            return .failure(.init(.badBase64, "x5c[\(index)] (the \(role) certificate) is not valid base64."))
-        }
-        guard let certificate = X509Certificate(der: der) else {
-            return .failure(.init(.badCertificateChain, "x5c[\(index)] (the \(role)) does not parse as a DER X.509 certificate."))
-        }
+    /// `der` parsed, and kept for the next JWS that carries `text`; nil when it is not a DER X.509 certificate.
+    private func parsed(_ der: [UInt8], text: String) -> X509Certificate? {
+        guard let certificate = X509Certificate(der: der) else { return nil }
         certificates.store(certificate, for: text)
-        return .success(certificate)
+        return certificate
     }
 
     private static func checkSignature(

@@ -69,6 +69,20 @@ struct JWSRuleTests {
         #expect(reason(jws) == .badBase64)
     }
 
+    @Test("A leaf that is not DER beside an intermediate that is not base64 is bad base64, before and after the leaf is known")
+    func base64IsCheckedBeforeDER() throws {
+        var x5c = chain.x5c
+        x5c[0] = Data("definitely not DER".utf8).base64EncodedString()
+        x5c[1] = "***not base64***"
+        let jws = try signer.sign(payload: TestPKI.payload(), header: .init(x5c: x5c))
+        #expect(reason(jws) == .badBase64)
+        // The real leaf, now parsed and kept by the verifier, beside the same intermediate: still the base64.
+        #expect(reason(valid) == nil)
+        var known = chain.x5c
+        known[1] = "***not base64***"
+        #expect(reason(try signer.sign(payload: TestPKI.payload(), header: .init(x5c: known))) == .badBase64)
+    }
+
     @Test("A leaf without Apple's receipt-signing OID is refused")
     func leafWithoutOID() throws {
         let bare = try TestPKI.chain(options: .init(includeLeafOID: false))
