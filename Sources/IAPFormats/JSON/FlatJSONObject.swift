@@ -38,6 +38,9 @@ public struct FlatJSONObject: Sendable {
     let bytes: [UInt8]
     let members: [Member]
     let children: [FlatJSONObject]
+    /// Two bits per key (``keyBits(length:first:last:)``): a key whose bits are not all set is not a member, which
+    /// settles most absent keys without a scan.
+    let keyFilter: UInt64
 
     /// Reads `bytes` when they are one flat object followed by nothing but whitespace; nil otherwise (see the type).
     /// - Parameter maxStringBytes: strings longer than this are left to the tree parser, which rejects them.
@@ -56,10 +59,16 @@ public struct FlatJSONObject: Sendable {
 
     /// The member named `key`, searched from `hint` on (decoders ask for members in about the order Apple writes
     /// them, so the search usually ends at once).
+    ///
+    /// A decoder asks for a dozen optional keys a notification that Apple leaves out, and each used to be a scan of
+    /// every member: ``keyFilter`` answers most of them at once (Documentation/Performance.md, "Session 21").
     public func position(of key: String, from hint: Int) -> Int? {
         var key = key
         return key.withUTF8 { wanted -> Int? in
-            bytes.withUnsafeBufferPointer { all -> Int? in
+            let length = wanted.count
+            let bits = length == 0 ? Self.emptyKeyBits : Self.keyBits(length: length, first: wanted[0], last: wanted[length - 1])
+            guard keyFilter & bits == bits else { return nil }
+            return bytes.withUnsafeBufferPointer { all -> Int? in
                 let count = members.count
                 guard count > 0 else { return nil }
                 var position = hint < count ? hint : 0
@@ -77,6 +86,16 @@ public struct FlatJSONObject: Sendable {
             }
         }
     }
+
+    /// The filter bits of a key of `length` bytes (at least one) that begins with `first` and ends with `last`.
+    @inline(__always)
+    static func keyBits(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+        let mixed = (UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)) &* 0x9E37_79B9_7F4A_7C15
+        return 1 << (mixed >> 58) | 1 << ((mixed >> 52) & 63)
+    }
+
+    /// The filter bits of the empty key.
+    static let emptyKeyBits: UInt64 = 1
 
     /// The key at `position`.
     public func key(at position: Int) -> String {
@@ -140,6 +159,12 @@ public struct FlatJSONObject: Sendable {
         JSONObject(
             uniqueKeys: members.indices.map(key(at:)), values: members.indices.map(value(at:)), index: nil)
     }
+
+    /// The members at `positions` (in increasing order), as an object of their own. The keys are distinct, as in
+    /// every flat object, so no key is looked up while it is built.
+    public func jsonObject(positions: [Int]) -> JSONObject {
+        JSONObject(uniqueKeys: positions.map(key(at:)), values: positions.map(value(at:)), index: nil)
+    }
 }
 
 /// The scanner behind ``FlatJSONObject/parse(_:maxStringBytes:)``: every method returns nil (or false) at the
@@ -159,13 +184,20 @@ private struct FlatReader {
         var members: [FlatJSONObject.Member] = []
         members.reserveCapacity(depth == 1 ? 32 : 8)
         var children: [FlatJSONObject] = []
+        var keyFilter: UInt64 = 0
         skipWhitespace()
         if take(UInt8(ascii: "}")) {
-            return FlatJSONObject(bytes: document, members: [], children: [])
+            return FlatJSONObject(bytes: document, members: [], children: [], keyFilter: 0)
         }
         while true {
             skipWhitespace()
-            guard take(UInt8(ascii: "\"")), let key = plainString(), !isDuplicate(key, in: members) else { return nil }
+            guard take(UInt8(ascii: "\"")), let key = plainString() else { return nil }
+            let bits = key.isEmpty
+                ? FlatJSONObject.emptyKeyBits
+                : FlatJSONObject.keyBits(length: key.count, first: bytes[key.lowerBound], last: bytes[key.upperBound - 1])
+            // Only a key whose bits are all set already can be a duplicate.
+            if keyFilter & bits == bits, isDuplicate(key, in: members) { return nil }
+            keyFilter |= bits
             skipWhitespace()
             guard take(UInt8(ascii: ":")) else { return nil }
             skipWhitespace()
@@ -205,7 +237,7 @@ private struct FlatReader {
             skipWhitespace()
             if take(UInt8(ascii: ",")) { continue }
             guard take(UInt8(ascii: "}")) else { return nil }
-            return FlatJSONObject(bytes: document, members: members, children: children)
+            return FlatJSONObject(bytes: document, members: members, children: children, keyFilter: keyFilter)
         }
     }
 

@@ -33,7 +33,9 @@ enum CanonicalWriter {
         case .object(let object):
             output.append(Byte.openBrace)
             // Byte order, not Swift's String ordering (which compares Unicode-normalised text).
-            let order = object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
+            let order = object.count < 2
+                ? Array(object.keys.indices)
+                : object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
             for (position, memberIndex) in order.enumerated() {
                 if position > 0 { output.append(Byte.comma) }
                 writeString(object.keys[memberIndex], into: &output)
@@ -46,6 +48,16 @@ enum CanonicalWriter {
 
     static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(Byte.quote)
+        // Nearly every string (Apple's ids, codes and dates) needs no escape: copied whole, not byte by byte.
+        let copied = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where byte == Byte.quote || byte == Byte.backslash || byte < 0x20 { return false }
+            output.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true {
+            output.append(Byte.quote)
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case Byte.quote, Byte.backslash:

@@ -45,6 +45,21 @@ import Testing
         ]) { reader throws(ModelDecodingError) in try JWSTransactionDecodedPayload(reader: reader) }
     }
 
+    /// A flat object's integers are read from their digits, a tree's from the number's text: every integer reader
+    /// gives the same value or the same error either way, at the edges of the flat form too.
+    @Test func integersReadTheSameFromEither() throws {
+        let texts = ["0", "-0", "7", "-7", "999999999999999999", "-999999999999999999", "1735689600000", "100001", "true", "\"5\"", "null"]
+        for text in texts {
+            try expectSameBothWays([#"{"a":1,"n":"# + text + "}"]) { reader throws(ModelDecodingError) in
+                [
+                    String(describing: try reader.int64("n")), String(describing: try? reader.lenientInt64("n")),
+                    String(describing: try? reader.count("n", in: 0...100_000, "a percentage")),
+                    String(describing: try? reader.date("n")), "\(reader.unreadFields())",
+                ]
+            }
+        }
+    }
+
     @Test func renewalInfosDecodeTheSameFromEither() throws {
         try expectSameBothWays([
             #"{"originalTransactionId":"2000000","autoRenewStatus":1,"expirationIntent":2,"recentSubscriptionStartDate":1735689600000,"renewalDate":1738368000000,"isInBillingRetryPeriod":true}"#,

@@ -33,9 +33,13 @@ struct SignedPayloadDecoder: Sendable {
         // words every error.
         let payload: FieldReader
         let signedDateValue: JSONValue?
+        var signedDateInPlace: Int64?
         if let flat = FlatJSONObject.parse(compact.payload) {
             payload = FieldReader(flat)
-            signedDateValue = flat.position(of: "signedDate", from: 0).map(flat.value(at:))
+            let position = flat.position(of: "signedDate", from: 0)
+            // An integer is read from its digits; anything else as a value, below.
+            signedDateInPlace = position.flatMap(flat.int64(at:))
+            signedDateValue = signedDateInPlace == nil ? position.map(flat.value(at:)) : nil
         } else {
             let value: JSONValue
             do {
@@ -49,7 +53,7 @@ struct SignedPayloadDecoder: Sendable {
             payload = FieldReader(object)
             signedDateValue = object["signedDate"]
         }
-        let signedDate = signedDateValue?.numberValue.flatMap { number in
+        let signedDate = signedDateInPlace ?? signedDateValue?.numberValue.flatMap { number in
             number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
         }
         if let verifier {
