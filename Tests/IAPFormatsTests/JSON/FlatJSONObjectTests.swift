@@ -85,4 +85,25 @@ import Testing
         }
         #expect(flatCount > 300, "the generator still makes plain documents")
     }
+
+    /// The key filter only ever spares a scan: with few keys and with so many that every bit is set, each member is
+    /// found wherever the search starts, a key that is not there is not, and a key twice is refused wherever it is.
+    @Test func everyKeyIsFoundAndNoOtherWhateverTheFilterHolds() throws {
+        for count in [1, 3, 30, 200] {
+            let keys = (0..<count).map { "k\($0)" } + [""]
+            let text = "{" + keys.enumerated().map { "\"\($1)\":\($0)" }.joined(separator: ",") + "}"
+            let object = try #require(FlatJSONObject.parse(bytes(text)))
+            for (position, key) in keys.enumerated() {
+                for hint in [0, position, count / 2, count + 5] {
+                    #expect(object.position(of: key, from: hint) == position, "\(key) in \(count) keys from \(hint)")
+                }
+            }
+            for absent in ["k\(count)", "k", "K0", "k00", "x", " ", "k0 "] {
+                #expect(object.position(of: absent, from: 0) == nil, "\(absent) in \(count) keys")
+            }
+            for duplicate in [keys[0], keys[count / 2], keys[count - 1], ""] {
+                #expect(FlatJSONObject.parse(bytes(String(text.dropLast()) + ",\"\(duplicate)\":1}")) == nil, "\(duplicate) twice")
+            }
+        }
+    }
 }
