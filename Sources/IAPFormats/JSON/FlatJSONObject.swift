@@ -119,6 +119,11 @@ public struct FlatJSONObject: Sendable {
         return member.kind == .string ? member.valueStart..<member.valueEnd : nil
     }
 
+    /// The text at `range` of the document (a range ``stringRange(at:)`` gave) as a `String`.
+    public func string(in range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+
     /// The string held by the member at `position`, left where it lies in the document; nil when it holds none.
     public func inPlaceString(at position: Int) -> InPlaceString? {
         stringRange(at: position).map { InPlaceString(document: bytes, range: $0) }

@@ -110,7 +110,12 @@ public struct FieldReader: Sendable {
 
     /// A string, or nil when absent/null.
     public func string(_ key: String) throws(ModelDecodingError) -> String? {
-        guard let value = present(key) else { return nil }
+        guard let position = position(of: key) else { return nil }
+        readPositions.insert(position)
+        if case .flat(let object) = members, let range = object.stringRange(at: position) {
+            return object.string(in: range)
+        }
+        guard let value = value(at: position) else { return nil }
         guard case .string(let text) = value else { throw mismatch(key, value, "a string") }
         return text
     }
