@@ -7,6 +7,10 @@ extension FinancialReportReader {
         let positions: [String: Int]
         let names: [String]
         let missing: [String]
+        /// The positions of the columns no required name claims, in order: a row's other columns. Worked out once
+        /// here, not for every row (a set of the required names and two lower-casings per cell cost about as much as
+        /// reading the row; Documentation/Performance.md, "Session 21").
+        let otherPositions: [Int]
 
         init?(_ cells: [String]) {
             var positions: [String: Int] = [:]
@@ -22,6 +26,8 @@ extension FinancialReportReader {
             self.positions = positions
             self.names = names
             missing = required.filter { positions[$0.lowercased()] == nil }
+            let used = Set(required.map { $0.lowercased() })
+            otherPositions = names.indices.filter { !used.contains(names[$0].lowercased()) }
         }
 
         var missingSentence: String {
@@ -41,6 +47,7 @@ extension FinancialReportReader {
             if cells.count > names.count, cells[names.count...].contains(where: { !FinancialReportReader.trimmed($0).isEmpty }) {
                 return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
             }
+            // Every required column is there (a header with one missing is refused before any row is read).
             func cell(_ name: String) -> String {
                 FinancialReportReader.trimmed(cells[positions[name.lowercased()]!])
             }
@@ -66,11 +73,7 @@ extension FinancialReportReader {
                 guard !overflow, amount <= UInt64(FinancialReportBounds.extendedMilli) else {
                     throw Problem(message: "Customer Price × Quantity is beyond what one report row can hold (\(FinancialReportBounds.extendedText)).")
                 }
-                let used = Set(FinancialReportReader.requiredColumns.map { $0.lowercased() })
-                var others: [(name: String, value: String)] = []
-                for (index, name) in names.enumerated() where !used.contains(name.lowercased()) {
-                    others.append((name, cells[index]))
-                }
+                let others = otherPositions.map { (name: names[$0], value: cells[$0]) }
                 return .success(FinancialReportRow(
                     line: line, transactionDate: date, settlementDate: settlement, sku: sku, productTypeIdentifier: type,
                     countryOfSale: country, quantity: quantity, partnerShareMilli: share, extendedPartnerShareMilli: extended,

@@ -32,9 +32,12 @@ struct SQLiteStoreConnection: StoreConnection {
     }
 
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
-        StatementArguments(values.map { value -> DatabaseValue in
+        // As optional existentials: GRDB's initializer for a sequence of `DatabaseValue` reads each through a key
+        // path, which cost more than the inserts of Apple's financial reports (Documentation/Performance.md,
+        // "Session 21").
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
             switch value {
-            case .null: return .null
+            case .null: return DatabaseValue.null
             case .integer(let number): return number.databaseValue
             case .text(let text), .other(let text): return StoredText.storable(text).databaseValue
             }
