@@ -45,4 +45,33 @@ import Testing
         iterator.drain()
         #expect(digest.hex == FileDigest.sha256Hex(of: bytes))
     }
+
+    /// The reader checks its bytes against the hasher's by a CRC-64 taken in both passes: the standard CRC-64/XZ
+    /// (ECMA-182, reflected), the same however the bytes arrive, and another value for other bytes of the same size.
+    @Test func theChecksumIsTheStandardCRC64OfTheBytesReadAndTellsARewriteApart() throws {
+        let check = StreamingDigest(sha256: false)
+        Array("123456789".utf8).withUnsafeBytes { check.update($0) }
+        #expect(check.checksum == 0x995D_C9BB_DF19_39FA)
+        #expect(check.hex == nil)
+        #expect(check.byteCount == 9)
+
+        let folder = try TemporaryFolder()
+        // Over 256 KB: read in two pieces, hashed in one pass of 1 MB.
+        let text = (1...40_000).map { "{\"n\":\($0)}\n" }.joined()
+        let file = try folder.write("f.jsonl", text)
+        let hashed = try FileDigest.digest(ofFileAt: file.path, prefixLength: nil)
+        let read = StreamingDigest(sha256: false)
+        var iterator = DocumentReader(file: file).makeIterator(digest: read)
+        while iterator.next() != nil {}
+        iterator.drain()
+        #expect(read.checksum == hashed.checksum)
+        #expect(read.byteCount == hashed.byteCount)
+
+        // The same size, one digit other.
+        let rewrittenText = (1...40_000).map { "{\"n\":\($0 == 39_999 ? 39_998 : $0)}\n" }.joined()
+        let rewritten = try folder.write("g.jsonl", rewrittenText)
+        let other = try FileDigest.digest(ofFileAt: rewritten.path, prefixLength: nil)
+        #expect(other.byteCount == hashed.byteCount)
+        #expect(other.checksum != hashed.checksum)
+    }
 }
