@@ -15,32 +15,11 @@
 #   --profile    keep callgrind's output there, for callgrind_annotate
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bench="" archive=/work/bench-data/b31/real-200k documents=3000 profile=""
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --bench) bench=$2; shift 2 ;;
-        --archive) archive=$2; shift 2 ;;
-        --documents) documents=$2; shift 2 ;;
-        --profile) profile=$2; shift 2 ;;
-        *) echo "decode-instructions: unknown option $1" >&2; exit 2 ;;
-    esac
-done
-command -v valgrind > /dev/null || apt-get install -y valgrind > /dev/null
-if [ -z "$bench" ]; then
-    swift build -c release --product iaplens-bench > /dev/null
-    bench=.build/release/iaplens-bench
-fi
-[ -d "$archive" ] || { echo "decode-instructions: no archive at $archive (scripts/benchmark.sh makes one)" >&2; exit 1; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Valgrind cannot read the Swift compiler's debug information; the symbol table is enough to find the function.
-strip -g -o "$work/bench" "$bench"
-valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" \
-    --toggle-collect='*DocumentProcessorV7process5bytes4line4file*' \
-    "$work/bench" decode-archive --input "$archive" --bundle-id com.example.iaplens.demo --limit "$documents" \
-    > "$work/bench.out" 2> "$work/valgrind.err"
+source scripts/instruction-count.sh
+instruction_count_options decode-instructions 3000 "$@"
+instruction_count_run '*DocumentProcessorV7process5bytes4line4file*' decode-archive --input "$archive" \
+    --bundle-id com.example.iaplens.demo --limit "$documents"
 decoded=$(awk '/^decode_documents/ {print $2}' "$work/bench.out")
-[ -n "$profile" ] && cp "$work/callgrind.out" "$profile"
 # Every function's own count, summed with and without libcrypto's.
 callgrind_annotate --threshold=100 "$work/callgrind.out" 2> /dev/null | awk -v documents="$decoded" '
     /^ *[0-9,]+ +\(/ {
