@@ -148,7 +148,7 @@ public struct FlatJSONObject: Sendable {
     public func value(at position: Int) -> JSONValue {
         let member = members[position]
         switch member.kind {
-        case .string: return .string(String(decoding: bytes[member.valueStart..<member.valueEnd], as: UTF8.self))
+        case .string: return .string(string(in: member.valueStart..<member.valueEnd))
         case .integer:
             let text = String(decoding: bytes[member.valueStart..<member.valueEnd], as: UTF8.self)
             return .number(JSONNumber(validatedText: text))

@@ -80,10 +80,17 @@ public struct FieldReader: Sendable {
     func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     private func present(_ key: String) -> JSONValue? {
-        // A key the object lacks needs no note: only members can be unread.
+        guard let position = markRead(key) else { return nil }
+        return value(at: position)
+    }
+
+    /// The position of `key`, noted as read; nil when the object lacks it (which needs no note: only members can be
+    /// unread).
+    @inline(__always)
+    private func markRead(_ key: String) -> Int? {
         guard let position = position(of: key) else { return nil }
         readPositions.insert(position)
-        return value(at: position)
+        return position
     }
 
     /// The integer of a member read in place, taken from its digits: the value `JSONNumber.int64` gives of the same
@@ -110,8 +117,7 @@ public struct FieldReader: Sendable {
 
     /// A string, or nil when absent/null.
     public func string(_ key: String) throws(ModelDecodingError) -> String? {
-        guard let position = position(of: key) else { return nil }
-        readPositions.insert(position)
+        guard let position = markRead(key) else { return nil }
         if case .flat(let object) = members, let range = object.stringRange(at: position) {
             return object.string(in: range)
         }
@@ -124,8 +130,7 @@ public struct FieldReader: Sendable {
     /// into a `String`. Absent, null and wrong types read exactly as ``string(_:)`` reads them.
     public func inPlaceString(_ key: String) throws(ModelDecodingError) -> InPlaceString? {
         // The key is looked up once, as in `object(_:)`; `string(_:)` stays as it is, the reader's hottest call.
-        guard let position = position(of: key) else { return nil }
-        readPositions.insert(position)
+        guard let position = markRead(key) else { return nil }
         if case .flat(let object) = members, let text = object.inPlaceString(at: position) { return text }
         guard let value = value(at: position) else { return nil }
         guard case .string(let text) = value else { throw mismatch(key, value, "a string") }
@@ -140,8 +145,7 @@ public struct FieldReader: Sendable {
 
     /// An integer. Fractional values are truncated (StoreKit Testing writes fractional milliseconds).
     public func int64(_ key: String) throws(ModelDecodingError) -> Int64? {
-        guard let position = position(of: key) else { return nil }
-        readPositions.insert(position)
+        guard let position = markRead(key) else { return nil }
         if let exact = inPlaceInteger(at: position) { return exact }
         guard let value = value(at: position) else { return nil }
         guard case .number(let number) = value else { throw mismatch(key, value, "an integer") }
@@ -159,8 +163,7 @@ public struct FieldReader: Sendable {
 
     /// A nested object, or nil when absent.
     public func object(_ key: String) throws(ModelDecodingError) -> FieldReader? {
-        guard let position = position(of: key) else { return nil }
-        readPositions.insert(position)
+        guard let position = markRead(key) else { return nil }
         // An object read in place is read in place again, not turned into a tree first.
         if case .flat(let object) = members, let nested = object.object(at: position) {
             return FieldReader(nested, path: keyPath(key))
@@ -232,8 +235,7 @@ public struct FieldReader: Sendable {
     public func count(
         _ key: String, in range: ClosedRange<Int64>, _ meaning: String, lenient: Bool = false
     ) throws(ModelDecodingError) -> Int64? {
-        guard let position = position(of: key) else { return nil }
-        readPositions.insert(position)
+        guard let position = markRead(key) else { return nil }
         if let exact = inPlaceInteger(at: position), range.contains(exact) { return exact }
         guard let value = value(at: position) else { return nil }
         let exact: Int64?
