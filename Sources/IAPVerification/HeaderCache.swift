@@ -43,11 +43,13 @@ final class HeaderCache: @unchecked Sendable {
         guard let base = segment.baseAddress else { return nil }
         lock.lock()
         defer { lock.unlock() }
-        for entry in entries where entry.segment.count == segment.count {
-            let same = entry.segment.withUnsafeBufferPointer { stored in
+        // By index: `for entry in entries` copied every entry it looked at (a retain and a release of its arrays and
+        // strings, which every processing thread shares).
+        for index in entries.indices where entries[index].segment.count == segment.count {
+            let same = entries[index].segment.withUnsafeBufferPointer { stored in
                 stored.baseAddress.map { memcmp($0, base, segment.count) == 0 } ?? false
             }
-            if same { return entry }
+            if same { return entries[index] }
         }
         return nil
     }

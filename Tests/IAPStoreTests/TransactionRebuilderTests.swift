@@ -211,4 +211,38 @@ import Testing
         let row = try #require(try fullRows(store).first)
         #expect(row.documentTime == 201 && row.versionCount == 2 && row.fields.price == 100)
     }
+
+    @Test("A transaction's first and only version is stored as the merge of that one version, every field")
+    func aSingleVersionIsStoredAsItsOwnMerge() throws {
+        let store = try SQLiteStore.inMemory()
+        // Every field set, so a field the single-version insert forgot would show as NULL.
+        let only = snapshot("solo", time: 500, hash: "s1", environment: "Sandbox") {
+            $0.originalTransactionId = "orig-solo"; $0.webOrderLineItemId = "w"; $0.bundleId = "b"; $0.productId = "p"
+            $0.subscriptionGroupIdentifier = "g"; $0.purchaseDate = 1; $0.originalPurchaseDate = 2; $0.expiresDate = 3
+            $0.quantity = 4; $0.type = "Auto-Renewable Subscription"; $0.appAccountToken = "t"
+            $0.inAppOwnershipType = "PURCHASED"; $0.signedDate = 5; $0.revocationDate = 6; $0.revocationReason = 1
+            $0.revocationType = "REFUND_PRORATED"; $0.revocationPercentage = 50_000; $0.isUpgraded = false
+            $0.isTrialPeriod = true; $0.offerType = 2; $0.offerDiscountType = "PAY_AS_YOU_GO"; $0.storefront = "USA"
+            $0.transactionReason = "PURCHASE"; $0.currency = "USD"; $0.price = 9_990; $0.appTransactionId = "app"
+        }
+        try SQLiteDocumentWriter(store: store).write(batch([only]))
+        let stored = try fullRows(store)
+        #expect(stored == [try #require(TransactionMerger.merge([only]))])
+        let lineage = try store.database.read { db in try String.fetchOne(db, sql: "SELECT lineage_id FROM transactions") }
+        #expect(lineage == "orig-solo")
+    }
+
+    @Test("The writer's key digest reads both parts as one sequence and every byte of each")
+    func keyDigestsTellKeysApart() {
+        #expect(KeyDigest.of("ab", "c") != KeyDigest.of("a", "bc"))
+        #expect(KeyDigest.of("2000000123456789", "2000000123456789") == KeyDigest.of("2000000123456789", "2000000123456789"))
+        // Small strings (15 bytes or fewer), long ones, and non-ASCII text all count.
+        let keys = ["", "a", "é", "2000000123456789", "2000000123456788", String(repeating: "x", count: 100)]
+        var digests = Set<UInt64>()
+        for first in keys { for second in keys { digests.insert(KeyDigest.of(first, second)) } }
+        #expect(digests.count == keys.count * keys.count)
+        // The final mix spreads a one-byte change over the low bits the Bloom filter uses.
+        let low = Set((0..<1_000).map { KeyDigest.of("lineage", "key-\($0)") & 0xFFFF })
+        #expect(low.count > 980)
+    }
 }

@@ -47,10 +47,20 @@ public enum Base64Decoding {
     }
 
     private static let invalidGroup: UInt32 = 1 << 24
-    private static let urlTable = table(for: .url)
-    private static let standardTable = table(for: .standard)
-    private static let urlShifted = shiftedTables(for: .url)
-    private static let standardShifted = shiftedTables(for: .standard)
+    // The tables live in memory of their own, never freed and never written after it is filled, and are read
+    // through pointers. Held as static arrays, each call retained and released them, and with every core decoding
+    // at once the cores took turns owning the arrays' reference counts (Documentation/Performance.md,
+    // "Session 22").
+    nonisolated(unsafe) private static let urlTable = permanent(table(for: .url))
+    nonisolated(unsafe) private static let standardTable = permanent(table(for: .standard))
+    nonisolated(unsafe) private static let urlShifted = permanent(shiftedTables(for: .url))
+    nonisolated(unsafe) private static let standardShifted = permanent(shiftedTables(for: .standard))
+
+    private static func permanent<Element>(_ values: [Element]) -> UnsafeBufferPointer<Element> {
+        let memory = UnsafeMutableBufferPointer<Element>.allocate(capacity: values.count)
+        _ = memory.initialize(from: values)
+        return UnsafeBufferPointer(memory)
+    }
 
     /// Decodes `text`, or returns nil if it holds a character outside the alphabet, misplaced padding,
     /// or a length no encoder produces.
@@ -89,7 +99,7 @@ public enum Base64Decoding {
         let outputCount = groups * 3 + (remainder == 0 ? 0 : remainder - 1)
         let table = alphabet == .url ? urlTable : standardTable
         let shifted = alphabet == .url ? urlShifted : standardShifted
-        return table.withUnsafeBufferPointer { table -> [UInt8]? in
+        do {
             var valid = true
             let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
                 var i = 0
@@ -110,7 +120,8 @@ public enum Base64Decoding {
                 let raw = UnsafeRawPointer(input)
                 guard let outBase = out.baseAddress else { return }
                 let outRaw = UnsafeMutableRawPointer(outBase)
-                shifted.withUnsafeBufferPointer { lookup in
+                do {
+                    let lookup = shifted
                     func group(at offset: Int) -> UInt32 {
                         let four = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
                         return lookup[Int(four & 0xFF)] | lookup[256 + Int((four >> 8) & 0xFF)]

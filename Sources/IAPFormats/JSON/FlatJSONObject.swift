@@ -63,27 +63,32 @@ public struct FlatJSONObject: Sendable {
     /// A decoder asks for a dozen optional keys a notification that Apple leaves out, and each used to be a scan of
     /// every member: ``keyFilter`` answers most of them at once (Documentation/Performance.md, "Session 21").
     public func position(of key: String, from hint: Int) -> Int? {
+        // Read through `utf8`, not `withUTF8`, which needs a mutable copy of the key: a retain and a release for
+        // each of some sixty look-ups per document (Documentation/Performance.md, "Session 22").
+        if let found = key.utf8.withContiguousStorageIfAvailable({ position(ofUTF8: $0, from: hint) }) { return found }
         var key = key
-        return key.withUTF8 { wanted -> Int? in
-            let length = wanted.count
-            let bits = length == 0 ? Self.emptyKeyBits : Self.keyBits(length: length, first: wanted[0], last: wanted[length - 1])
-            guard keyFilter & bits == bits else { return nil }
-            return bytes.withUnsafeBufferPointer { all -> Int? in
-                let count = members.count
-                guard count > 0 else { return nil }
-                var position = hint < count ? hint : 0
-                for _ in 0..<count {
-                    let member = members[position]
-                    if member.keyEnd - member.keyStart == wanted.count,
-                        wanted.count == 0
-                            || memcmp(all.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0
-                    {
-                        return position
-                    }
-                    position = position + 1 == count ? 0 : position + 1
+        return key.withUTF8 { position(ofUTF8: $0, from: hint) }
+    }
+
+    private func position(ofUTF8 wanted: UnsafeBufferPointer<UInt8>, from hint: Int) -> Int? {
+        let length = wanted.count
+        let bits = length == 0 ? Self.emptyKeyBits : Self.keyBits(length: length, first: wanted[0], last: wanted[length - 1])
+        guard keyFilter & bits == bits else { return nil }
+        return bytes.withUnsafeBufferPointer { all -> Int? in
+            let count = members.count
+            guard count > 0 else { return nil }
+            var position = hint < count ? hint : 0
+            for _ in 0..<count {
+                let member = members[position]
+                if member.keyEnd - member.keyStart == wanted.count,
+                    wanted.count == 0
+                        || memcmp(all.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0
+                {
+                    return position
                 }
-                return nil
+                position = position + 1 == count ? 0 : position + 1
             }
+            return nil
         }
     }
 

@@ -27,7 +27,7 @@ public struct JWSRenewalInfoDecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
     /// can, ``FlatJSONObject``).
-    public init(reader: FieldReader) throws(ModelDecodingError) {
+    public init(reader: borrowing FieldReader) throws(ModelDecodingError) {
         originalTransactionId = try reader.requiredString("originalTransactionId")
         productId = try reader.string("productId")
         autoRenewProductId = try reader.string("autoRenewProductId")

@@ -50,7 +50,7 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
     /// can, ``FlatJSONObject``).
-    public init(reader: FieldReader) throws(ModelDecodingError) {
+    public init(reader: borrowing FieldReader) throws(ModelDecodingError) {
         transactionId = try reader.requiredString("transactionId")
         originalTransactionId = try reader.string("originalTransactionId")
         webOrderLineItemId = try reader.string("webOrderLineItemId")

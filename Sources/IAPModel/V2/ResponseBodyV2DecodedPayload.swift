@@ -44,7 +44,7 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
 
     /// Decodes the payload from a reader over its top-level object (ingest reads a signed payload in place when it
     /// can, ``FlatJSONObject``).
-    public init(reader: FieldReader) throws(ModelDecodingError) {
+    public init(reader: borrowing FieldReader) throws(ModelDecodingError) {
         rawNotificationType = try reader.requiredString("notificationType")
         rawSubtype = try reader.string("subtype")
         notificationUUID = try reader.requiredString("notificationUUID")

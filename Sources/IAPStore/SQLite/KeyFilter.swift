@@ -15,10 +15,7 @@ struct KeyFilter {
 
     /// Adds the key; true when it may have been added before (every one of its bits was already set).
     mutating func insert(_ first: String, _ second: String) -> Bool {
-        var hasher = Hasher()
-        hasher.combine(first)
-        hasher.combine(second)
-        let hash = UInt64(bitPattern: Int64(hasher.finalize()))
+        let hash = KeyDigest.of(first, second)
         // Three bit positions from one 64-bit hash (double hashing), enough for the expected fill.
         let first = hash
         let step = (hash >> 32) | 1

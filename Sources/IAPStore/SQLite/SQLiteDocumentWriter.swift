@@ -296,13 +296,21 @@ public struct SQLiteDocumentWriter: DocumentWriter {
     }
 
     private static func insertTransactionVersions(_ batches: [DocumentBatch], into db: Database) throws {
-        // How many of this write's versions each transaction has.
-        var versionsInWrite: [TransactionKey: Int] = [:]
+        // How many of this write's versions each transaction has, counted by its key's digest (a shared digest only
+        // makes a count too high, which is safe: see ``TransactionKey/digest(lineageId:transactionId:)``). Each
+        // version's lineage and digest are kept for the loop below, in the same order.
+        var lineages: [(lineageId: String, digest: UInt64)] = []
+        var versionsInWrite: [UInt64: Int] = [:]
         for batchIndex in batches.indices {
             let rows = batches[batchIndex].transactionVersions
-            for index in rows.indices { versionsInWrite[TransactionKey(rows[index]), default: 0] += 1 }
+            for index in rows.indices {
+                let lineageId = rows[index].lineageId
+                let digest = TransactionKey.digest(lineageId: lineageId, transactionId: rows[index].transactionId)
+                lineages.append((lineageId, digest))
+                versionsInWrite[digest, default: 0] += 1
+            }
         }
-        guard !versionsInWrite.isEmpty else { return }
+        guard !lineages.isEmpty else { return }
         let columns = TransactionColumns.names
         let placeholders = Array(repeating: "?", count: 9 + columns.count).joined(separator: ", ")
         var statement = try BoundStatement(db, sql: """
@@ -317,32 +325,40 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         // The versions this write inserted for transactions it carries more than once (Apple's retries, a refund
         // and the refund history entry for it), merged after the loop.
         var several: [TransactionKey: [TransactionVersionRow]] = [:]
+        var position = 0
         for batchIndex in batches.indices {
             let rows = batches[batchIndex].transactionVersions
+            // Rows are bound where they lie (`rows[index]`): a copy of a row is a retain and a release of each of
+            // its strings.
             for index in rows.indices {
-                let row = rows[index]
-                statement.bind(row.transactionId)
-                statement.bind(row.documentId)
-                statement.bind(row.source)
-                statement.bind(row.format)
-                statement.bind(row.documentTime)
-                statement.bind(row.versionSHA256)
-                statement.bind(row.environment)
-                statement.bind(row.fields)
-                statement.bind(row.lineageId)
-                statement.bind(row.extraFields)
+                let (lineageId, digest) = lineages[position]
+                position += 1
+                statement.bind(rows[index].transactionId)
+                statement.bind(rows[index].documentId)
+                statement.bind(rows[index].source)
+                statement.bind(rows[index].format)
+                statement.bind(rows[index].documentTime)
+                statement.bind(rows[index].versionSHA256)
+                statement.bind(rows[index].environment)
+                statement.bind(rows[index].fields)
+                statement.bind(lineageId)
+                statement.bind(rows[index].extraFields)
                 let inserted = try statement.execute() == 1
                 // A version already stored is already merged into its transaction. A transaction seen for the first
                 // time with one version (most of a bulk load) is that version; one newer than all its stored versions
                 // (a renewal's or refund's later snapshot) is laid over its row; only the rest are merged from storage.
-                let key = TransactionKey(row)
-                if versionsInWrite[key] == 1 {
+                if versionsInWrite[digest] == 1 {
                     if !inserted { continue }
-                    if try TransactionRebuilder.insertIfNew([row], using: &firstVersion) { continue }
-                    if try TransactionRebuilder.mergeIfNewest(row, using: &newestVersion) { continue }
-                    rebuild.insert(key)
+                    if try TransactionRebuilder.insertIfNew(only: rows[index], lineageId: lineageId, using: &firstVersion) {
+                        continue
+                    }
+                    if try TransactionRebuilder.mergeIfNewest(rows[index], lineageId: lineageId, using: &newestVersion) {
+                        continue
+                    }
+                    rebuild.insert(TransactionKey(lineageId: lineageId, transactionId: rows[index].transactionId))
                 } else if inserted {
-                    several[key, default: []].append(row)
+                    several[TransactionKey(lineageId: lineageId, transactionId: rows[index].transactionId), default: []]
+                        .append(rows[index])
                 }
             }
         }

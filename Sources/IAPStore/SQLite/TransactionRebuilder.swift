@@ -16,6 +16,22 @@ enum TransactionRebuilder {
         return try statement.execute() == 1
     }
 
+    /// ``insertIfNew(_:using:)`` for a transaction whose only version is `version` (most of a bulk load). Merging one
+    /// version yields that version's own fields (``TransactionMerger``), so the row is bound from the version itself:
+    /// no array around it and no merged copy of its strings. `lineageId` is the version's ``Lineage``.
+    static func insertIfNew(
+        only version: borrowing TransactionVersionRow, lineageId: String, using statement: inout BoundStatement
+    ) throws -> Bool {
+        statement.bind(version.transactionId)
+        statement.bind(version.documentTime)
+        statement.bind(Int64(1))
+        statement.bind(version.format)
+        statement.bind(version.environment)
+        statement.bind(version.fields)
+        statement.bind(lineageId)
+        return try statement.execute() == 1
+    }
+
     /// The statement for ``mergeIfNewest(_:using:)``; prepare it once per batch.
     static func newestVersionStatement(_ db: Database) throws -> BoundStatement {
         try BoundStatement(db, sql: mergeNewestSQL)
@@ -30,11 +46,18 @@ enum TransactionRebuilder {
     /// took this path instead of reading every earlier version of their transaction from disk.
     /// - Returns: false when the transaction has no row, or its row is as new as `version` or newer.
     static func mergeIfNewest(_ version: TransactionVersionRow, using statement: inout BoundStatement) throws -> Bool {
+        try mergeIfNewest(version, lineageId: version.lineageId, using: &statement)
+    }
+
+    /// ``mergeIfNewest(_:using:)`` with the version's ``Lineage`` already known.
+    static func mergeIfNewest(
+        _ version: borrowing TransactionVersionRow, lineageId: String, using statement: inout BoundStatement
+    ) throws -> Bool {
         statement.bind(version.documentTime)
         statement.bind(version.format)
         statement.bind(version.environment)
         statement.bind(version.fields)
-        statement.bind(version.lineageId)
+        statement.bind(lineageId)
         statement.bind(version.transactionId)
         statement.bind(version.documentTime)
         return try statement.execute() == 1

@@ -55,9 +55,11 @@ struct LookupNormalizer: Sendable {
             case .malformed(let why):
                 result.failures.append((number, DocumentFailure(.badField, "signedTransactions[\(index)]: \(why)"), ""))
             case .jws(let jws):
-                switch decoder.decodeTransaction(InPlaceString(jws)) {
-                case .success(let decoded): good.append((number, jws, decoded.payload, decoded.identity))
-                case .failure(let failure): result.failures.append((number, failure.at("signedTransactions[\(index)]"), jws))
+                do {
+                    let decoded = try decoder.decodeTransaction(InPlaceString(jws))
+                    good.append((number, jws, decoded.payload, decoded.identity))
+                } catch {
+                    result.failures.append((number, error.at("signedTransactions[\(index)]"), jws))
                 }
             }
         }

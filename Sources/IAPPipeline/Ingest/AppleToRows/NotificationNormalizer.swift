@@ -37,15 +37,18 @@ struct NotificationNormalizer: Sendable {
         }
 
         // Nested JWS are verified on their own, at their own signedDate.
-        var transaction: (payload: JWSTransactionDecodedPayload, identity: String)?
+        let transaction: SignedPayloadDecoder.DecodedTransaction?
         if let nested = payload.data?.signedTransactionInfo {
-            switch decoder.decodeTransaction(nested, fallbackSignedDate: signedDate) {
-            case .success(let decoded): transaction = decoded
-            case .failure(let failure): return .failure(failure.at("data.signedTransactionInfo"))
+            do {
+                transaction = try decoder.decodeTransaction(nested, fallbackSignedDate: signedDate)
+            } catch {
+                return .failure(error.at("data.signedTransactionInfo"))
             }
             if decision.outcome == .accepted, let bundle = transaction?.payload.bundleId, bundle != filter.policy.bundleId {
                 return .failure(DocumentFailure(.wrongApp, "data.signedTransactionInfo is for bundle ID \(bundle); this store is for \(filter.policy.bundleId)."))
             }
+        } else {
+            transaction = nil
         }
         var renewal: JWSRenewalInfoDecodedPayload?
         if let nested = payload.data?.signedRenewalInfo {
@@ -76,23 +79,25 @@ struct NotificationNormalizer: Sendable {
             productId: transaction?.payload.productId, status: payload.data?.status,
             consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity))
         batch.notifications[batch.notifications.count - 1].extraFields = payload.unknownFields.extraFieldsText
+        // Rows are made inside the batch and completed there, and the batch moves into the result (`consume`):
+        // a row made aside was copied into the batch (a retain and a release per string) and then destroyed.
         if let transaction {
-            var version = TransactionVersionRow(
+            batch.transactionVersions.append(TransactionVersionRow(
                 transactionId: transaction.payload.transactionId, documentId: documentId, source: .v2Notification,
                 format: .v2, documentTime: signedDate, versionSHA256: transaction.identity,
-                environment: decision.environment, fields: TransactionFields(transaction.payload))
-            version.extraFields = transaction.payload.unknownFields.extraFieldsText
-            batch.transactionVersions.append(version)
+                environment: decision.environment, fields: TransactionFields(transaction.payload)))
+            batch.transactionVersions[batch.transactionVersions.count - 1].extraFields =
+                transaction.payload.unknownFields.extraFieldsText
         }
         if let renewal {
             batch.renewalInfos.append(RenewalInfoRow(v2: renewal, documentId: documentId, documentTime: signedDate, environment: decision.environment))
         }
-        return .success(batch)
+        return .success(consume batch)
     }
 }
 
 extension RenewalInfoRow {
-    init(v2 renewal: JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String) {
+    init(v2 renewal: borrowing JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String) {
         self.init(
             documentId: documentId, originalTransactionId: renewal.originalTransactionId, format: .v2,
             documentTime: documentTime, environment: environment)

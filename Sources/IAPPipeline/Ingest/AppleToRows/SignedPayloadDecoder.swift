@@ -74,18 +74,30 @@ struct SignedPayloadDecoder: Sendable {
 }
 
 extension SignedPayloadDecoder {
-    /// Decodes and verifies a signed transaction; also returns the JWS's identity.
-    func decodeTransaction(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil)
-        -> Result<(payload: JWSTransactionDecodedPayload, identity: String), DocumentFailure>
+    /// A verified signed transaction and the identity of its JWS.
+    struct DecodedTransaction: Sendable {
+        let payload: JWSTransactionDecodedPayload
+        let identity: String
+    }
+
+    /// Decodes and verifies a signed transaction.
+    ///
+    /// Throws its failure instead of returning a `Result`: a `Result` (or an optional tuple) holding a payload of
+    /// some twenty strings was copied and destroyed through the runtime's generic witnesses, twice per
+    /// transaction (Documentation/Performance.md, "Session 22").
+    func decodeTransaction(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil) throws(DocumentFailure)
+        -> DecodedTransaction
     {
+        let decoded: Decoded
         switch decode(jws, fallbackSignedDate: fallbackSignedDate) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let decoded):
-            do {
-                return .success((try JWSTransactionDecodedPayload(reader: decoded.payload), decoded.identity))
-            } catch {
-                return .failure(.undecodablePayload(error))
-            }
+        case .failure(let failure): throw failure
+        case .success(let value): decoded = value
+        }
+        do {
+            return DecodedTransaction(
+                payload: try JWSTransactionDecodedPayload(reader: decoded.payload), identity: decoded.identity)
+        } catch {
+            throw .undecodablePayload(error)
         }
     }
 }

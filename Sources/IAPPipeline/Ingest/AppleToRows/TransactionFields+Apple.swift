@@ -2,8 +2,9 @@ import IAPModel
 import IAPStore
 
 extension TransactionFields {
-    /// The fields of a V2 signed transaction.
-    init(_ payload: JWSTransactionDecodedPayload) {
+    /// The fields of a V2 signed transaction. `borrowing`: an initializer takes its arguments owned unless told
+    /// otherwise, so each caller copied the whole payload (some twenty strings) only for this to copy its fields.
+    init(_ payload: borrowing JWSTransactionDecodedPayload) {
         self.init()
         originalTransactionId = payload.originalTransactionId
         webOrderLineItemId = payload.webOrderLineItemId
@@ -35,7 +36,7 @@ extension TransactionFields {
 
     /// The fields of one V1 receipt transaction. V1 carries no type, price or currency: the catalog
     /// supplies them at analysis time.
-    init(_ receipt: LatestReceiptInfo) {
+    init(_ receipt: borrowing LatestReceiptInfo) {
         self.init()
         originalTransactionId = receipt.originalTransactionId
         webOrderLineItemId = receipt.webOrderLineItemId
