@@ -25,7 +25,9 @@ public struct NotificationRow: Sendable, Equatable {
     public var extraFields: String?
 
     /// Creates a row.
-    public init(
+    /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
+    /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
+    @inlinable public init(
         notificationId: String, format: PayloadFormat, notificationType: String, subtype: String?, environment: String,
         bundleId: String?, appAppleId: Int64?, version: String?, signedDate: Int64?, receivedAt: Int64?,
         documentTime: Int64, transactionId: String?, originalTransactionId: String?, productId: String?,

@@ -19,7 +19,9 @@ public struct RenewalInfoRow: Sendable, Equatable {
     public var extraFields: String?
 
     /// Creates a row with the identifying fields; set the rest as properties.
-    public init(documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64, environment: String) {
+    /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
+    /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
+    @inlinable public init(documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64, environment: String) {
         self.documentId = documentId
         self.originalTransactionId = originalTransactionId
         self.format = format

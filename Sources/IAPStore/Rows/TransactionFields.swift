@@ -32,5 +32,5 @@ public struct TransactionFields: Sendable, Equatable {
     public var appTransactionId: String?
 
     /// Creates empty fields.
-    public init() {}
+    @inlinable public init() {}
 }

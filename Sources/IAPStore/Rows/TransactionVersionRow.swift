@@ -17,7 +17,9 @@ public struct TransactionVersionRow: Sendable, Equatable {
     public var extraFields: String?
 
     /// Creates a row.
-    public init(
+    /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
+    /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
+    @inlinable public init(
         transactionId: String, documentId: String, source: TransactionSource, format: PayloadFormat, documentTime: Int64,
         versionSHA256: String, environment: String, fields: TransactionFields
     ) {

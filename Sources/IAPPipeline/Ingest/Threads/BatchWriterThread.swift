@@ -29,11 +29,9 @@ final class BatchWriterThread: @unchecked Sendable {
             guard currentFailure() == nil else { return }
             do {
                 try writer.write(batches)
-                // The rows were allocated on the worker threads and are freed here; unless told to hand it back,
-                // the allocator keeps that memory in the workers' arenas and resident memory creeps up with the
-                // archive. After every write: with glibc, trimming every fourth write saved about 1 % of the CPU but
-                // let the 1M peak grow to 168 MB (against 149 MB, and 138 MB at 100k).
-                MemoryRelease.returnFreedMemory()
+                // The rows were allocated on the worker threads and are freed here (see the method for why glibc is
+                // trimmed after every write and jemalloc is left to its own decay).
+                MemoryRelease.returnFreedMemoryAfterWrite()
             } catch {
                 lock.withLock { failure = failure ?? error }
             }
