@@ -56,6 +56,8 @@ run() {
     local label=$1 bin=$2 environment=$3 round=$4
     local db="$work/store-$label.sqlite" out="$work/$label-$round"
     rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
+    # The previous run's writes are flushed first, so that the kernel's writeback of them is not on this run's clock.
+    sync
     # shellcheck disable=SC2086 # the environment is a list of K=V words
     env $environment /usr/bin/time -v "$bin" ingest --input "$archive" --database "$db" "${common[@]}" "${mode[@]}" \
         > "$out.out" 2> "$out.time" &
