@@ -99,75 +99,70 @@ public enum Base64Decoding {
         let outputCount = groups * 3 + (remainder == 0 ? 0 : remainder - 1)
         let table = alphabet == .url ? urlTable : standardTable
         let shifted = alphabet == .url ? urlShifted : standardShifted
-        do {
-            var valid = true
-            let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
-                var i = 0
-                var o = 0
-                var invalid: Int32 = 0
-                // The vector blocks stop before the last group, which has to be stored byte by byte below.
-                if vectors, groups > 8 {
-                    let blocks = iaplens_base64_decode_blocks(
-                        input, (groups - 1) / 8, out.baseAddress, alphabet == .url ? 0 : 1, &invalid)
-                    i = 32 * blocks
-                    o = 24 * blocks
-                }
-                if invalid != 0 { valid = false }
-                // Each group: one 4-byte load, four look-ups, and (but for the last) one 4-byte store whose fourth
-                // byte the next group overwrites. Invalid characters are collected in `seen` and checked once at the
-                // end: a JWS is valid base64 nearly always, so a branch per group only costs
-                // (Documentation/Performance.md, session 14).
-                let raw = UnsafeRawPointer(input)
-                guard let outBase = out.baseAddress else { return }
-                let outRaw = UnsafeMutableRawPointer(outBase)
-                do {
-                    let lookup = shifted
-                    func group(at offset: Int) -> UInt32 {
-                        let four = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                        return lookup[Int(four & 0xFF)] | lookup[256 + Int((four >> 8) & 0xFF)]
-                            | lookup[512 + Int((four >> 16) & 0xFF)] | lookup[768 + Int(four >> 24)]
-                    }
-                    var seen: UInt32 = 0
-                    for _ in 0..<max(0, groups - 1 - i / 4) {
-                        let word = group(at: i)
-                        seen |= word
-                        outRaw.storeBytes(of: (word << 8).bigEndian, toByteOffset: o, as: UInt32.self)
-                        i += 4
-                        o += 3
-                    }
-                    if groups > 0 {
-                        // The last group stores byte by byte: the output ends with it or with the leftover bytes.
-                        let word = group(at: i)
-                        seen |= word
-                        out[o] = UInt8(truncatingIfNeeded: word >> 16)
-                        out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                        out[o + 2] = UInt8(truncatingIfNeeded: word)
-                        i += 4
-                        o += 3
-                    }
-                    if seen & invalidGroup != 0 { valid = false }
-                }
-                if valid, remainder > 0 {
-                    let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-                    let c = remainder == 3 ? table[Int(input[i + 2])] : 0
-                    if (a | b | c) & 0x80 != 0 {
-                        valid = false
-                    } else if remainder == 2 {
-                        // 12 bits for one byte: the 4 left over must be zero, otherwise two different texts
-                        // would decode to the same bytes.
-                        if b & 0x0F != 0 { valid = false } else { out[o] = a << 2 | b >> 4 }
-                    } else {
-                        if c & 0x03 != 0 {
-                            valid = false
-                        } else {
-                            out[o] = a << 2 | b >> 4
-                            out[o + 1] = (b & 0x0F) << 4 | c >> 2
-                        }
-                    }
-                }
-                initialized = valid ? outputCount : 0
+        var valid = true
+        let output = [UInt8](unsafeUninitializedCapacity: outputCount) { out, initialized in
+            var i = 0
+            var o = 0
+            var invalid: Int32 = 0
+            // The vector blocks stop before the last group, which has to be stored byte by byte below.
+            if vectors, groups > 8 {
+                let blocks = iaplens_base64_decode_blocks(
+                    input, (groups - 1) / 8, out.baseAddress, alphabet == .url ? 0 : 1, &invalid)
+                i = 32 * blocks
+                o = 24 * blocks
             }
-            return valid ? output : nil
+            if invalid != 0 { valid = false }
+            // Each group: one 4-byte load, four look-ups, and (but for the last) one 4-byte store whose fourth
+            // byte the next group overwrites. Invalid characters are collected in `seen` and checked once at the
+            // end: a JWS is valid base64 nearly always, so a branch per group only costs
+            // (Documentation/Performance.md, session 14).
+            let raw = UnsafeRawPointer(input)
+            guard let outBase = out.baseAddress else { return }
+            let outRaw = UnsafeMutableRawPointer(outBase)
+            func group(at offset: Int) -> UInt32 {
+                let four = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                return shifted[Int(four & 0xFF)] | shifted[256 + Int((four >> 8) & 0xFF)]
+                    | shifted[512 + Int((four >> 16) & 0xFF)] | shifted[768 + Int(four >> 24)]
+            }
+            var seen: UInt32 = 0
+            for _ in 0..<max(0, groups - 1 - i / 4) {
+                let word = group(at: i)
+                seen |= word
+                outRaw.storeBytes(of: (word << 8).bigEndian, toByteOffset: o, as: UInt32.self)
+                i += 4
+                o += 3
+            }
+            if groups > 0 {
+                // The last group stores byte by byte: the output ends with it or with the leftover bytes.
+                let word = group(at: i)
+                seen |= word
+                out[o] = UInt8(truncatingIfNeeded: word >> 16)
+                out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                out[o + 2] = UInt8(truncatingIfNeeded: word)
+                i += 4
+                o += 3
+            }
+            if seen & invalidGroup != 0 { valid = false }
+            if valid, remainder > 0 {
+                let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                let c = remainder == 3 ? table[Int(input[i + 2])] : 0
+                if (a | b | c) & 0x80 != 0 {
+                    valid = false
+                } else if remainder == 2 {
+                    // 12 bits for one byte: the 4 left over must be zero, otherwise two different texts
+                    // would decode to the same bytes.
+                    if b & 0x0F != 0 { valid = false } else { out[o] = a << 2 | b >> 4 }
+                } else {
+                    if c & 0x03 != 0 {
+                        valid = false
+                    } else {
+                        out[o] = a << 2 | b >> 4
+                        out[o + 1] = (b & 0x0F) << 4 | c >> 2
+                    }
+                }
+            }
+            initialized = valid ? outputCount : 0
         }
+        return valid ? output : nil
     }
 }
