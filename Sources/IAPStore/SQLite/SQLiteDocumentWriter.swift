@@ -296,16 +296,17 @@ public struct SQLiteDocumentWriter: DocumentWriter {
     }
 
     private static func insertTransactionVersions(_ batches: [DocumentBatch], into db: Database) throws {
-        // How many of this write's versions each transaction has, counted by its key's digest (a shared digest only
-        // makes a count too high, which is safe: see ``TransactionKey/digest(lineageId:transactionId:)``). Each
-        // version's lineage and digest are kept for the loop below, in the same order.
+        // How many of this write's versions each transaction has, counted by the ``KeyDigest`` of its key. Two keys
+        // that share a digest both count as transactions with several versions, which only sends them down the general
+        // path, right for any number of versions. Each version's lineage and digest are kept for the loop below, in the
+        // same order.
         var lineages: [(lineageId: String, digest: UInt64)] = []
         var versionsInWrite: [UInt64: Int] = [:]
         for batchIndex in batches.indices {
             let rows = batches[batchIndex].transactionVersions
             for index in rows.indices {
                 let lineageId = rows[index].lineageId
-                let digest = TransactionKey.digest(lineageId: lineageId, transactionId: rows[index].transactionId)
+                let digest = KeyDigest.of(lineageId, rows[index].transactionId)
                 lineages.append((lineageId, digest))
                 versionsInWrite[digest, default: 0] += 1
             }

@@ -17,14 +17,3 @@ struct TransactionKey: Hashable, Comparable {
         (a.lineageId, a.transactionId) < (b.lineageId, b.transactionId)
     }
 }
-
-extension TransactionKey {
-    /// The ``KeyDigest`` of the key of a transaction with lineage `lineageId`.
-    ///
-    /// The writer counts each write's versions per transaction by this digest instead of by the key itself. Two
-    /// keys that share a digest both look like transactions with several versions, which only sends them down the
-    /// general path, right for any number of versions.
-    static func digest(lineageId: String, transactionId: String) -> UInt64 {
-        KeyDigest.of(lineageId, transactionId)
-    }
-}
