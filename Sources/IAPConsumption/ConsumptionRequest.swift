@@ -13,10 +13,13 @@ public struct ConsumptionRequest: Sendable, Equatable {
     public let rules: String
     /// `refunded` / `declined` when Apple decided after the request; nil while open.
     public let decision: String?
+    /// Whether the stored copy of the request was verified: an unverified copy (`--no-verify`) is never answered,
+    /// also when it reuses the ID of a genuine request.
+    public let isVerified: Bool
 
     public init(
         notificationId: String, transactionId: String, signedAtMs: Int64, accountId: String?, productType: String?,
-        rules: String, decision: String?
+        rules: String, decision: String?, isVerified: Bool = true
     ) {
         self.notificationId = notificationId
         self.transactionId = transactionId
@@ -25,6 +28,7 @@ public struct ConsumptionRequest: Sendable, Equatable {
         self.productType = productType
         self.rules = rules
         self.decision = decision
+        self.isVerified = isVerified
     }
 
     /// Requests whose intent to send a run recorded and never resolved (it stopped between sending and recording).
@@ -37,35 +41,23 @@ public struct ConsumptionRequest: Sendable, Equatable {
         }
     }
 
-    /// Consumption requests with no verified copy in the store (accepted under `--no-verify`): anyone could have
-    /// written them, so they are never answered.
-    static func unverifiedNotifications(in store: any StoreEngine) throws -> Set<String> {
-        try store.read { connection in
-            Set(try connection.rows(
-                """
-                SELECT r.notification_id FROM consumption_requests r
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM documents d
-                    WHERE d.document_id = r.notification_id AND d.outcome = 'accepted' AND d.is_verified = 1)
-                """).compactMap { $0[0].text })
-        }
-    }
-
     /// Every request of the mart no answer has been recorded for, oldest first.
     static func unanswered(in store: any StoreEngine) throws -> [ConsumptionRequest] {
         try store.read { connection in
             try connection.rows("""
-                SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision
+                SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision,
+                    is_verified
                 FROM consumption_requests
                 WHERE notification_id NOT IN (
                     SELECT notification_id FROM consumption_answers
                     WHERE result IN (\(ConsumptionAnswerResult.sqlList(of: ConsumptionAnswerResult.final)))
                 )
-                ORDER BY signed_at_ms, notification_id
+                ORDER BY signed_at_ms, notification_id, transaction_id
                 """).map { row in
                 ConsumptionRequest(
                     notificationId: row[0].text ?? "", transactionId: row[1].text ?? "", signedAtMs: row[2].integer ?? 0,
-                    accountId: row[3].text, productType: row[4].text, rules: row[5].text ?? "", decision: row[6].text)
+                    accountId: row[3].text, productType: row[4].text, rules: row[5].text ?? "", decision: row[6].text,
+                    isVerified: row[7].bool ?? false)
             }
         }
     }

@@ -24,8 +24,10 @@ public struct ConsumptionSummary: Sendable, Equatable {
         case inDoubt = "in_doubt"
         /// Apple kept failing (429 / 5xx on every attempt): not taken, tried again by the next run while in time.
         case failed
-        /// Its notification was accepted without a verified signature (`--no-verify`): never answered.
+        /// Its stored copy was accepted without a verified signature (`--no-verify`): never answered.
         case unverified
+        /// Two verified copies of one request ID name different transactions: neither is answered; a person checks.
+        case conflicting
         /// Signed after this run's clock: not a request Apple can have sent yet.
         case signedInFuture = "signed_in_future"
 
@@ -38,7 +40,7 @@ public struct ConsumptionSummary: Sendable, Equatable {
             case .skippedNoFacts: return .skippedNoFacts
             case .skippedNoConsent: return .skippedNoConsent
             case .inDoubt: return .inDoubt
-            case .wouldSend, .missed, .decided, .failed, .unverified, .signedInFuture: return nil
+            case .wouldSend, .missed, .decided, .failed, .unverified, .conflicting, .signedInFuture: return nil
             }
         }
     }
@@ -88,10 +90,18 @@ public struct ConsumptionResponder: Sendable {
                 summary.outcomes.append((notificationId, transactionId, .inDoubt))
             }
         }
-        let unverified = try ConsumptionRequest.unverifiedNotifications(in: store)
-        for request in try ConsumptionRequest.unanswered(in: store) {
-            if unverified.contains(request.notificationId) {
+        let requests = try ConsumptionRequest.unanswered(in: store)
+        // One answer per request ID: two verified copies of one ID that name different transactions cannot both be
+        // Apple's request, so neither is answered.
+        var verifiedCopies: [String: Int] = [:]
+        for request in requests where request.isVerified { verifiedCopies[request.notificationId, default: 0] += 1 }
+        for request in requests {
+            guard request.isVerified else {
                 summary.outcomes.append((request.notificationId, request.transactionId, .unverified))
+                continue
+            }
+            guard verifiedCopies[request.notificationId] == 1 else {
+                summary.outcomes.append((request.notificationId, request.transactionId, .conflicting))
                 continue
             }
             let outcome = try await answer(request, now: now, summary: &summary)

@@ -153,7 +153,7 @@ public struct Pipeline: Sendable {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
-            let summary = try Analyzer(store: store).analyze(analysisOptions)
+            let summary = try Self.usage { try Analyzer(store: store).analyze(analysisOptions) }
             try log.finish(runId: runId, outcome: "completed")
             return summary
         } catch {
@@ -168,14 +168,15 @@ public struct Pipeline: Sendable {
         do {
             let analyzer = Analyzer(store: store)
             try loadReferenceFiles(into: store)
-            let set: ReportSet
-            do {
-                set = try analyzer.reportSet(analysisOptions)
-            } catch AnalysisError.notAnalyzed, AnalysisError.analyzedWithOtherOptions {
-                // `report` alone after new data, new reference files or other options (e.g. --month):
-                // build the models first, so a report never shows figures older than the data.
-                _ = try analyzer.analyze(analysisOptions)
-                set = try analyzer.reportSet(analysisOptions)
+            let set: ReportSet = try Self.usage {
+                do {
+                    return try analyzer.reportSet(analysisOptions)
+                } catch AnalysisError.notAnalyzed, AnalysisError.analyzedWithOtherOptions {
+                    // `report` alone after new data, new reference files or other options (e.g. --month):
+                    // build the models first, so a report never shows figures older than the data.
+                    _ = try analyzer.analyze(analysisOptions)
+                    return try analyzer.reportSet(analysisOptions)
+                }
             }
             // Without --month the set is every month the data has: folders of other months are stale.
             let written = try ReportWriter(directory: configuration.reportsDirectory)
@@ -184,6 +185,16 @@ public struct Pipeline: Sendable {
             return written
         } catch {
             try? log.finish(runId: runId, outcome: "failed", message: "\(error)")
+            throw error
+        }
+    }
+
+    /// An analysis refused for what was asked of it (a `--month` before the archive) is a usage error.
+    private static func usage<Result>(_ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as AnalysisError {
+            if case .monthBeforeArchive = error { throw PipelineError.invalidConfiguration(error.description) }
             throw error
         }
     }

@@ -69,6 +69,8 @@ struct MonthsTests {
         try scenario.accounts([("tok-a", "acct-1")])
         let paid = Txn.consumable("c2", purchase: at("2026-03-01"), token: "tok-b")
         let refunded = Txn.consumable("c1", purchase: at("2026-03-01"), token: "TOK-A").revoked(at: at("2026-03-04"))
+        // (a notification opens the month: lookups alone open none)
+        scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-01"), paid)
         scenario.orderLookup("MQ1", at: at("2026-03-05"), [refunded, paid], note: nil)
         scenario.orderLookup("BAD", status: 1, at: at("2026-03-06"), [], note: "order not found")
         // When

@@ -138,7 +138,7 @@ import Testing
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
             [[
                 .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
-                .integer(2), .empty, .empty, .empty,
+                .integer(2), .empty, .empty, .empty, .text("2026-11"),
             ]])
         let month = MonthReport(
             month: "2026-11", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: true)
@@ -157,7 +157,7 @@ import Testing
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
             [[
                 .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
-                .empty, .empty, .empty,
+                .empty, .empty, .empty, .text("2026-10"),
             ]])
         let month = MonthReport(
             month: "2026-10", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: false)

@@ -12,7 +12,7 @@ import Testing
             notificationId: id, format: .v2, notificationType: type, subtype: nil, environment: "Production",
             bundleId: "com.example", appAppleId: nil, version: "2.0", signedDate: 1, receivedAt: receivedAt,
             documentTime: 1, transactionId: nil, originalTransactionId: nil, productId: nil, status: nil,
-            consumptionRequestReason: nil, rawSHA256: raw)
+            consumptionRequestReason: nil, rawSHA256: raw, isVerified: true)
     }
 
     private func renewal(_ documentId: String, _ originalTransactionId: String, product: String) -> RenewalInfoRow {

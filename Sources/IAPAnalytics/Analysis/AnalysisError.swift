@@ -12,6 +12,8 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
     case analyzedWithOtherOptions
     /// Reading the store failed.
     case readFailed(reason: String)
+    /// `--month` asked for a month before the archive's first observed month (nil: the store holds no notification).
+    case monthBeforeArchive(month: String, firstObserved: String?)
 
     /// A sentence the user can act on.
     public var description: String {
@@ -28,6 +30,10 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The store was analyzed with other options: run iaplens analyze again with the same options as report."
         case .readFailed(let reason):
             return "Reading the analysis from the store failed: \(reason)."
+        case .monthBeforeArchive(let month, let firstObserved?):
+            return "--month \(month) is before the archive's first observed month, \(firstObserved): the months before it are rebuilt from later documents and hold only the subscribers who survived into the archive, so they are never reported. Ask for \(firstObserved) or later."
+        case .monthBeforeArchive(let month, nil):
+            return "--month \(month) cannot be reported: the store holds no accepted notification, so no month has been observed. Ingest the archive's notifications first."
         }
     }
 }

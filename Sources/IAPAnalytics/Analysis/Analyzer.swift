@@ -32,6 +32,7 @@ public struct Analyzer: Sendable {
         let runner = SQLModelRunner(models: models)
         let schema = store.schema
         let summarize = { (connection: any StoreConnection) throws -> AnalysisSummary in
+            try Self.refuseMonthsBeforeArchive(connection)
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try connection.rows("select month from report_months where is_written order by month")
                 .compactMap { $0[0].text }
@@ -104,8 +105,10 @@ public struct Analyzer: Sendable {
                 throw AnalysisError.notAnalyzed
             }
             guard key == (try Self.modelKey(options, connection)) else { throw AnalysisError.analyzedWithOtherOptions }
+            try Self.refuseMonthsBeforeArchive(connection)
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try MonthReportReader.read(in: connection)
+            let archiveMonths = try ArchiveMonthReader.read(in: connection)
             let dataQuality = try DataQualityReader.read(in: connection)
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
@@ -114,8 +117,20 @@ public struct Analyzer: Sendable {
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
-                flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone)
+                flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
+                archiveMonths: archiveMonths)
         }
+    }
+
+    /// Documentation/Reports.md "Months written": a month asked for with `--month` before the archive's first observed
+    /// month is refused, never written.
+    static func refuseMonthsBeforeArchive(_ connection: any StoreConnection) throws {
+        guard
+            let month = try connection.text(
+                "select month from report_months where is_written and is_before_archive order by month limit 1")
+        else { return }
+        let first = try connection.text("select min(month) from archive_months where archive_days > 0")
+        throw AnalysisError.monthBeforeArchive(month: month, firstObserved: first)
     }
 
     static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {

@@ -68,6 +68,7 @@ public enum SQLModelCatalog {
         SQLModel("reconciliation", .marts, .table, grain: ["month", "currency", "product_type"]),
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
         SQLModel("apple_reconciliation", .marts, .table, grain: ["month", "product_id", "currency"]),
+        SQLModel("archive_months", .marts, .table, grain: ["month"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
         // The flag rules' inputs (TEMP), here because their windows are the months report_months writes.
         SQLModel("int_flag_windows", .intermediate, .temporaryTable),
@@ -78,8 +79,8 @@ public enum SQLModelCatalog {
         SQLModel("int_flag_window_figures", .intermediate, .temporaryTable),
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
-        SQLModel("consumption_requests", .marts, .table, grain: ["notification_id"]),
-        SQLModel("consumption_request_outcomes", .marts, .table, grain: ["request_id"]),
+        SQLModel("consumption_requests", .marts, .table, grain: ["notification_id", "transaction_id"]),
+        SQLModel("consumption_request_outcomes", .marts, .table, grain: ["request_id", "transaction_id"]),
         SQLModel(
             "flagged_account_events", .marts, .table,
             grain: ["month", "account_id", "kind", "transaction_id", "event_at_ms"]),

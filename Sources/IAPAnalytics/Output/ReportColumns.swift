@@ -29,10 +29,10 @@ public enum ReportColumns {
         "month", "product_id", "currency", "refunds", "refunded_gross_milli", "lost_proceeds_milli",
         "after_consumption_request", "declined", "reversed",
     ]
-    /// `flagged_accounts.csv`
+    /// `flagged_accounts.csv`; `month` (the folder's) last, so that files concatenated across months keep it.
     public static let flaggedAccounts = [
         "account_id", "rules", "refunds_90d", "consumable_refunds_90d", "declined_90d", "lifetime_purchases",
-        "lifetime_refunds", "first_refund", "last_refund", "evidence",
+        "lifetime_refunds", "first_refund", "last_refund", "evidence", "month",
     ]
     /// `reconciliation.csv`
     public static let reconciliation = [
@@ -54,7 +54,13 @@ public enum ReportColumns {
     /// `consumption_requests.csv` (iaplens's own addition): each consumption request of the month and what became of it.
     public static let consumptionRequests = [
         "request_id", "transaction_id", "requested_at", "account_id", "rules", "answer", "refund_preference",
-        "answered_at", "decision",
+        "answered_at", "decision", "month",
+    ]
+
+    /// `months.csv`, at the top of the reports folder: what each month folder's figures rest on.
+    public static let monthsFileName = "months.csv"
+    public static let months = [
+        "month", "provisional", "first_archive_day", "last_archive_day", "archive_days", "apple_days_covered",
     ]
 
     /// One CSV file of a month: its name and header, the mart that holds its rows and the key its rows are sorted
@@ -91,7 +97,7 @@ public enum ReportColumns {
         File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
         File(
             name: "consumption_requests.csv", columns: consumptionRequests, mart: "consumption_request_outcomes",
-            keyColumns: ["requested_at", "request_id"]),
+            keyColumns: ["requested_at", "request_id", "transaction_id"]),
     ]
 
     /// The key columns that hold integers: ordered as numbers, so no collation applies (PostgreSQL refuses one).

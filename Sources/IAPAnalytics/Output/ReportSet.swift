@@ -20,13 +20,27 @@ public struct ReportSet: Sendable, Equatable {
     public let appleReports: [AppleReportCoverage]
     /// The zone Apple's report days are in (`--apple-time-zone`).
     public let appleTimeZone: String
+    /// What each month rests on (`months.csv`): every month the store has a notification or an Apple report day in,
+    /// ascending.
+    public let archiveMonths: [ArchiveMonth]
+
+    /// The first observed month: the month of the earliest accepted notification (nil when there is none).
+    public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
+
+    /// What the store says of one month (a month without a row: nothing).
+    public func archiveMonth(_ month: String) -> ArchiveMonth {
+        archiveMonths.first { $0.month == month }
+            ?? ArchiveMonth(month: month, firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0)
+    }
 
     /// Creates a report set.
     public init(
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
         dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds(),
-        appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier
+        appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
+        archiveMonths: [ArchiveMonth] = []
     ) {
+        self.archiveMonths = archiveMonths
         self.appleReports = appleReports
         self.appleTimeZone = appleTimeZone
         self.flagRules = flagRules
@@ -44,7 +58,7 @@ public struct ReportSet: Sendable, Equatable {
         ReportSet(
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
-            appleTimeZone: appleTimeZone)
+            appleTimeZone: appleTimeZone, archiveMonths: archiveMonths)
     }
 }
 
@@ -59,5 +73,27 @@ public struct AppleReportCoverage: Sendable, Equatable {
         self.firstDay = firstDay
         self.lastDay = lastDay
         self.rows = rows
+    }
+}
+
+/// One month of the `archive_months` mart: the days of the month the archive and Apple's reports hold
+/// (Documentation/Reports.md "months.csv").
+public struct ArchiveMonth: Sendable, Equatable {
+    /// `YYYY-MM`.
+    public let month: String
+    /// `YYYY-MM-DD` (UTC): the first and last day of the month holding an accepted notification's document time.
+    public let firstArchiveDay: String?
+    public let lastArchiveDay: String?
+    /// How many days of the month hold one.
+    public let archiveDays: Int64
+    /// The month's days a loaded Apple financial report covers.
+    public let appleDaysCovered: Int64
+
+    public init(month: String, firstArchiveDay: String?, lastArchiveDay: String?, archiveDays: Int64, appleDaysCovered: Int64) {
+        self.month = month
+        self.firstArchiveDay = firstArchiveDay
+        self.lastArchiveDay = lastArchiveDay
+        self.archiveDays = archiveDays
+        self.appleDaysCovered = appleDaysCovered
     }
 }

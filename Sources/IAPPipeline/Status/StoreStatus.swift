@@ -130,8 +130,7 @@ public struct StoreStatus: Sendable, Equatable {
                 status.historyGaps = coverage.gaps(after: horizon).map(Self.format)
             }
             status.consumptionRequestsUnverified = Int(try db.value("""
-                SELECT count(*) FROM notifications n JOIN documents d ON d.document_id = n.notification_id
-                WHERE n.notification_type = 'CONSUMPTION_REQUEST' AND d.outcome = 'accepted' AND d.is_verified = 0
+                SELECT count(*) FROM notifications WHERE notification_type = 'CONSUMPTION_REQUEST' AND is_verified = 0
                 """).integer ?? 0)
             status.customersUnknownToApple = Int(
                 try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)

@@ -52,6 +52,7 @@ public struct ReportWriter: Sendable {
         // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
         let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
         let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
+        files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(Self.monthsTable(indexSet))))
         let index = IndexPageRenderer.page(indexSet)
         add(join(directory, "index.md"), MarkdownWriter.render(index))
         add(join(directory, "index.html"), HTMLWriter.render(index))
@@ -83,6 +84,19 @@ public struct ReportWriter: Sendable {
             add(AccountPagePath.relative(row.text("account_id")), HTMLWriter.render(page))
         }
         return files
+    }
+
+    /// `months.csv`: one row per month folder the reports folder holds, with what its figures rest on.
+    static func monthsTable(_ set: ReportSet) -> ReportTable {
+        let rows: [[ReportValue]] = set.months.map { report in
+            let month = set.archiveMonth(report.month)
+            return [
+                .text(report.month), .text(ProvisionalMonth.isProvisional(report.month, asOf: set.asOf) ? "true" : "false"),
+                month.firstArchiveDay.map(ReportValue.text) ?? .empty, month.lastArchiveDay.map(ReportValue.text) ?? .empty,
+                .integer(month.archiveDays), .integer(month.appleDaysCovered),
+            ]
+        }
+        return ReportTable(name: ReportColumns.monthsFileName, columns: ReportColumns.months, rows: rows)
     }
 
     /// A month's table for one of the report files; a month lacking it gets the header row only.

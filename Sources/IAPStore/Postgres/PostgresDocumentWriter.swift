@@ -111,7 +111,7 @@ struct PostgresDocumentWriter: DocumentWriter {
     private static let notificationColumns = [
         "notification_id", "format", "notification_type", "subtype", "environment", "bundle_id", "app_apple_id", "version",
         "signed_date", "received_at", "document_time", "transaction_id", "original_transaction_id", "product_id", "status",
-        "consumption_request_reason", "raw_sha256", "lineage_id", "extra_fields",
+        "consumption_request_reason", "raw_sha256", "lineage_id", "extra_fields", "is_verified",
     ]
 
     private func writeNotifications(_ batches: [DocumentBatch], _ connection: PostgresConnection) throws {
@@ -125,24 +125,28 @@ struct PostgresDocumentWriter: DocumentWriter {
                 rows.add(row.version); rows.add(row.signedDate); rows.add(row.receivedAt); rows.add(row.documentTime)
                 rows.add(row.transactionId); rows.add(row.originalTransactionId); rows.add(row.productId); rows.add(row.status)
                 rows.add(row.consumptionRequestReason); rows.add(row.rawSHA256); rows.add(row.lineageId)
-                rows.add(row.extraFields)
+                rows.add(row.extraFields); rows.add(row.isVerified)
                 rows.endRow()
             }
         }
-        // Apple's retries carry the same UUID and the same content; if two different bodies ever share a UUID, the
-        // one with the smaller hash (then the earlier receipt) wins, as SQLite's upsert decides.
+        // Apple's retries carry the same UUID and the same content; if two different bodies ever share a UUID, a
+        // verified one wins over an unverified one, then the one with the smaller hash (then the earlier receipt), as
+        // SQLite's upsert decides.
         let list = columns.joined(separator: ", ")
         let key: Set = ["lineage_id", "notification_id"]
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
         try connection.execute("""
             INSERT INTO notifications (\(list))
             SELECT DISTINCT ON (lineage_id, notification_id) \(list) FROM stage_notifications
-            ORDER BY lineage_id, notification_id, raw_sha256, coalesce(received_at, 9223372036854775807), ord
+            ORDER BY lineage_id, notification_id, is_verified DESC, raw_sha256,
+                coalesce(received_at, 9223372036854775807), ord
             ON CONFLICT (lineage_id, notification_id) DO UPDATE SET \(updates)
-            WHERE excluded.raw_sha256 < notifications.raw_sha256
-                OR (excluded.raw_sha256 = notifications.raw_sha256
-                    AND coalesce(excluded.received_at, 9223372036854775807)
-                        < coalesce(notifications.received_at, 9223372036854775807))
+            WHERE excluded.is_verified > notifications.is_verified
+                OR (excluded.is_verified = notifications.is_verified
+                    AND (excluded.raw_sha256 < notifications.raw_sha256
+                        OR (excluded.raw_sha256 = notifications.raw_sha256
+                            AND coalesce(excluded.received_at, 9223372036854775807)
+                                < coalesce(notifications.received_at, 9223372036854775807))))
             """)
     }
 

@@ -83,6 +83,21 @@ enum PostgresSchema {
                 CHECK (result IN ('answered', 'refused', 'skipped_no_facts', 'skipped_no_consent', 'sending', 'in_doubt'))
             """,
         ]),
+        // Whether the stored copy of a notification was verified (SchemaV12 on SQLite, which explains the backfill).
+        ("v8 verified notification copies", [
+            "ALTER TABLE notifications ADD COLUMN is_verified bigint NOT NULL DEFAULT 0 CHECK (is_verified IN (0, 1))",
+            """
+            UPDATE notifications SET is_verified = 1
+            WHERE EXISTS (
+                SELECT 1 FROM documents
+                WHERE documents.document_id = notifications.notification_id
+                    AND documents.outcome = 'accepted' AND documents.is_verified = 1)
+                AND NOT EXISTS (
+                    SELECT 1 FROM notifications AS other
+                    WHERE other.notification_id = notifications.notification_id
+                        AND other.lineage_id <> notifications.lineage_id)
+            """,
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -21,6 +21,9 @@ public struct NotificationRow: Sendable, Equatable {
     public var consumptionRequestReason: String?
     /// SHA-256 of the raw document (deterministic tie-break between copies).
     public var rawSHA256: String
+    /// Whether this copy's signatures were checked (false under `--no-verify`). A verified copy of a notification
+    /// wins over an unverified one with the same key, and only a verified copy is ever acted on.
+    public var isVerified: Bool
     /// The payload's fields no column holds, as canonical JSON (nil when none): Apple's newer fields, kept.
     public var extraFields: String?
 
@@ -31,7 +34,7 @@ public struct NotificationRow: Sendable, Equatable {
         notificationId: String, format: PayloadFormat, notificationType: String, subtype: String?, environment: String,
         bundleId: String?, appAppleId: Int64?, version: String?, signedDate: Int64?, receivedAt: Int64?,
         documentTime: Int64, transactionId: String?, originalTransactionId: String?, productId: String?,
-        status: Int64?, consumptionRequestReason: String?, rawSHA256: String
+        status: Int64?, consumptionRequestReason: String?, rawSHA256: String, isVerified: Bool
     ) {
         self.notificationId = notificationId
         self.format = format
@@ -50,5 +53,6 @@ public struct NotificationRow: Sendable, Equatable {
         self.status = status
         self.consumptionRequestReason = consumptionRequestReason
         self.rawSHA256 = rawSHA256
+        self.isVerified = isVerified
     }
 }

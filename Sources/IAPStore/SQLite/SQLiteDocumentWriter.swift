@@ -203,14 +203,15 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             statement.bind(row.rawSHA256)
             statement.bind(row.lineageId)
             statement.bind(row.extraFields)
+            statement.bind(row.isVerified)
         }
     }
 
     private static let notificationColumns = """
         (notification_id, format, notification_type, subtype, environment, bundle_id, app_apple_id, version,
          signed_date, received_at, document_time, transaction_id, original_transaction_id, product_id, status,
-         consumption_request_reason, raw_sha256, lineage_id, extra_fields)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         consumption_request_reason, raw_sha256, lineage_id, extra_fields, is_verified)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     private static let notificationInsertSQL = "INSERT INTO notifications \(notificationColumns)"
@@ -225,11 +226,13 @@ public struct SQLiteDocumentWriter: DocumentWriter {
             transaction_id = excluded.transaction_id, original_transaction_id = excluded.original_transaction_id,
             product_id = excluded.product_id, status = excluded.status,
             consumption_request_reason = excluded.consumption_request_reason, raw_sha256 = excluded.raw_sha256,
-            extra_fields = excluded.extra_fields
-        WHERE excluded.raw_sha256 < notifications.raw_sha256
-            OR (excluded.raw_sha256 = notifications.raw_sha256
-                AND coalesce(excluded.received_at, 9223372036854775807)
-                    < coalesce(notifications.received_at, 9223372036854775807))
+            extra_fields = excluded.extra_fields, is_verified = excluded.is_verified
+        WHERE excluded.is_verified > notifications.is_verified
+            OR (excluded.is_verified = notifications.is_verified
+                AND (excluded.raw_sha256 < notifications.raw_sha256
+                    OR (excluded.raw_sha256 = notifications.raw_sha256
+                        AND coalesce(excluded.received_at, 9223372036854775807)
+                            < coalesce(notifications.received_at, 9223372036854775807))))
         """
 
     private static func insertRenewalInfos(_ batches: [DocumentBatch], into db: Database) throws {

@@ -57,6 +57,10 @@ enum AppleOutput {
             Console.warn(
                 "\(unverified) consumption request(s) were not answered: their notifications were accepted without a verified signature (--no-verify), so anyone could have written them. Ingest Apple's signed copies to answer them.")
         }
+        for outcome in summary.outcomes where outcome.outcome == .conflicting {
+            Console.warn(
+                "the consumption request \(outcome.notificationId) has verified copies naming different transactions (\(outcome.transactionId) among them): it is answered for none of them. Check the archive's copies of that notification.")
+        }
         if !summary.failures.isEmpty {
             for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
             Console.error(

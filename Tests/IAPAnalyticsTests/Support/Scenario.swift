@@ -165,7 +165,8 @@ final class Scenario {
                 bundleId: "com.example.app", appAppleId: nil, version: "2.0", signedDate: time, receivedAt: nil,
                 documentTime: time, transactionId: transaction?.id,
                 originalTransactionId: transaction?.fields.originalTransactionId,
-                productId: transaction?.fields.productId, status: nil, consumptionRequestReason: nil, rawSHA256: id))
+                productId: transaction?.fields.productId, status: nil, consumptionRequestReason: nil, rawSHA256: id,
+                isVerified: verified))
         if let transaction {
             version(transaction, document: id, source: .v2Notification, format: .v2, time: time, environment: environment)
         }
@@ -195,7 +196,7 @@ final class Scenario {
                 notificationId: id, format: .v1, notificationType: type, subtype: nil, environment: environment,
                 bundleId: "com.example.app", appAppleId: nil, version: nil, signedDate: nil, receivedAt: time,
                 documentTime: time, transactionId: nil, originalTransactionId: original, productId: nil, status: nil,
-                consumptionRequestReason: nil, rawSHA256: id))
+                consumptionRequestReason: nil, rawSHA256: id, isVerified: true))
         for transaction in transactions {
             version(transaction, document: id, source: .v1Notification, format: .v1, time: time, environment: environment)
         }

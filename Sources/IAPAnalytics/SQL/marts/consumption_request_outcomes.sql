@@ -1,4 +1,4 @@
--- Grain: one row per consumption request (request_id: its notification ID),
+-- Grain: one row per consumption request copy (request_id, transaction_id; request_id: its notification ID),
 -- by month of its signedDate, with what became of it: iaplens's own addition
 -- to the reports (consumption_requests.csv; Documentation/Pipeline.md "Answering
 -- consumption requests").
@@ -13,7 +13,10 @@
 --   before any answer;
 -- * missed: unanswered more than 12 hours after the request (Apple's later
 --   decision, if any, is in decision);
--- * pending: still within its 12 hours.
+-- * pending: still within its 12 hours;
+-- * unverified: the stored copy was accepted without a verified signature
+--   (--no-verify): never answered, whatever answer a verified request with
+--   the same ID got.
 -- decision: what Apple decided after the request (refunded / declined), ''
 -- while open.
 with
@@ -39,6 +42,8 @@ joined as (
     from consumption_requests
     left join answers
         on consumption_requests.notification_id = answers.notification_id
+        and consumption_requests.transaction_id = answers.transaction_id
+        and consumption_requests.is_verified
 ),
 
 final as (
@@ -51,6 +56,7 @@ final as (
         coalesce(joined.account_id, '') as account_id,
         joined.rules,
         case
+            when not joined.is_verified then 'unverified'
             when joined.result = {{ consumption_result('sending') }}
                 then {{ consumption_result('in_doubt') }}
             when joined.result is not null then joined.result

@@ -1,4 +1,4 @@
--- Grain: one row per V2 CONSUMPTION_REQUEST notification (notification_id)
+-- Grain: one row per V2 CONSUMPTION_REQUEST notification copy (notification_id, transaction_id)
 -- of the configured environment, with what iaplens answers from
 -- (Documentation/Pipeline.md "Answering consumption requests"):
 -- * account_id, product_type: the request's transaction (Documentation/Reports.md
@@ -12,6 +12,9 @@
 --   decided request is no longer pending. Filled for every request, missed
 --   and skipped ones too, so the cost of a missed window shows.
 -- * decided_at_ms: when that decision was signed.
+-- * is_verified: whether the stored copy of the request was verified; an
+--   unverified copy (--no-verify) is reported but never answered, also when
+--   it reuses the ID of a verified request.
 with
 
 notifications as not materialized (
@@ -35,7 +38,8 @@ requests as (
         lineage_id,
         notification_id,
         transaction_id,
-        signed_at_ms
+        signed_at_ms,
+        is_verified
     from notifications
     where notification_type = 'CONSUMPTION_REQUEST'
         and format = 'v2'
@@ -52,6 +56,7 @@ decided as (
         requests.notification_id,
         requests.transaction_id,
         requests.signed_at_ms,
+        requests.is_verified,
         min(
             case when later.notification_type = 'REFUND' then later.signed_at_ms end
         ) as refunded_at_ms,
@@ -71,7 +76,8 @@ decided as (
         requests.lineage_id,
         requests.notification_id,
         requests.transaction_id,
-        requests.signed_at_ms
+        requests.signed_at_ms,
+        requests.is_verified
 ),
 
 -- The first refund after the request: a REFUND notification, or the
@@ -81,6 +87,7 @@ refund_dates as (
         decided.notification_id,
         decided.transaction_id,
         decided.signed_at_ms,
+        decided.is_verified,
         decided.declined_at_ms,
         case
             when decided.refunded_at_ms is null then transactions.revoked_at_ms
@@ -101,6 +108,7 @@ final as (
         decided.notification_id,
         decided.transaction_id,
         decided.signed_at_ms,
+        decided.is_verified,
         {{ month_of_ms(decided.signed_at_ms) }} as month,
         transaction_accounts.account_id,
         transaction_accounts.product_type,

@@ -2,10 +2,16 @@
 -- range, or was asked for with --month. Documentation/Reports.md "Months written":
 -- counted activity is a row in churn, expiration_intents, billing_retry,
 -- refunds, consumable_losses or reconciliation; the default range runs from
--- the first such month to the month of T; --month writes only the months
--- asked for (analysis_requested_months).
--- Decision: without T (no accepted document and no --as-of) the default
--- range is empty.
+-- the first observed month (the month of the earliest accepted notification,
+-- V2 or V1), or the first month with activity if that is later, to the month
+-- of T; --month writes only the months asked for (analysis_requested_months)
+-- and never one before the first observed month (the report stage refuses
+-- those: is_before_archive).
+-- Months before the first observed month are rebuilt from later documents
+-- and hold only the subscribers who survived into the archive: never
+-- written.
+-- Decision: without T (no accepted document and no --as-of), or without any
+-- accepted notification, the default range is empty.
 with recursive
 
 analysis_parameters as (
@@ -30,17 +36,35 @@ activity_months as (
     select month from {{ ref('reconciliation') }}
 ),
 
+first_observed as (
+    select min(month) as month
+    from {{ ref('archive_months') }}
+    where archive_days > 0
+),
+
 as_of_month as (
     select {{ month_of_ms(as_of_ms) }} as month
     from analysis_parameters
     where as_of_ms is not null
 ),
 
-default_range (month) as (
-    select min(activity_months.month)
+range_start as (
+    select
+        case
+            when min(activity_months.month) > max(first_observed.month)
+                then min(activity_months.month)
+            else max(first_observed.month)
+        end as month
     from activity_months
+    cross join first_observed
+    where first_observed.month is not null
+),
+
+default_range (month) as (
+    select range_start.month
+    from range_start
     inner join as_of_month
-        on activity_months.month <= as_of_month.month
+        on range_start.month <= as_of_month.month
     union all
     select {{ month_after(default_range.month) }}
     from default_range
@@ -68,6 +92,10 @@ final as (
                 )
             else candidate_months.month in (select month from default_range)
         end as is_written,
+        coalesce(
+            candidate_months.month < (select month from first_observed),
+            true
+        ) as is_before_archive,
         {{ month_end_ms(candidate_months.month) }} as month_end_ms
     from candidate_months
 )

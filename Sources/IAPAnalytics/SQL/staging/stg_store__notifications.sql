@@ -24,6 +24,11 @@ renamed as (
         notification_type,
         subtype,
 
+        ---------- booleans
+        -- Whether the stored copy's signatures were checked: only a
+        -- verified copy is acted on (consumption answers).
+        is_verified = 1 as is_verified,
+
         ---------- timestamps
         signed_date as signed_at_ms,
         document_time as document_at_ms,

@@ -77,7 +77,8 @@ struct NotificationNormalizer: Sendable {
             documentTime: signedDate, transactionId: transaction?.payload.transactionId,
             originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
             productId: transaction?.payload.productId, status: payload.data?.status,
-            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity))
+            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity,
+            isVerified: decoder.verifier != nil))
         batch.notifications[batch.notifications.count - 1].extraFields = payload.unknownFields.extraFieldsText
         // Rows are made inside the batch and completed there, and the batch moves into the result (`consume`):
         // a row made aside was copied into the batch (a retain and a release per string) and then destroyed.

@@ -57,7 +57,7 @@ struct V1Normalizer: Sendable {
             environment: decision.environment, bundleId: decoded.bundleId, appAppleId: nil, version: nil, signedDate: nil,
             receivedAt: receivedAt, documentTime: documentTime, transactionId: newestOfSubject?.transactionId,
             originalTransactionId: subject, productId: newestOfSubject?.productId, status: nil,
-            consumptionRequestReason: nil, rawSHA256: bodyHash))
+            consumptionRequestReason: nil, rawSHA256: bodyHash, isVerified: isVerified))
 
         // A receipt may list a transaction twice (V1 quirk); one version per (transaction, document).
         var seen: Set<String> = []

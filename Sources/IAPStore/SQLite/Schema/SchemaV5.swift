@@ -9,9 +9,11 @@
 /// The rebuilt tables get their indexes back at once, the notifications' unique key over the new key; a store a
 /// killed bulk load left with a notification twice keeps the copy that key keeps.
 enum SchemaV5 {
-    private static var notificationKey: SecondaryIndexes.UniqueKey {
-        SecondaryIndexes.definitions.compactMap(\.uniqueKey).first { $0.table == "notifications" }!
-    }
+    /// The notifications' unique key as it was when this migration shipped (frozen: a later column in the live key's
+    /// order does not exist yet when this runs).
+    private static let notificationKey = SecondaryIndexes.UniqueKey(
+        table: "notifications", columns: ["lineage_id", "notification_id"],
+        order: "raw_sha256, coalesce(received_at, 9223372036854775807), rowid")
 
     /// `coalesce` that treats an empty ID as missing, as ``Lineage`` does.
     private static func present(_ column: String) -> String { "nullif(\(column), '')" }

@@ -14,7 +14,8 @@ import GRDB
 ///
 /// While a unique index is missing, its table may hold the same key twice (a notification Apple sent again, a
 /// page read twice). Before the index is built, each key keeps the one row the row-by-row writes would have
-/// kept: for notifications the copy with the smallest (raw hash, receipt time), as the writer's upsert does;
+/// kept: for notifications a verified copy before an unverified one, then the smallest (raw hash, receipt time), as
+/// the writer's upsert does;
 /// for renewal infos the first written, as its `INSERT OR IGNORE` does. The writer that dropped the keys names
 /// the few keys it may have written twice (``BulkLoadKeys``), so only their rows are ranked; without that list
 /// (after a killed load) every key is grouped.
@@ -60,7 +61,7 @@ enum SecondaryIndexes {
             name: "notifications_by_id", columns: "notifications (lineage_id, notification_id)",
             uniqueKey: UniqueKey(
                 table: "notifications", columns: ["lineage_id", "notification_id"],
-                order: "raw_sha256, coalesce(received_at, 9223372036854775807), rowid")),
+                order: "is_verified DESC, raw_sha256, coalesce(received_at, 9223372036854775807), rowid")),
         Definition(
             name: "renewal_infos_by_key", columns: "renewal_infos (document_id, original_transaction_id)",
             uniqueKey: UniqueKey(

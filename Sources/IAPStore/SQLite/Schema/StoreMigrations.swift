@@ -63,6 +63,11 @@ enum StoreMigrations {
         migrator.registerMigration("v11 checks without IN lists") { db in
             try SchemaV11.migrate(db)
         }
+        migrator.registerMigration("v12 verified notification copies") { db in
+            for statement in SchemaV12.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
