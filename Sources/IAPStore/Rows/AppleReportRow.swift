@@ -15,13 +15,16 @@ public struct AppleReportRow: Sendable, Equatable {
     public var customerCurrency: String
     public var saleOrReturn: String
     public var otherColumns: String?
+    /// `Region` (the payment summary's region name), when the report has the column.
+    public var region: String?
 
     public init(
         line: Int, transactionDate: String, settlementDate: String?, sku: String, productTypeIdentifier: String,
         countryOfSale: String, quantity: Int64, partnerShareMilli: Int64, extendedPartnerShareMilli: Int64,
         partnerShareCurrency: String, customerPriceMilli: Int64, customerCurrency: String, saleOrReturn: String,
-        otherColumns: String?
+        otherColumns: String?, region: String? = nil
     ) {
+        self.region = region
         self.line = line
         self.transactionDate = transactionDate
         self.settlementDate = settlementDate
@@ -44,11 +47,12 @@ public struct AppleReportRow: Sendable, Equatable {
             .text(productTypeIdentifier), .text(countryOfSale), .integer(quantity), .integer(partnerShareMilli),
             .integer(extendedPartnerShareMilli), .text(partnerShareCurrency), .integer(customerPriceMilli),
             .text(customerCurrency), .text(saleOrReturn), otherColumns.map(SQLValue.text) ?? .null,
+            region.map(SQLValue.text) ?? .null,
         ]
     }
 
     static let columns =
         "line, transaction_date, settlement_date, sku, product_type_identifier, country_of_sale, quantity, "
         + "partner_share_milli, extended_partner_share_milli, partner_share_currency, customer_price_milli, "
-        + "customer_currency, sale_or_return, other_columns"
+        + "customer_currency, sale_or_return, other_columns, region"
 }

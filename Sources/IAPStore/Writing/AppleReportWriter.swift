@@ -66,7 +66,7 @@ public struct AppleReportWriter: Sendable {
 
         fileprivate func flush() throws {
             guard !pending.isEmpty else { return }
-            let placeholders = Array(repeating: "(?, " + Array(repeating: "?", count: 14).joined(separator: ", ") + ")", count: pending.count)
+            let placeholders = Array(repeating: "(?, " + Array(repeating: "?", count: 15).joined(separator: ", ") + ")", count: pending.count)
             try connection.execute(
                 "INSERT INTO apple_report_rows (file_sha256, \(AppleReportRow.columns)) VALUES \(placeholders.joined(separator: ", "))",
                 pending.flatMap { [SQLValue.text(file.sha256)] + $0.values })
