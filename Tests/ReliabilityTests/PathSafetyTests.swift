@@ -63,7 +63,7 @@ import Testing
         let reportFiles = Tree.files(reports).keys
         #expect(!reportFiles.isEmpty)
         let contract: Set<String> = ["churn.csv", "subscriptions.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
-                                     "flagged_accounts.csv", "reconciliation.csv", "apple_reconciliation.csv", "order_lookups.csv", "consumption_requests.csv",
+                                     "flagged_accounts.csv", "reconciliation.csv", "apple_reconciliation.csv", "apple_payments.csv", "order_lookups.csv", "consumption_requests.csv",
                                      "report.md", "report.html"]
         for file in reportFiles where !["index.md", "index.html", "style.css", ".iaplens-files", "months.csv"].contains(file) {
             let parts = file.split(separator: "/")

@@ -15,6 +15,8 @@ public enum SQLModelCatalog {
         SQLModel("stg_reference__accounts", .staging, .view),
         SQLModel("stg_store__apple_report_rows", .staging, .view),
         SQLModel("stg_store__apple_report_days", .staging, .view),
+        SQLModel("stg_store__apple_reports", .staging, .view),
+        SQLModel("stg_store__apple_payment_rows", .staging, .view),
 
         // MARK: intermediate (TEMP: reused by several marts, never exported)
         SQLModel(
@@ -68,6 +70,7 @@ public enum SQLModelCatalog {
         SQLModel("reconciliation", .marts, .table, grain: ["month", "currency", "product_type"]),
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
         SQLModel("apple_reconciliation", .marts, .table, grain: ["month", "product_id", "currency"]),
+        SQLModel("apple_payments", .marts, .table, grain: ["fiscal_month", "region", "currency"]),
         SQLModel("archive_months", .marts, .table, grain: ["month"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
         // The flag rules' inputs (TEMP), here because their windows are the months report_months writes.

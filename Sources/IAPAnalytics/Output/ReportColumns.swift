@@ -46,6 +46,12 @@ public enum ReportColumns {
         "apple_refunded_milli", "archive_refunded_milli", "apple_proceeds_milli", "archive_est_proceeds_milli",
         "proceeds_currency", "first_gap_day", "last_gap_day", "status",
     ]
+    /// `apple_payments.csv`: Apple's books against Apple's payment, per fiscal month, region and currency.
+    public static let applePayments = [
+        "fiscal_month", "region", "currency", "period_start", "period_end", "apple_units_sold", "payment_units_sold",
+        "apple_earned_milli", "payment_earned_milli", "beginning_balance_milli", "input_tax_milli", "adjustments_milli",
+        "withholding_tax_milli", "total_owed_milli", "exchange_rate", "proceeds_milli", "bank_currency", "status",
+    ]
     /// `order_lookups.csv` (iaplens's own addition, not in Documentation/Reports.md): looked-up order IDs for trust-and-safety.
     public static let orderLookups = [
         "month", "lookup_id", "order_id", "status", "transactions", "transaction_ids", "refunded_transactions",
@@ -94,6 +100,9 @@ public enum ReportColumns {
         File(
             name: "apple_reconciliation.csv", columns: appleReconciliation, mart: "apple_reconciliation",
             keyColumns: ["month", "product_id", "currency"]),
+        File(
+            name: "apple_payments.csv", columns: applePayments, mart: "apple_payments",
+            keyColumns: ["fiscal_month", "region", "currency"]),
         File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
         File(
             name: "consumption_requests.csv", columns: consumptionRequests, mart: "consumption_request_outcomes",

@@ -93,6 +93,13 @@ public enum DecimalAmount {
         return .success(value)
     }
 
+    /// A whole number that may carry thousands separators in groups of exactly three (`1,204`): a payment summary's
+    /// `Units Sold`.
+    public static func groupedInteger(_ text: String, limit: Int64) -> Result<Int64, Failure> {
+        guard hasWellFormedGroups(Substring(text).utf8[...]) else { return .failure(.notANumber) }
+        return integer(String(text.filter { $0 != "," }), limit: limit)
+    }
+
     /// A whole number (a `Quantity`): digits with an optional sign; a decimal point is refused, even `1.0`, since
     /// Apple counts units.
     public static func integer(_ text: String, limit: Int64) -> Result<Int64, Failure> {

@@ -69,6 +69,13 @@ extension FinancialReportReader {
                 guard kind == "S" || kind == "R" else {
                     throw Problem(message: "Sale or Return is \"\(cell("Sale or Return").prefix(40))\", not S or R.")
                 }
+                guard kind == "S" ? quantity > 0 : quantity < 0 else {
+                    throw Problem(message: "Quantity is \(quantity) on \(kind == "S" ? "a sale (S): a sale's quantity is positive" : "a return (R): a return's quantity is negative").")
+                }
+                let (expected, shareOverflow) = share.multipliedReportingOverflow(by: quantity)
+                guard !shareOverflow, expected == extended else {
+                    throw Problem(message: "Extended Partner Share is \(cell("Extended Partner Share").prefix(40)), not Partner Share × Quantity (\(cell("Partner Share").prefix(40)) × \(quantity)).")
+                }
                 let (amount, overflow) = price.magnitude.multipliedReportingOverflow(by: quantity.magnitude)
                 guard !overflow, amount <= UInt64(FinancialReportBounds.extendedMilli) else {
                     throw Problem(message: "Customer Price × Quantity is beyond what one report row can hold (\(FinancialReportBounds.extendedText)).")
@@ -140,7 +147,15 @@ public enum FinancialReportBounds {
     /// An extended amount (price × units): 10^15 milliunits; nine thousand such rows still sum inside 64 bits.
     public static let extendedMilli: Int64 = 1_000_000_000_000_000
 
+    /// Units in one report, all rows together: a trillion.
+    public static let fileUnits: Int64 = 1_000_000_000_000
+    /// Customer amounts and partner shares of one report, all rows together, in milliunits: a trillion units of a
+    /// currency; nine thousand reports at the bound still sum inside 64 bits.
+    public static let fileMilli: Int64 = 1_000_000_000_000_000
+
     static var extendedText: String { text(extendedMilli) }
+
+    static var fileText: String { "at most \(fileMilli / 1_000) units of currency and \(fileUnits) units sold" }
 
     static func text(_ limit: Int64) -> String {
         "at most \(limit / 1_000) units of its currency either way"

@@ -62,6 +62,11 @@ public struct FinancialReportReader: Sendable {
         var lines = 0
         for item in DocumentReader(file: file, maxDocumentBytes: maxLineBytes) {
             guard case .document(_, let bytes) = item else { return preamble.isPresent ? .unusableReport("it cannot be read: \(item)") : .notAReport }
+            if lines == 0, PaymentSummaryReader.isUTF16(bytes) {
+                let text = PaymentSummaryReader.utf16Text(bytes)
+                let named = ["Vendor Name", "Start Date", "Transaction Date"].contains { text.contains($0) }
+                return named ? .unusableReport("it is encoded as UTF-16; save it as UTF-8 (as Apple writes it) and load it again") : .notAReport
+            }
             let cells = Self.cells(bytes)
             if preamble.take(cells) { continue }
             if let header = Header(cells) { return header.missing.isEmpty ? .report : .unusableReport(header.missingSentence) }
@@ -82,6 +87,8 @@ public struct FinancialReportReader: Sendable {
         var header: Header?
         var reader = DocumentReader(file: file, maxDocumentBytes: maxLineBytes).makeIterator()
         var linesBeforeHeader = 0
+        var inSummaryBlock = false
+        var totals = FinancialReportTotals()
         while let item = reader.next() {
             let line: Int
             let bytes: [UInt8]
@@ -111,11 +118,34 @@ public struct FinancialReportReader: Sendable {
                 }
                 continue
             }
-            // The trailing summary block (per country, or Apple's older `Total_…` lines) ends the rows.
+            // The trailing summary block (per country, or Apple's older `Total_…` lines) ends the rows; a line that
+            // looks like a row after it means the block was not the end (a file cut and pasted together, or a
+            // summary-looking row): the file is not believed.
             let first = cells.first.map { Self.trimmed($0).lowercased() } ?? ""
-            if first == "country of sale" || first.hasPrefix("total_") { break }
+            if first == "country of sale" || first.hasPrefix("total_") {
+                inSummaryBlock = true
+                continue
+            }
+            if inSummaryBlock {
+                guard cells.count < columns.names.count else {
+                    throw FinancialReportError(
+                        file: file.path, reason: "line \(line) is a report row after the trailing summary block, which ends a report")
+                }
+                continue
+            }
             switch columns.row(cells, line: line) {
             case .success(let row):
+                if let period = summary.statedPeriod, !period.contains(row.transactionDate) {
+                    throw FinancialReportError(
+                        file: file.path,
+                        reason: "line \(line): its Transaction Date \(row.transactionDate.isoText) is outside the report's period \(period.lowerBound.isoText) to \(period.upperBound.isoText)")
+                }
+                totals.add(row)
+                guard totals.isWithinBounds else {
+                    throw FinancialReportError(
+                        file: file.path,
+                        reason: "line \(line): its amounts add up past what one report can hold (\(FinancialReportBounds.fileText)), so no sum of it would be exact")
+                }
                 summary.rows += 1
                 summary.rowDays = summary.rowDays.map {
                     min($0.lowerBound, row.transactionDate)...max($0.upperBound, row.transactionDate)
@@ -128,6 +158,14 @@ public struct FinancialReportReader: Sendable {
         }
         guard header != nil else {
             throw FinancialReportError(file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", "))")
+        }
+        if let days = summary.rowDays, summary.statedPeriod == nil {
+            // Without a preamble the rows' days are the period: they must lie in one fiscal month.
+            guard let month = AppleFiscalMonth(containing: days.lowerBound), days.upperBound <= month.lastDay else {
+                throw FinancialReportError(
+                    file: file.path,
+                    reason: "its rows run from \(days.lowerBound.isoText) to \(days.upperBound.isoText), which is not within one of Apple's fiscal months")
+            }
         }
         return summary
     }
@@ -184,6 +222,11 @@ public struct FinancialReportReader: Sendable {
             guard first <= last else {
                 throw FinancialReportError(file: file, reason: "its preamble's End Date \(endText) is before its Start Date \(startText)")
             }
+            guard let month = AppleFiscalMonth(containing: first), month.firstDay == first, month.lastDay == last else {
+                throw FinancialReportError(
+                    file: file,
+                    reason: "its period \(first.isoText) to \(last.isoText) is not one of Apple's fiscal months (each runs four or five whole weeks, Sunday to Saturday, as 2026-03-01 to 2026-03-28)")
+            }
             return first...last
         }
     }
@@ -200,4 +243,22 @@ public struct FinancialReportError: Error, Sendable, Equatable, CustomStringConv
     }
 
     public var description: String { "The financial report \(file) cannot be loaded: \(reason)." }
+}
+
+/// The running sums of one report's amounts: a report whose sums would leave the bounds is refused, so that no sum the
+/// models take over it (or over years of reports) can overflow 64 bits on either engine.
+struct FinancialReportTotals {
+    private(set) var units: UInt64 = 0
+    private(set) var milliunits: UInt64 = 0
+
+    mutating func add(_ row: FinancialReportRow) {
+        units = units.addingReportingOverflow(row.quantity.magnitude).partialValue
+        let gross = row.customerPriceMilli.magnitude.multipliedReportingOverflow(by: row.quantity.magnitude).partialValue
+        milliunits = milliunits.addingReportingOverflow(gross).partialValue
+        milliunits = milliunits.addingReportingOverflow(row.extendedPartnerShareMilli.magnitude).partialValue
+    }
+
+    var isWithinBounds: Bool {
+        units <= UInt64(FinancialReportBounds.fileUnits) && milliunits <= UInt64(FinancialReportBounds.fileMilli)
+    }
 }

@@ -71,8 +71,10 @@ public struct IngestStage: Sendable {
             .load(candidates: discovery.skipped, alreadyRead: try storeWriter.completedFileHashes())
         let isBulkLoad = try storeWriter.beginIngest(files: discovery.files.map { ($0.path, $0.byteCount) })
         let writer = BatchWriterThread(writer: storeWriter)
-        var summary = IngestSummary(filesFound: discovery.files.count + reports.reportsFound, filesIgnored: reports.notReports)
-        summary.filesRead = reports.reportsLoaded + reports.refusals.count
+        var summary = IngestSummary(
+            filesFound: discovery.files.count + reports.reportsFound + reports.paymentSummariesFound, filesIgnored: reports.notReports)
+        summary.filesRead = reports.reportsLoaded + reports.paymentSummariesLoaded + reports.refusals.count
+        summary.applePaymentSummariesLoaded = reports.paymentSummariesLoaded
         summary.filesAlreadyRead = reports.reportsAlreadyRead
         summary.unreadableFiles = reports.unreadableFiles
         summary.appleReportsFound = reports.reportsFound

@@ -28,6 +28,8 @@ public struct IngestSummary: Sendable, Equatable {
     public var appleReportsLoaded = 0
     /// Rows of those reports loaded.
     public var appleReportRows = 0
+    /// Apple's payment summaries loaded by this run.
+    public var applePaymentSummariesLoaded = 0
     /// Report rows quarantined, and reports refused whole, by reason code (not documents: kept apart from the
     /// documents' quarantine share).
     public var appleReportQuarantine: [String: Int] = [:]

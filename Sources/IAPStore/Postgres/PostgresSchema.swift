@@ -98,6 +98,45 @@ enum PostgresSchema {
                         AND other.lineage_id <> notifications.lineage_id)
             """,
         ]),
+        // Apple's payment summaries and the Region of each report row (SchemaV13 on SQLite).
+        ("v9 apple payment summaries", [
+            "ALTER TABLE apple_report_rows ADD COLUMN region text collate \"C\"",
+            "UPDATE apple_report_rows SET region = other_columns::jsonb ->> 'Region' WHERE other_columns IS NOT NULL",
+            """
+            CREATE TABLE apple_payment_summaries (
+                file_sha256 text collate "C" PRIMARY KEY REFERENCES source_files (file_sha256),
+                path text collate "C" NOT NULL,
+                title text collate "C" NOT NULL,
+                fiscal_month text collate "C" NOT NULL,
+                is_pending bigint NOT NULL CHECK (is_pending IN (0, 1)),
+                row_count bigint NOT NULL CHECK (row_count >= 0),
+                run_id bigint NOT NULL REFERENCES runs (run_id)
+            )
+            """,
+            "CREATE UNIQUE INDEX apple_payment_summaries_by_month ON apple_payment_summaries (fiscal_month)",
+            """
+            CREATE TABLE apple_payment_rows (
+                file_sha256 text collate "C" NOT NULL REFERENCES apple_payment_summaries (file_sha256),
+                line bigint NOT NULL CHECK (line >= 1),
+                section text collate "C" NOT NULL CHECK (section IN ('paid', 'held')),
+                region text collate "C" NOT NULL,
+                currency text collate "C" NOT NULL,
+                units_sold bigint NOT NULL,
+                beginning_balance_milli bigint NOT NULL,
+                earned_milli bigint NOT NULL,
+                pre_tax_subtotal_milli bigint,
+                input_tax_milli bigint NOT NULL,
+                adjustments_milli bigint NOT NULL,
+                withholding_tax_milli bigint NOT NULL,
+                total_owed_milli bigint NOT NULL,
+                exchange_rate text collate "C",
+                proceeds_milli bigint,
+                bank_currency text collate "C",
+                other_columns text collate "C",
+                PRIMARY KEY (file_sha256, line)
+            )
+            """,
+        ]),
     ]
 
     private static let text = "text collate \"C\""

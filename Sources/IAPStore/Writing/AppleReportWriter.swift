@@ -151,13 +151,13 @@ public struct AppleReportWriter: Sendable {
         let message: String
     }
 
-    private static func register(_ file: File, in connection: any StoreConnection) throws {
+    static func register(_ file: File, in connection: any StoreConnection) throws {
         try connection.execute(
             "INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id) VALUES (?, ?, ?, 'reading', ?)",
             [.text(file.sha256), .text(file.path), .integer(file.byteCount), .integer(file.runId)])
     }
 
-    private static func complete(_ file: File, documents: Int, in connection: any StoreConnection) throws {
+    static func complete(_ file: File, documents: Int, in connection: any StoreConnection) throws {
         try connection.execute(
             "UPDATE source_files SET state = 'complete', documents = ?, completed_run_id = ? WHERE file_sha256 = ?",
             [SQLValue(documents), .integer(file.runId), .text(file.sha256)])

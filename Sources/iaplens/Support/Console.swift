@@ -154,7 +154,8 @@ enum Console {
         if summary.appleReportsFound > 0 {
             let rejected = summary.appleReportQuarantine.values.reduce(0, +)
             result("  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
-                + "(\(summary.appleReportRows) row(s)), \(rejected) row(s) or report(s) quarantined")
+                + "(\(summary.appleReportRows) row(s)), \(summary.applePaymentSummariesLoaded) payment summary(ies) loaded, "
+                + "\(rejected) row(s) or file(s) quarantined")
             for (reason, count) in summary.appleReportQuarantine.sorted(by: { $0.key < $1.key }) {
                 result("  quarantined \(reason): \(count)")
             }

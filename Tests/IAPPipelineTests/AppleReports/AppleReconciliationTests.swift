@@ -59,9 +59,9 @@ import Testing
         try archive.write("apple/copy-of-march.txt", bytes: Array(world.report.utf8))
         let again = try run(archive, database: archive.database)
         #expect(again.ingest.appleReportsFound == 2 && again.ingest.appleReportsLoaded == 0 && again.ingest.filesAlreadyRead >= 2)
-        // Another file whose period overlaps (it starts a week later): refused whole, both files named.
-        let other = world.report.replacingOccurrences(of: "Start Date\t03/01/2026", with: "Start Date\t03/08/2026")
-            .replacingOccurrences(of: "End Date\t03/28/2026", with: "End Date\t04/04/2026")
+        // Another file for the same fiscal month (a reissue, other bytes): refused whole, both files named. (A period
+        // that only partly overlaps is not one of Apple's fiscal months, and is refused as such.)
+        let other = world.report.replacingOccurrences(of: "Vendor Name\tTest Dev", with: "Vendor Name\tTest Dev Ltd")
         let second = try archive.write("apple/reissued.txt", bytes: Array(other.utf8))
         let refused = try run(archive, database: archive.database)
         #expect(refused.ingest.appleReportQuarantine == ["overlapping_report": 1])
@@ -73,7 +73,19 @@ import Testing
         #expect(status.quarantineByReason.contains { $0.label == "overlapping_report" && $0.count == 1 })
     }
 
-    @Test func hostileRowsAreQuarantinedAndChangeNoOtherFigure() throws {
+    /// Apple's books are believed only whole. Before: each bad row was quarantined alone and the rest of the file
+    /// loaded, marking its whole period covered. After: one bad row refuses the file, nothing of it is loaded, no day
+    /// is covered; the corrected file then loads.
+    @Test(arguments: [
+        ("a float quantity", 8, "1.5"),
+        ("10^30 in Extended Partner Share", 10, "1000000000000000000000000000000"),
+        ("a Customer Price that is not a number", 12, "abc"),
+        ("a thousands group of two digits", 9, "1,99"),
+        ("an empty thousands group", 9, "1,,9,9"),
+        ("Extended Partner Share that is not Partner Share × Quantity", 10, "999999.99"),
+        ("a sale with a negative quantity", 8, "-5"),
+    ])
+    func aReportWithABadRowIsRefusedWholeAndTheCorrectedOneLoads(what: String, column: Int, value: String) throws {
         let world = try FinanceWorld(lostIndex: nil)
         let clean = try TestArchive()
         try clean.write("webhook.jsonl", lines: world.archiveLines)
@@ -84,29 +96,83 @@ import Testing
         try hostile.write("webhook.jsonl", lines: world.archiveLines)
         var lines = world.report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let header = try #require(lines.firstIndex { $0.hasPrefix("Transaction Date") })
-        let good = lines[header + 1].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-        func variant(_ column: Int, _ value: String) -> String {
-            var cells = good
-            cells[column] = value
-            return cells.joined(separator: "\t")
-        }
-        lines.insert(contentsOf: [
-            variant(8, "1.5"),  // a float quantity
-            variant(10, "1000000000000000000000000000000"),  // 10^30 in Extended Partner Share
-            variant(12, "abc"),
-            String(repeating: "A", count: 20 << 20),  // a line past the 16 MiB limit
-        ], at: header + 1)
+        var cells = lines[header + 1].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        cells[column] = value
+        // The bad row in the middle of the file, after good rows.
+        lines.insert(cells.joined(separator: "\t"), at: min(header + 3, lines.count - 1))
         let text = "\u{FEFF}" + lines.joined(separator: "\r\n")  // BOM and CRLF
         try hostile.write("apple/march.txt", bytes: Array(text.utf8))
         let summary = try run(hostile, database: hostile.database)
-        #expect(summary.ingest.appleReportQuarantine == ["bad_report_row": 4])
-        #expect(try reconciliation(hostile) == reconciliation(clean))
+        #expect(summary.ingest.appleReportQuarantine == ["bad_report": 1], "\(what)")
+        #expect(summary.ingest.appleReportRows == 0, "\(what)")
+        #expect(try reconciliation(hostile).isEmpty, "\(what): no day is covered by a refused report")
         for file in ["reconciliation.csv", "refunds.csv", "consumable_losses.csv"] {
             #expect(try hostile.report("2026-03/\(file)") == clean.report("2026-03/\(file)"))
         }
-        let status = try Pipeline(configuration: try hostile.configuration()).status(quarantineLimit: 10, reason: "bad_report_row")
-        #expect(status.quarantineSamples.count == 4)
-        #expect(status.quarantineSamples.allSatisfy { $0.excerpt.count <= 200 && !$0.message.isEmpty })
+        let status = try Pipeline(configuration: try hostile.configuration()).status(quarantineLimit: 10, reason: "bad_report")
+        #expect(status.quarantineSamples.count == 1)
+        #expect(status.quarantineSamples.first?.message.contains("line \(min(header + 3, lines.count - 1) + 1)") == true, "\(status.quarantineSamples)")
+        // The corrected download loads.
+        try hostile.write("apple/march-again.txt", bytes: Array(world.report.utf8))
+        _ = try run(hostile, database: hostile.database)
+        #expect(try reconciliation(hostile) == reconciliation(clean), "\(what)")
+    }
+
+    @Test func aTruncatedGzipReportIsRefusedWhole() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        let whole = Gzip.compress(Array(world.report.utf8))!
+        try archive.write("apple/march.txt.gz", bytes: Array(whole.prefix(whole.count * 2 / 3)), compress: false)
+        let summary = try run(archive, database: archive.database)
+        #expect(summary.ingest.appleReportQuarantine == ["bad_report": 1])
+        #expect(summary.ingest.appleReportRows == 0)
+        #expect(try reconciliation(archive).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("a period that is not a fiscal month", "Start Date\t01/01/2008\nEnd Date\t12/31/2099"),
+        ("a period a week off Apple's calendar", "Start Date\t03/08/2026\nEnd Date\t04/04/2026"),
+    ])
+    func aReportWhosePeriodIsNotAFiscalMonthIsRefusedAndBlocksNothing(what: String, period: String) throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        let bogus = world.report.replacingOccurrences(of: "Start Date\t03/01/2026\nEnd Date\t03/28/2026", with: period)
+        #expect(bogus != world.report)
+        try archive.write("apple/bogus.txt", bytes: Array(bogus.utf8))
+        let refused = try run(archive, database: archive.database)
+        #expect(refused.ingest.appleReportQuarantine == ["bad_report": 1], "\(what)")
+        #expect(refused.ingest.appleReportRefusals.first?.contains("fiscal month") == true)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        let loaded = try run(archive, database: archive.database)
+        #expect(loaded.ingest.appleReportsLoaded == 1, "\(what): the genuine report is not blocked")
+    }
+
+    @Test func aSummaryLikeLineFollowedByMoreRowsRefusesTheFile() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        var lines = world.report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("Transaction Date") })
+        lines.insert("Country Of Sale\tPartner Share Currency\tQuantity\tExtended Partner Share", at: header + 2)
+        try archive.write("apple/march.txt", bytes: Array(lines.joined(separator: "\n").utf8))
+        let summary = try run(archive, database: archive.database)
+        #expect(summary.ingest.appleReportQuarantine == ["bad_report": 1])
+        #expect(summary.ingest.appleReportRefusals.first?.contains("after the trailing summary block") == true)
+    }
+
+    @Test func aUTF16ReportIsRefusedByName() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        var bytes: [UInt8] = [0xFF, 0xFE]
+        for unit in world.report.utf16 { bytes += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let path = try archive.write("apple/march-utf16.txt", bytes: bytes)
+        let summary = try run(archive, database: archive.database)
+        #expect(summary.ingest.appleReportQuarantine == ["bad_report": 1])
+        #expect(summary.ingest.appleReportRefusals.first?.contains(path) == true)
+        #expect(summary.ingest.appleReportRefusals.first?.contains("UTF-16") == true)
     }
 
     @Test func aFileThatIsNotAReportIsLeftAloneAndOneMissingAColumnIsRefused() throws {

@@ -22,6 +22,8 @@ renamed as (
         product_type_identifier,
         country_of_sale,
         partner_share_currency,
+        -- The region of Apple's payment summary the row is paid in.
+        region,
 
         ---------- numerics
         quantity,

@@ -68,6 +68,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v13 apple payment summaries") { db in
+            for statement in SchemaV13.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
