@@ -141,7 +141,7 @@ public struct PaymentSummaryReader: Sendable {
             let afterGap = record.line > previousLine + 1
             previousLine = record.line
             if ReferenceFiles.isBlank(record) || afterGap {
-                if !rows.isEmpty { section = .held }
+                section = .held
                 if ReferenceFiles.isBlank(record) { continue }
             }
             let row = try Self.row(record, header: headerRecord.fields, columns: columns, section: section, isPending: isPending, file: file)

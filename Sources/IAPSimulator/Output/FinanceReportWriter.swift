@@ -105,13 +105,28 @@ struct FinanceReportWriter {
         try ArchiveWriter.makeDirectory(folder)
         let byMonth = Dictionary(grouping: rows.keys) { AppleFiscalMonth(containing: $0.day)?.text ?? "" }
         var files = 0
+        var payments: [(month: AppleFiscalMonth, books: [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks])] = []
         while month.lastDay < today {
-            try write(month, keys: (byMonth[month.text] ?? []).sorted(), to: folder, vendorName: vendorName)
+            let keys = (byMonth[month.text] ?? []).sorted()
+            try write(month, keys: keys, to: folder, vendorName: vendorName)
+            payments.append((month, books(keys)))
             files += 1
             guard let next = month.next else { break }
             month = next
         }
-        return files
+        return files + (try PaymentSummaryWriter.write(payments, to: folder))
+    }
+
+    /// What the month's rows earned per region and currency: the payment summary's side of the books.
+    private func books(_ keys: [RowKey]) -> [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks] {
+        var books: [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks] = [:]
+        for key in keys {
+            guard let value = rows[key], value.quantity != 0 else { continue }
+            let region = PaymentSummaryWriter.RegionKey(region: Self.region(value.storefront), currency: value.storefront.currency)
+            if key.saleOrReturn == "S" { books[region, default: .init()].unitsSold += Int64(value.quantity) }
+            books[region, default: .init()].earnedMilli += key.partnerShare * Int64(value.quantity)
+        }
+        return books
     }
 
     private func write(_ month: AppleFiscalMonth, keys: [RowKey], to folder: String, vendorName: String) throws(SimulationIOError) {
@@ -165,7 +180,7 @@ struct FinanceReportWriter {
     static func region(_ storefront: Catalog.Storefront) -> String {
         switch storefront.code {
         case "USA": "Americas"
-        case "GBR": "UK"
+        case "GBR": "United Kingdom"
         case "DEU": "Euro-Zone"
         case "JPN": "Japan"
         default: "Rest of World"

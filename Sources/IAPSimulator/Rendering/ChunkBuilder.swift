@@ -52,6 +52,12 @@ struct ChunkBuilder: Sendable {
         // Stable sort keeps a customer's same-millisecond events in script order.
         events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         for (ordinal, event) in events.enumerated() {
+            // The archive starts with the simulated window: what happened before it reaches the archive only as the
+            // history later documents carry (V1 receipts), as in a real archive started late.
+            guard event.time >= world.windowStart else {
+                output.tally.add("lostNotifications", "beforeTheArchive")
+                continue
+            }
             var uuidRandom = SimRandom(world.seed, kind.rawValue, UInt64(index), 1_000 + UInt64(ordinal))
             let uuid = uuidRandom.uuid()
             if world.isV1(event.time) {
@@ -59,7 +65,9 @@ struct ChunkBuilder: Sendable {
                 let (body, naturalTime) = renderer.v1Body(event, random: &r)
                 var docTime = naturalTime
                 var value = body
-                if r.chance(0.3) {
+                // An archive envelope records when a body arrived; one whose own dates lie before the archive began
+                // always has one (its document time would otherwise date it before the archive).
+                if r.chance(0.3) || naturalTime < world.windowStart {
                     docTime = event.time + r.int64(in: 50...4_000)
                     value = DocumentRenderer.envelope(body, receivedAt: docTime, iso: r.chance(0.5))
                 }

@@ -31,6 +31,9 @@ public enum CitusTableRoles {
         ("apple_reports", .reference),
         ("apple_report_days", .reference),
         ("apple_report_rows", .reference),
+        // Apple's payment summaries: one a month, a row per region.
+        ("apple_payment_summaries", .reference),
+        ("apple_payment_rows", .reference),
         // A document's rows are found by the file they came from: the run's progress, quarantine.
         ("documents", .distributed(column: "file_sha256", group: "files")),
         ("quarantine", .distributed(column: "file_sha256", group: "files")),

@@ -1,0 +1,131 @@
+import Foundation
+import IAPPipeline
+import IAPTestSupport
+import Testing
+
+/// Apple's payment summaries tied to Apple's books (Documentation/Reports.md "apple_payments.csv"), on both engines.
+@Suite struct ApplePaymentsTests {
+    /// The March 2026 summary: Americas as Apple's books have it, a Euro-Zone row the books lack, the United Kingdom
+    /// held with a balance carried from February, and no Japan row (the books have one).
+    static func march(usdUnits: Int, usdEarned: String, pending: Bool = false) -> String {
+        let rate = pending ? "" : ",\"Exchange Rate\",\"Proceeds\""
+        let paid = pending ? "" : ",\"1.00000\",\"\(usdEarned)\""
+        let euro = pending ? "" : ",\"1.08231\",\"1,512.62\""
+        let held = pending ? "" : ",,"
+        return """
+            "App Store Connect - Payments and Financial Reports (March 2026)",,,,,,,,,,,
+            ,,,,,,,,,,,
+            "Region (Currency)","Units Sold","Beginning Balance","Earned","Pre-Tax Subtotal","Input Tax","Adjustments","Withholding Tax","Total Owed"\(rate),"Bank Account Currency"
+            "Americas (USD)","\(usdUnits)","0.00","\(usdEarned)","\(usdEarned)","0.00","0.00","0.00","\(usdEarned)"\(paid),"USD"
+            "Euro-Zone (EUR)","388","0.00","1,401.08","1,401.08","0.00","-3.50","0.00","1,397.58"\(euro),"USD"
+            ,,,,,,,,,,,
+            "United Kingdom (GBP)","3","8.35","4.10","12.45","0.00","0.00","0.00","12.45"\(held),"USD"
+
+            """
+    }
+
+    static let february = """
+        "App Store Connect - Payments and Financial Reports (February 2026)",,,,,,,,,,
+        "Region (Currency)","Units Sold","Earned","Pre-Tax Subtotal","Input Tax","Adjustments","Withholding Tax","Total Owed","Exchange Rate","Proceeds","Bank Account Currency"
+        ,,,,,,,,,,
+        "United Kingdom (GBP)","2","8.35","8.35","0.00","0.00","0.00","8.35",,,"USD"
+
+        """
+
+    /// Apple's books of the world's report: S units and Σ Extended Partner Share per region and currency.
+    static func books(_ report: String) -> [String: (units: Int, earnedMilli: Int64)] {
+        var books: [String: (units: Int, earnedMilli: Int64)] = [:]
+        let lines = report.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.firstIndex(where: { $0.first == "Transaction Date" }) else { return [:] }
+        let names = lines[header]
+        func at(_ row: [String], _ name: String) -> String { row[names.firstIndex(of: name)!] }
+        for row in lines[(header + 1)...] where row.count == names.count {
+            let key = at(row, "Region") + "," + at(row, "Partner Share Currency")
+            var book = books[key] ?? (0, 0)
+            if at(row, "Sale or Return") == "S" { book.units += Int(at(row, "Quantity"))! }
+            let share = at(row, "Extended Partner Share")
+            let milli = share.contains(".")
+                ? Int64(share.replacingOccurrences(of: ".", with: ""))! * 10 : Int64(share)! * 1_000
+            book.earnedMilli += milli
+            books[key] = book
+        }
+        return books
+    }
+
+    private func run(_ archive: TestArchive, database: String) throws -> RunSummary {
+        try Pipeline(configuration: try archive.configuration { $0.databasePath = database }).run()
+    }
+
+    private func payments(_ archive: TestArchive) throws -> String { try archive.report("2026-03/apple_payments.csv") }
+
+    @Test(arguments: StoreKind.allCases)
+    func theFiscalMonthClosesAgainstThePayment(engine: StoreKind) throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let books = Self.books(world.report)
+        let usd = try #require(books["Americas,USD"])
+        let jpy = try #require(books["Japan,JPY"])
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        let earned = FinanceWorldText.amount(usd.earnedMilli)
+        try archive.write("apple/financial_report.csv", bytes: Array(Self.march(usdUnits: usd.units, usdEarned: earned).utf8))
+        _ = try run(archive, database: try engine.freshDatabase(in: archive.root))
+        let header = "fiscal_month,region,currency,period_start,period_end,apple_units_sold,payment_units_sold,apple_earned_milli,payment_earned_milli,beginning_balance_milli,input_tax_milli,adjustments_milli,withholding_tax_milli,total_owed_milli,exchange_rate,proceeds_milli,bank_currency,status"
+        #expect(try payments(archive) == """
+            \(header)
+            2026-03,Americas,USD,2026-03-01,2026-03-28,\(usd.units),\(usd.units),\(usd.earnedMilli),\(usd.earnedMilli),0,0,0,0,\(usd.earnedMilli),1.00000,\(usd.earnedMilli),USD,paid
+            2026-03,Euro-Zone,EUR,2026-03-01,2026-03-28,0,388,0,1401080,0,0,-3500,0,1397580,1.08231,1512620,USD,differs
+            2026-03,Japan,JPY,2026-03-01,2026-03-28,\(jpy.units),,\(jpy.earnedMilli),,,,,,,,,,no_payment
+            2026-03,United Kingdom,GBP,2026-03-01,2026-03-28,0,3,0,4100,8350,0,0,0,12450,,,USD,held
+
+            """)
+        let page = try archive.report("2026-03/report.md")
+        #expect(page.contains("Apple's payment"), "the finance section shows the tie-out")
+    }
+
+    /// A pending summary is replaced by the paid one of its month, whatever order they arrive in and however many
+    /// runs they are split over: the reports come out the same, byte for byte, on both engines.
+    @Test func thePaidSummaryReplacesThePendingOneInAnyOrder() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let earned = FinanceWorldText.amount(usd.earnedMilli)
+        let paid = Array(Self.march(usdUnits: usd.units, usdEarned: earned).utf8)
+        let pending = Array(Self.march(usdUnits: usd.units - 1, usdEarned: earned, pending: true).utf8)
+        var results: [String] = []
+        for engine in StoreKind.allCases {
+            for order in [["pending", "paid"], ["paid", "pending"], ["both"]] {
+                let archive = try TestArchive()
+                let database = try engine.freshDatabase(in: archive.root)
+                try archive.write("webhook.jsonl", lines: world.archiveLines)
+                try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+                try archive.write("apple/february.csv", bytes: Array(Self.february.utf8))
+                for step in order {
+                    if step != "paid" { try archive.write("apple/march-pending.csv", bytes: pending) }
+                    if step != "pending" { try archive.write("apple/march-paid.csv.gz", bytes: paid) }
+                    let summary = try run(archive, database: database)
+                    if order == ["paid", "pending"], step == "pending" {
+                        #expect(summary.ingest.appleReportRefusals.first?.contains("march-paid.csv.gz") == true)
+                    }
+                }
+                results.append(try payments(archive))
+            }
+        }
+        #expect(Set(results).count == 1, "\(results)")
+        #expect(results.first?.contains(",paid\n") == true && !(results.first?.contains("pending") ?? true))
+    }
+}
+
+/// Amounts as Apple's files print them (two decimals, thousands separators).
+enum FinanceWorldText {
+    static func amount(_ milli: Int64) -> String {
+        let cents = milli / 10
+        var whole = String(cents / 100)
+        var groups: [String] = []
+        while whole.count > 3 {
+            groups.insert(String(whole.suffix(3)), at: 0)
+            whole = String(whole.dropLast(3))
+        }
+        groups.insert(whole, at: 0)
+        return groups.joined(separator: ",") + "." + (cents % 100 < 10 ? "0" : "") + String(cents % 100)
+    }
+}
