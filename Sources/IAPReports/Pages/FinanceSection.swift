@@ -44,6 +44,7 @@ enum FinanceSection {
                     + "price): they are counted but add nothing to the amounts."))
 
         blocks += AppleReconciliationSection.render(month: month, set: set)
+        blocks += ApplePaymentSection.render(month: month)
 
         blocks.append(.heading(level: 3, "Refunds"))
         blocks.append(

@@ -30,7 +30,7 @@ public struct IndexPageRenderer {
         blocks.append(.heading(level: 2, "Months", anchor: "months"))
         blocks.append(.paragraph(Text.joined(set.months.map(monthLink), separator: " · ")))
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
-        blocks += keyFigures(set.months, figures, asOf: set.asOf)
+        blocks += keyFigures(set.months, figures, set: set)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))
         let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
         let charts = TrendCharts.charts(
@@ -61,6 +61,15 @@ public struct IndexPageRenderer {
         return top.map { ($0, values[$0] ?? []) }
     }
 
+    /// " (27 of 31 days)" when Apple's reports cover only part of the month: Apple's figure is then for those days
+    /// alone, not comparable with a whole month's estimate; empty when they cover all of it.
+    static func partialCoverage(_ month: String, _ set: ReportSet) -> Text {
+        guard let parsed = CalendarMonth(month) else { return Text() }
+        let days = ISO8601Millis.daysInMonth(year: Int64(parsed.year), month: Int64(parsed.month))
+        let covered = set.archiveMonth(month).appleDaysCovered
+        return covered > 0 && covered < days ? .prose(" (\(covered) of \(days) days)") : Text()
+    }
+
     /// `[2026-10](2026-10/report.md)`, or plain text for a month that is not a valid folder name.
     private static func monthLink(_ month: MonthReport) -> Text {
         guard let parsed = CalendarMonth(month.month) else { return .data(month.month) }
@@ -68,7 +77,8 @@ public struct IndexPageRenderer {
     }
 
     /// Two tables, so each fits a page: finance's figures per currency, then product's and trust and safety's.
-    private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures], asOf: Int64) -> [Block] {
+    private static func keyFigures(_ months: [MonthReport], _ figures: [MonthFigures], set: ReportSet) -> [Block] {
+        let asOf = set.asOf
         func money(_ amounts: CurrencyAmounts) -> Text {
             let texts = amounts.entries.map { Text.money($0.milli, currency: $0.currency) }
             return texts.isEmpty ? "—" : Text.joined(texts, separator: ", ")
@@ -84,7 +94,8 @@ public struct IndexPageRenderer {
         for (month, figure) in zip(months, figures) {
             finance.rows.append([
                 monthCell(month), .data(String(figure.sales)), money(figure.grossByCurrency), money(figure.netByCurrency),
-                money(figure.proceedsByCurrency), figure.hasAppleReport ? money(figure.appleProceedsByCurrency) : "no report",
+                money(figure.proceedsByCurrency),
+                figure.hasAppleReport ? money(figure.appleProceedsByCurrency) + partialCoverage(month.month, set) : "no report",
             ])
         }
         var product = PageTable(columns: [

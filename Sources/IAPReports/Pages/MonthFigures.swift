@@ -25,6 +25,10 @@ struct MonthFigures {
     var proceedsByCurrency = CurrencyAmounts()
     /// What Apple's financial reports say it pays for the month's covered days, by the currency it pays in.
     var appleProceedsByCurrency = CurrencyAmounts()
+    /// Apple's deposit for the fiscal month named like this month: Σ proceeds of the paid regions, per bank currency.
+    var depositByCurrency = CurrencyAmounts()
+    /// Whether a paid payment summary of the fiscal month is loaded.
+    var hasPayment = false
     /// The estimate for the same days (apple_reconciliation.csv), by the sale's currency.
     var coveredEstimateByCurrency = CurrencyAmounts()
     /// Whether a loaded Apple report covers a day of the month.
@@ -70,6 +74,10 @@ struct MonthFigures {
             grossByCurrency.add(row.integer("gross_milli"), currency: row.text("currency"))
             netByCurrency.add(row.integer("net_milli"), currency: row.text("currency"))
             proceedsByCurrency.add(row.integer("est_proceeds_milli"), currency: row.text("currency"))
+        }
+        for row in month.rows("apple_payments.csv") where !row.text("proceeds_milli").isEmpty {
+            hasPayment = true
+            depositByCurrency.add(row.integer("proceeds_milli"), currency: row.text("bank_currency"))
         }
         for row in month.rows("apple_reconciliation.csv") {
             hasAppleReport = true

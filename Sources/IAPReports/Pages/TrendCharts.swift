@@ -123,6 +123,15 @@ enum TrendCharts {
                         + "days (striped), in \(currency); months without a loaded report have no bars. Apple pays its share "
                         + "net of VAT, so the estimate runs higher where prices include it."))
         }
+        for (index, currency) in topCurrencies(figures.map(\.depositByCurrency)).enumerated() {
+            charts.append(
+                chart(
+                    "deposits-" + fileSafe(currency, index), "Apple's deposits per fiscal month, \(currency)", .groupedColumns,
+                    [.init(name: "Deposit", values: figures.map { $0.hasPayment ? $0.depositByCurrency[currency] : nil })],
+                    .money(currency: currency), currency,
+                    "What Apple's payment summaries say reaches the bank for each fiscal month (the proceeds of its paid "
+                        + "regions), in \(currency); a fiscal month without a paid summary has no bar."))
+        }
         return charts
     }
 
