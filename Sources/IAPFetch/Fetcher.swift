@@ -172,6 +172,10 @@ public struct Fetcher: Sendable {
         summary.financeReportsAlreadySaved = result.alreadySaved
         summary.financeMonthsWithoutReport = result.withoutReport
         summary.financeMonthsPending = result.pending
+        for refusal in result.refused {
+            summary.warnings.append(
+                "the financial report of fiscal month \(refusal) was not saved; it is asked again on the next fetch.")
+        }
     }
 
     private func fetch(

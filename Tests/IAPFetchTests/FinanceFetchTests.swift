@@ -17,13 +17,14 @@ import Testing
         let server: FakeAppStoreServer
         let url: String
 
-        init(_ name: String = #function, world: FinanceWorld, reports: [String: String]) throws {
+        init(_ name: String = #function, world: FinanceWorld, reports: [String: String], raw: [String: [UInt8]] = [:]) throws {
             archive = try TestArchive(name)
             self.world = world
             key = try TestAPIKey(folder: archive.root + "/keys")
             connectKey = try TestAPIKey(folder: archive.root + "/connect-keys", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
             var data = world.served
             for (month, text) in reports { data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = Gzip.compress(Array(text.utf8)) }
+            for (month, bytes) in raw { data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = bytes }
             server = FakeAppStoreServer(
                 data: data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
             server.acceptConnectKey(try connectKey.key(), keyId: connectKey.keyId, issuerId: connectKey.issuerId)
@@ -67,6 +68,37 @@ import Testing
     static func recentMonth() -> AppleFiscalMonth {
         let today = Int(Date().timeIntervalSince1970 / 86_400)
         return AppleFiscalMonth(containing: ReportDay(daysSinceEpoch: today - 45)!)!
+    }
+
+    /// Before: a fetched report that was truncated, garbage or of another month was saved and recorded as fetched,
+    /// never asked again. After: it is checked as ingest would read it and for the asked month; a bad answer is not
+    /// saved, a warning says so, and the next fetch asks again (and keeps the good answer then).
+    @Test(arguments: ["truncated", "garbage", "other month"])
+    func aBadFetchedReportIsNotSavedAndIsAskedAgain(_ kind: String) async throws {
+        let month = Self.recentMonth()
+        let world = try FinanceWorld(month: month.text, lostIndex: nil)
+        let whole = Gzip.compress(Array(world.report.utf8))!
+        let bad: [UInt8]
+        switch kind {
+        case "truncated": bad = Array(whole.prefix(whole.count / 2))
+        case "garbage": bad = Gzip.compress(Array("<html>Service Unavailable</html>\n".utf8))!
+        default:
+            let other = try FinanceWorld(month: month.next?.next?.text ?? "2026-03", lostIndex: nil)
+            bad = Gzip.compress(Array(other.report.utf8))!
+        }
+        let setup = try Setup(world: world, reports: [:], raw: [month.text: bad])
+        let database = try StoreKind.sqlite.freshDatabase(in: setup.archive.root)
+        try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try setup.run(database: database)
+        let first = try await Fetcher(options: setup.options(database: database)).run()
+        #expect(first.financeReportsSaved == 0, "\(kind): \(first)")
+        #expect(first.warnings.contains { $0.contains(month.text) && $0.contains("asked again") }, "\(first.warnings)")
+        let folder = setup.archive.inputs + "/fetched/finance"
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: folder))?.isEmpty ?? true)
+        // Apple's answer is whole next time: saved then.
+        let good = try Setup(world: world, reports: [month.text: world.report])
+        let again = try await Fetcher(options: good.options(database: database)).run()
+        #expect(again.financeReportsSaved == 1, "\(kind): \(again)")
     }
 
     @Test(arguments: StoreKind.allCases)

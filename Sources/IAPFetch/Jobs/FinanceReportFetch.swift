@@ -21,6 +21,34 @@ struct FinanceReportFetch: Sendable {
         var alreadySaved = 0
         var pending: [String] = []
         var withoutReport = 0
+        /// Answers that were not a whole report of the asked month: not saved, asked again next time (a sentence each).
+        var refused: [String] = []
+    }
+
+    /// Why a downloaded report cannot be kept (nil: it is a whole report of `month`): it must decompress and read to its
+    /// end as Ingest would read it, every row included, and its period must be the fiscal month asked for.
+    static func problem(with bytes: [UInt8], month: AppleFiscalMonth) -> String? {
+        let path = NSTemporaryDirectory() + "iaplens-finance-check-\(UUID().uuidString).txt"
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            return "it could not be checked (the temporary folder is not writable)"
+        }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = FinancialReportReader(file: InputFile(path: path, byteCount: Int64(bytes.count)))
+        guard reader.recognize() == .report else { return "the answer is not a financial report Apple writes" }
+        do {
+            var rowProblem: String?
+            let summary = try reader.read { item in
+                if case .rejected(let line, let message, _) = item, rowProblem == nil { rowProblem = "line \(line): \(message)" }
+            }
+            if let rowProblem { return rowProblem }
+            guard let period = summary.period else { return "the answer names no period and has no rows" }
+            guard period.lowerBound == month.firstDay, period.upperBound == month.lastDay else {
+                return "the answer is for \(period.lowerBound.isoText) to \(period.upperBound.isoText), not fiscal month \(month.text) (\(month.firstDay.isoText) to \(month.lastDay.isoText))"
+            }
+            return nil
+        } catch {
+            return "\(error)"
+        }
     }
 
     /// The fiscal months from the one holding the first day of `span`'s first UTC month to the one holding the last
@@ -62,6 +90,11 @@ struct FinanceReportFetch: Sendable {
             progress("financial reports: \(index + 1) of \(months.count) fiscal months (\(month.text))")
             switch try await api.financeDetail(month: month.text, vendorNumber: vendorNumber) {
             case .report(let bytes):
+                // Believed only whole: a truncated, garbled or other month's answer is not saved, and asked again.
+                if let problem = Self.problem(with: bytes, month: month) {
+                    result.refused.append("\(month.text): \(problem)")
+                    continue
+                }
                 let file = "finance/FINANCE_DETAIL_Z1_\(ArchivePageWriter.safeName(vendorNumber))_\(month.text).txt.gz"
                 try writer.write(bytes: bytes, to: file)
                 // The file is in the archive before the store says so: a fetch killed in between asks again and
