@@ -9,6 +9,8 @@ public struct ConsumptionSummary: Sendable, Equatable {
     public enum Outcome: String, Sendable, CaseIterable {
         /// Sent, and Apple took it (202).
         case answered
+        /// Sent, and Apple took it, after the request's 12 hours had passed (retries and waits took too long).
+        case answeredLate = "answered_late"
         /// Sent, and Apple refused it (recorded; never sent again).
         case refused
         /// `--dry-run`: the body was printed.
@@ -30,17 +32,19 @@ public struct ConsumptionSummary: Sendable, Equatable {
         case conflicting
         /// Signed after this run's clock: not a request Apple can have sent yet.
         case signedInFuture = "signed_in_future"
+        /// Not tried: the run's deadline (`--deadline`) passed first. Pending, for the next run while in time.
+        case notTried = "not_tried"
 
         /// What `consumption_answers` keeps for this outcome; nil for those recorded nowhere (the request stays
         /// pending, or is decided by the mart).
         var storedResult: ConsumptionAnswerResult? {
             switch self {
-            case .answered: return .answered
+            case .answered, .answeredLate: return .answered
             case .refused: return .refused
             case .skippedNoFacts: return .skippedNoFacts
             case .skippedNoConsent: return .skippedNoConsent
             case .inDoubt: return .inDoubt
-            case .wouldSend, .missed, .decided, .failed, .unverified, .conflicting, .signedInFuture: return nil
+            case .wouldSend, .missed, .decided, .failed, .unverified, .conflicting, .signedInFuture, .notTried: return nil
             }
         }
     }
@@ -53,6 +57,10 @@ public struct ConsumptionSummary: Sendable, Equatable {
     public var failures: [(transactionId: String, message: String)] = []
     /// Warnings for the person running it (a key file readable by others, …).
     public var warnings: [String] = []
+    /// Answers Apple refused, with what it said: (transaction, HTTP status, Apple's errorCode, its message).
+    public var refusals: [(transactionId: String, status: Int, errorCode: Int64?, message: String)] = []
+    /// True when the run's deadline stopped it before every request was tried.
+    public var stoppedByDeadline = false
 
     public func count(_ outcome: Outcome) -> Int { outcomes.filter { $0.outcome == outcome }.count }
 
@@ -71,9 +79,13 @@ public struct ConsumptionResponder: Sendable {
     let store: any StoreEngine
     let facts: [String: ConsumptionFactsRow]
     let api: AppStoreServerAPI?
+    /// How long the whole run may take (nil: no bound); requests not tried by then stay pending for the next run.
+    let deadline: Duration?
 
     /// - Parameter api: nil for a dry run: bodies are returned, nothing is sent or recorded.
-    public init(store: any StoreEngine, facts: [ConsumptionFactsRow], api: AppStoreServerAPI?) {
+    /// - Parameter deadline: the whole run's time bound (Documentation/Pipeline.md "Answering consumption requests").
+    public init(store: any StoreEngine, facts: [ConsumptionFactsRow], api: AppStoreServerAPI?, deadline: Duration? = nil) {
+        self.deadline = deadline
         self.store = store
         var byTransaction: [String: ConsumptionFactsRow] = [:]
         for row in facts { byTransaction[row.transactionId] = row }
@@ -95,7 +107,17 @@ public struct ConsumptionResponder: Sendable {
         // Apple's request, so neither is answered.
         var verifiedCopies: [String: Int] = [:]
         for request in requests where request.isVerified { verifiedCopies[request.notificationId, default: 0] += 1 }
+        let clock = ContinuousClock()
+        let started = clock.now
+        // The time of each decision and each accepted answer is the clock's, not the run's start: retries and Apple's
+        // `Retry-After` can take minutes.
+        let time = { now + Int64((clock.now - started) / .milliseconds(1)) }
         for request in requests {
+            if let deadline, clock.now - started >= deadline {
+                summary.stoppedByDeadline = true
+                summary.outcomes.append((request.notificationId, request.transactionId, .notTried))
+                continue
+            }
             guard request.isVerified else {
                 summary.outcomes.append((request.notificationId, request.transactionId, .unverified))
                 continue
@@ -104,15 +126,16 @@ public struct ConsumptionResponder: Sendable {
                 summary.outcomes.append((request.notificationId, request.transactionId, .conflicting))
                 continue
             }
-            let outcome = try await answer(request, now: now, summary: &summary)
+            let outcome = try await answer(request, now: time, summary: &summary)
             summary.outcomes.append((request.notificationId, request.transactionId, outcome))
         }
         return summary
     }
 
-    private func answer(_ request: ConsumptionRequest, now: Int64, summary: inout ConsumptionSummary) async throws
+    private func answer(_ request: ConsumptionRequest, now time: () -> Int64, summary: inout ConsumptionSummary) async throws
         -> ConsumptionSummary.Outcome
     {
+        let now = time()
         if request.decision != nil { return .decided }
         // A minute of clock difference between Apple and this machine is not the future.
         if request.signedAtMs > now + 60_000 { return .signedInFuture }
@@ -127,20 +150,51 @@ public struct ConsumptionResponder: Sendable {
         // happens (Documentation/Fetching.md "Consumption requests: at most once").
         try record(request, .sending, body: body, status: nil, now: now)
         let status: Int
+        let answer: [UInt8]
         do {
-            status = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
+            (status, answer) = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
         } catch FetchError.gaveUp(let name, let attempts, let last) {
             // Every attempt was answered 429 / 5xx: Apple did not take it. Pending again, for the next run.
             try forget(request.notificationId)
             summary.failures.append(
                 (request.transactionId, FetchError.gaveUp(request: name, attempts: attempts, last: last).description))
             return .failed
+        } catch FetchError.redirected(_, let code) {
+            // A redirect is a definite refusal, like a 5xx: nothing was taken. Pending again, for the next run.
+            try forget(request.notificationId)
+            summary.failures.append(
+                (request.transactionId,
+                 "Send Consumption Information was answered with a redirect (HTTP \(code)), which Apple's API never sends: "
+                    + "nothing was taken. The request stays pending and the next run sends it while its \(BusinessRules.consumptionAnswerWindowHours) hours last."))
+            return .failed
         } catch FetchError.noAnswer {
             try setResult(request.notificationId, .inDoubt)
             return .inDoubt
+        } catch let error as FetchError {
+            // Refused before Apple looked at the body (the key, the size of the answer): nothing was taken.
+            try forget(request.notificationId)
+            throw error
         }
-        // Recorded whatever Apple said: a 202 is answered; a refusal of this body would be refused again.
-        return try record(request, status == 202 ? .answered : .refused, body: body, status: status, now: now)
+        let sentAt = time()
+        guard status == 202 else {
+            // Refused: recorded with what Apple said; the same body would be refused again.
+            let refusal = Self.appleError(answer)
+            summary.refusals.append((request.transactionId, status, refusal.code, refusal.message))
+            return try record(
+                request, .refused, body: body, status: status, now: sentAt, errorCode: refusal.code, errorMessage: refusal.message)
+        }
+        try record(request, ConsumptionAnswerResult.answered, body: body, status: status, now: sentAt)
+        return sentAt - request.signedAtMs > BusinessRules.consumptionAnswerWindowMs ? .answeredLate : .answered
+    }
+
+    /// Apple's `errorCode` and `errorMessage` of a refusal's body, when it is Apple's JSON error.
+    static func appleError(_ body: [UInt8]) -> (code: Int64?, message: String) {
+        guard case .object(let object)? = try? JSONParser.parse(body) else {
+            return (nil, String(String(decoding: body.prefix(400), as: UTF8.self).prefix(200)))
+        }
+        let code: Int64? =
+            if case .number(let number)? = object["errorCode"] { Int64(number.text) } else { nil }
+        return (code, String((object["errorMessage"]?.stringValue ?? "").prefix(400)))
     }
 
     private func setResult(_ notificationId: String, _ result: ConsumptionAnswerResult) throws {
@@ -161,28 +215,34 @@ public struct ConsumptionResponder: Sendable {
     /// Keeps the outcome in the store (a dry run keeps nothing): final for answers, the latest reason for skips.
     private func record(
         _ request: ConsumptionRequest, _ outcome: ConsumptionSummary.Outcome, body: [UInt8]? = nil, status: Int? = nil,
-        now: Int64
+        now: Int64, errorCode: Int64? = nil, errorMessage: String? = nil
     ) throws -> ConsumptionSummary.Outcome {
-        if let result = outcome.storedResult { try record(request, result, body: body, status: status, now: now) }
+        if let result = outcome.storedResult {
+            try record(request, result, body: body, status: status, now: now, errorCode: errorCode, errorMessage: errorMessage)
+        }
         return outcome
     }
 
     private func record(
-        _ request: ConsumptionRequest, _ result: ConsumptionAnswerResult, body: [UInt8]?, status: Int?, now: Int64
+        _ request: ConsumptionRequest, _ result: ConsumptionAnswerResult, body: [UInt8]?, status: Int?, now: Int64,
+        errorCode: Int64? = nil, errorMessage: String? = nil
     ) throws {
         guard api != nil else { return }
         _ = try store.write { connection in
             try connection.execute(
                 """
-                INSERT INTO consumption_answers (notification_id, transaction_id, result, body, sent_at, http_status)
-                VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO consumption_answers
+                    (notification_id, transaction_id, result, body, sent_at, http_status, apple_error_code, apple_error_message)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (notification_id) DO UPDATE SET
                     result = excluded.result, body = excluded.body, sent_at = excluded.sent_at,
-                    http_status = excluded.http_status
+                    http_status = excluded.http_status, apple_error_code = excluded.apple_error_code,
+                    apple_error_message = excluded.apple_error_message
                 """,
                 [.text(request.notificationId), .text(request.transactionId), .text(result.rawValue),
                  body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
-                 status.map { .integer(Int64($0)) } ?? .null])
+                 status.map { .integer(Int64($0)) } ?? .null, errorCode.map(SQLValue.integer) ?? .null,
+                 errorMessage.map(SQLValue.text) ?? .null])
         }
     }
 }

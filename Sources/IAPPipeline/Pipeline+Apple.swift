@@ -76,7 +76,9 @@ extension Pipeline {
         }
         var summary: ConsumptionSummary
         do {
-            summary = try await ConsumptionResponder(store: store, facts: facts, api: api).run(now: now)
+            summary = try await ConsumptionResponder(
+                store: store, facts: facts, api: api, deadline: .seconds(configuration.fetch.consumptionDeadlineSeconds)
+            ).run(now: now)
         } catch {
             await api?.shutdown()
             throw error

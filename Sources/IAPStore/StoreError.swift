@@ -72,9 +72,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The exit code the command line ends with: 75 (EX_TEMPFAIL) when busy, so schedulers retry later.
     public var exitCode: Int32 {
         switch self {
-        case .busy, .lockLost: return 75
-        case .cannotLock: return 73
-        default: return isUsage ? 64 : 1
+        case .busy, .lockLost: return ExitStatus.tryLater
+        case .cannotLock: return ExitStatus.cannotLock
+        default: return isUsage ? ExitStatus.usage : ExitStatus.failure
         }
     }
 }

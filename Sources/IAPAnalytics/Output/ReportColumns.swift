@@ -60,7 +60,7 @@ public enum ReportColumns {
     /// `consumption_requests.csv` (iaplens's own addition): each consumption request of the month and what became of it.
     public static let consumptionRequests = [
         "request_id", "transaction_id", "requested_at", "account_id", "rules", "answer", "refund_preference",
-        "answered_at", "decision", "month",
+        "answered_at", "decision", "month", "apple_status", "apple_error_code", "apple_error_message",
     ]
 
     /// `months.csv`, at the top of the reports folder: what each month folder's figures rest on.

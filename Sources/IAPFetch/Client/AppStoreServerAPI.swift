@@ -85,12 +85,12 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     /// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{transactionId}`). - Returns: Apple's
     /// status: 202 accepted; another 4xx means Apple refused this body (not worth sending again).
-    public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> Int {
+    public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> (status: Int, body: [UInt8]) {
         let name = "Send Consumption Information for \(transactionId)"
-        let (status, _) = try await exchange(
+        let (status, answer) = try await exchange(
             .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name,
             retriesUnanswered: false)
-        return status
+        return (status, answer)
     }
 
     /// A JSON page: 200 is the answer, any other status that is not retried stops with ``FetchError/rejected``.

@@ -107,6 +107,7 @@ public enum ConfigurationFile {
         case "transaction-ids": c.fetch.transactionIds = try string()
         case "order-ids": c.fetch.orderIds = try string()
         case "facts": c.fetch.facts = try string()
+        case "deadline": c.fetch.consumptionDeadlineSeconds = try integer()
         case "connect-issuer-id": c.fetch.connectIssuerId = try string()
         case "connect-key-id": c.fetch.connectKeyId = try string()
         case "connect-private-key": c.fetch.connectPrivateKey = try string()

@@ -17,6 +17,10 @@ public struct FetchSettings: Sendable, Equatable {
     public var orderIds: String?
     /// The app's consumption facts CSV (`iaplens consumption --facts`); `run` answers pending requests when set.
     public var facts: String?
+    /// How long one `consumption` run may take, in seconds (`--deadline`): it holds the store's lock, so it is bounded;
+    /// requests not tried by then stay pending for the next run.
+    public var consumptionDeadlineSeconds: Int64 = FetchSettings.defaultConsumptionDeadlineSeconds
+    public static let defaultConsumptionDeadlineSeconds: Int64 = 600
     /// The App Store Connect API key and vendor number: Apple's financial reports.
     public var connectIssuerId: String?
     public var connectKeyId: String?

@@ -71,6 +71,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
                     + "(2008-01-01 to now): figures as of the future would count retries as lost and requests as missed.")
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
+        if !(1...86_400).contains(fetch.consumptionDeadlineSeconds) {
+            throw .invalidConfiguration("--deadline must be from 1 to 86400 seconds (got \(fetch.consumptionDeadlineSeconds)).")
+        }
         if !(0...100).contains(maxQuarantinePercent) {
             throw .invalidConfiguration("--max-quarantine-percent must be from 0 to 100 (got \(maxQuarantinePercent)).")
         }

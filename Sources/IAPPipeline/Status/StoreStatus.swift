@@ -68,6 +68,15 @@ public struct StoreStatus: Sendable, Equatable {
     public var customersUnknownToApple = 0
     /// Consumption answers by result (`answered`, `refused`, `in_doubt`, …): `in_doubt` ones need a person.
     public var consumptionAnswers: [Count] = []
+    /// Answers Apple refused, with what it said, newest first (at most 20).
+    public var consumptionRefusals: [ConsumptionRefusal] = []
+
+    public struct ConsumptionRefusal: Sendable, Equatable {
+        public let transactionId: String
+        public let httpStatus: Int64?
+        public let errorCode: Int64?
+        public let message: String
+    }
     public var quarantineSamples: [QuarantineSample] = []
 
     /// Reads the status of a store. `quarantineLimit` rows of quarantine detail are included.
@@ -134,6 +143,14 @@ public struct StoreStatus: Sendable, Equatable {
                 """).integer ?? 0)
             status.customersUnknownToApple = Int(
                 try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)
+            status.consumptionRefusals = try db.rows(
+                """
+                SELECT transaction_id, http_status, apple_error_code, coalesce(apple_error_message, '') FROM consumption_answers
+                WHERE result = 'refused' ORDER BY sent_at DESC, notification_id LIMIT 20
+                """
+            ).map {
+                ConsumptionRefusal(transactionId: $0[0].text ?? "", httpStatus: $0[1].integer, errorCode: $0[2].integer, message: $0[3].text ?? "")
+            }
             status.consumptionAnswers = try counts(db, """
                 SELECT CASE WHEN result = '\(ConsumptionAnswerResult.sending.rawValue)' THEN '\(ConsumptionAnswerResult.inDoubt.rawValue)'
                     ELSE result END AS answer, count(*) FROM consumption_answers

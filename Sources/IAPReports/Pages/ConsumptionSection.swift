@@ -29,7 +29,9 @@ enum ConsumptionSection {
                     + "flag rule), \(count(.refused)) refused by Apple, \(count("missed")) missed (no answer within "
                     + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
                     + "\(skippedConsent) without the customer's consent), \(count("decided_before_answer")) decided by "
-                    + "Apple before an answer, \(count("pending")) pending."))
+                    + "Apple before an answer, \(count("pending")) pending"
+                    + (count("answered_late") > 0 ? ", \(count("answered_late")) answered after the 12 hours" : "")
+                    + (count("unverified") > 0 ? ", \(count("unverified")) unverified copies never answered" : "") + "."))
         blocks.append(
             .paragraph(
                 "Of the answered: \(strong: "\(refunded) refunded"), \(strong: "\(declined) declined"), \(open) still "
@@ -47,6 +49,8 @@ enum ConsumptionSection {
                     .init("refund_preference", "Preference"),
                     .init("answered_at", "Answered (UTC)"),
                     .init("decision", "Apple's decision"),
+                    .init("apple_error_code", "Apple's error code"),
+                    .init("apple_error_message", "Apple's message"),
                 ]
             ).render(month, emptyText: "No consumption request in this month."))
         return blocks

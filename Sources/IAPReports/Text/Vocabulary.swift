@@ -79,6 +79,8 @@ extension Vocabulary {
         }
         switch code {
         case "decided_before_answer": return "decided before an answer"
+        case "answered_late": return "answered late (after 12 hours)"
+        case "unverified": return "not answered: unverified copy"
         case "missed": return "missed"
         case "pending": return "pending"
         default: return code

@@ -137,6 +137,11 @@ enum PostgresSchema {
             )
             """,
         ]),
+        // What Apple said when it refused an answer (SchemaV14 on SQLite).
+        ("v10 consumption refusals", [
+            "ALTER TABLE consumption_answers ADD COLUMN apple_error_code bigint",
+            "ALTER TABLE consumption_answers ADD COLUMN apple_error_message text collate \"C\"",
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -26,11 +26,19 @@ struct Consumption: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the bodies it would send, one JSON line each, and send nothing.")
     var dryRun = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How long the run may take, in seconds (default \(FetchSettings.defaultConsumptionDeadlineSeconds)): it holds the store's lock. Requests not tried by then stay pending for the next run. Config key: \"deadline\".",
+            valueName: "seconds"))
+    var deadline: Int64?
+
     func run() async throws {
         try await Console.runAsync(log) {
             var c = try ConfigurationBuilder.build(store: store, app: app)
             key.apply(to: &c.fetch)
             if let facts { c.fetch.facts = facts }
+            if let deadline { c.fetch.consumptionDeadlineSeconds = deadline }
             try AppleOutput.printConsumption(try await Pipeline(configuration: c).consume(dryRun: dryRun), dryRun: dryRun)
         }
     }

@@ -72,6 +72,10 @@ enum StatusPrinter {
         if let doubtful = s.consumptionAnswers.first(where: { $0.label == ConsumptionAnswerResult.inDoubt.rawValue }) {
             lines.append("  \(doubtful.count) consumption request(s) in doubt: sent, no answer recorded; check them in App Store Connect")
         }
+        for refusal in s.consumptionRefusals {
+            lines.append("  refused by Apple: transaction \(refusal.transactionId), HTTP \(refusal.httpStatus.map(String.init) ?? "?")"
+                + (refusal.errorCode.map { ", errorCode \($0)" } ?? "") + (refusal.message.isEmpty ? "" : ": \(refusal.message)"))
+        }
         if s.consumptionRequestsUnverified > 0 {
             lines.append("consumption requests never answered because they were accepted unverified (--no-verify): \(s.consumptionRequestsUnverified)")
         }
@@ -129,6 +133,14 @@ enum StatusPrinter {
             ("consumption_requests_unverified", number(s.consumptionRequestsUnverified)),
             ("customers_unknown_to_apple", number(s.customersUnknownToApple)),
             ("consumption_answers", counts(s.consumptionAnswers)),
+            ("consumption_refusals", .array(s.consumptionRefusals.map { refusal in
+                .object(JSONObject([
+                    ("transaction_id", .string(refusal.transactionId)),
+                    ("http_status", refusal.httpStatus.map { number(Int($0)) } ?? .null),
+                    ("error_code", refusal.errorCode.map { number(Int($0)) } ?? .null),
+                    ("message", .string(refusal.message)),
+                ]))
+            })),
             ("last_runs", .array(s.lastRuns.map { run in
                 var fields: [(String, JSONValue)] = [
                     ("command", .string(run.command)), ("outcome", .string(run.outcome)), ("started_at", .string(run.startedAt)),

@@ -3,6 +3,7 @@ import Foundation
 import IAPAnalytics
 import IAPConsumption
 import IAPFetch
+import IAPStore
 
 /// How `fetch`, `consumption` and `run` print what the stages that talk to Apple did: the summary line, the
 /// warnings, and the exit code a failure to reach Apple means.
@@ -61,11 +62,27 @@ enum AppleOutput {
             Console.warn(
                 "the consumption request \(outcome.notificationId) has verified copies naming different transactions (\(outcome.transactionId) among them): it is answered for none of them. Check the archive's copies of that notification.")
         }
+        for outcome in summary.outcomes where outcome.outcome == .answeredLate {
+            Console.warn(
+                "the answer for transaction \(outcome.transactionId) was accepted after the request's \(BusinessRules.consumptionAnswerWindowHours) hours (Apple kept the run waiting): it is recorded and reported as late; Apple may not have used it.")
+        }
+        if summary.stoppedByDeadline {
+            Console.warn(
+                "the run's deadline (--deadline) passed with \(summary.count(.notTried)) request(s) not tried: they stay pending, and the next run sends them while their \(BusinessRules.consumptionAnswerWindowHours) hours last.")
+        }
+        if !summary.refusals.isEmpty {
+            for refusal in summary.refusals {
+                let code = refusal.errorCode.map { " errorCode \($0)" } ?? ""
+                Console.error(
+                    "Apple refused the answer for transaction \(refusal.transactionId) (HTTP \(refusal.status)\(code)\(refusal.message.isEmpty ? "" : ": " + refusal.message)); it is recorded and not sent again. Check the facts row and the request in App Store Connect.")
+            }
+        }
         if !summary.failures.isEmpty {
             for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
             Console.error(
                 "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within \(BusinessRules.consumptionAnswerWindowHours) hours of each request).")
-            throw ExitCode(75)
+            throw ExitCode(ExitStatus.tryLater)
         }
+        if !summary.refusals.isEmpty { throw ExitCode(ExitStatus.appleRefused) }
     }
 }

@@ -62,7 +62,7 @@ enum Console {
 
     /// A result line on standard output, unless `--quiet`.
     static func result(_ text: String) {
-        if !isQuiet { print(text) }
+        if !isQuiet { print(TerminalText.safe(text)) }
     }
 
     /// Progress lines on stderr: at most one a second (long runs only), every step under `--verbose`.
@@ -86,13 +86,13 @@ enum Console {
             try await body()
         } catch let error as ReferenceFileError {
             Self.error(error.description)
-            throw ExitCode(64)
+            throw ExitCode(ExitStatus.usage)
         } catch let error as FetchError {
             Self.error(error.description)
             switch error {
-            case .missingOption, .badKey, .badConnectKey, .readList: throw ExitCode(64)
-            case .unauthorized, .connectUnauthorized: throw ExitCode(77)
-            case .gaveUp, .redirected, .outOfTime: throw ExitCode(75)
+            case .missingOption, .badKey, .badConnectKey, .readList: throw ExitCode(ExitStatus.usage)
+            case .unauthorized, .connectUnauthorized: throw ExitCode(ExitStatus.noPermission)
+            case .gaveUp, .redirected, .outOfTime: throw ExitCode(ExitStatus.tryLater)
             default: throw ExitCode.failure
             }
         } catch {
@@ -114,7 +114,7 @@ enum Console {
         } catch let error as InputDiscoveryError {
             // A wrong --input path is a usage error: say which path, exit 64.
             Self.error(error.description)
-            throw ExitCode(64)
+            throw ExitCode(ExitStatus.usage)
         } catch let error as ExitCode {
             throw error
         } catch let error as ValidationError {
@@ -130,12 +130,12 @@ enum Console {
     static func health(_ summary: IngestSummary, _ c: PipelineConfiguration) -> Int32? {
         if summary.filesFound == 0 {
             warn("no input files were found in \(c.inputs.joined(separator: ", ")): check that the archive is mounted and --input names it.")
-            return 66
+            return ExitStatus.noInput
         }
         let share = QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
         if share.exceeds(c.maxQuarantinePercent) {
             warn(share.warning)
-            return 65
+            return ExitStatus.tooMuchQuarantined
         }
         return nil
     }

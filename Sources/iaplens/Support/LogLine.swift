@@ -15,7 +15,7 @@ struct LogLine: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let text = Self.timestamp(Date()) + " " + event.level.rawValue + ": " + TerminalText.safe("\(event.message)") + "\n"
+        let text = Self.timestamp(Date()) + " " + event.level.rawValue + ": " + TerminalText.logLine("\(event.message)") + "\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 

@@ -4,6 +4,8 @@
 -- consumption requests").
 -- answer, as of T:
 -- * answered / refused: sent, and Apple took it (202) or refused it;
+-- * answered_late: sent, and Apple took it, but after the request's 12
+--   hours (the send time is the accepted attempt's);
 -- * skipped_no_facts / skipped_no_consent: the last run that saw it could
 --   not send it;
 -- * in_doubt: sent, and no answer recorded (a run stopped between sending
@@ -38,7 +40,10 @@ joined as (
         consumption_requests.*,
         answers.result,
         answers.body,
-        answers.sent_at
+        answers.sent_at,
+        answers.http_status,
+        answers.apple_error_code,
+        answers.apple_error_message
     from consumption_requests
     left join answers
         on consumption_requests.notification_id = answers.notification_id
@@ -59,6 +64,10 @@ final as (
             when not joined.is_verified then 'unverified'
             when joined.result = {{ consumption_result('sending') }}
                 then {{ consumption_result('in_doubt') }}
+            when joined.result = {{ consumption_result('answered') }}
+                and joined.sent_at - joined.signed_at_ms
+                > {{ rule('consumption_answer_window_ms') }}
+                then 'answered_late'
             when joined.result is not null then joined.result
             when joined.decision is not null
                 and joined.decided_at_ms - joined.signed_at_ms
@@ -80,7 +89,13 @@ final as (
                 then {{ utc_timestamp_of_ms(joined.sent_at) }}
             else ''
         end as answered_at,
-        coalesce(joined.decision, '') as decision
+        coalesce(joined.decision, '') as decision,
+        case
+            when joined.result in ({{ consumption_results('sent') }})
+                then joined.http_status
+        end as apple_status,
+        joined.apple_error_code,
+        coalesce(joined.apple_error_message, '') as apple_error_message
     from joined
     cross join analysis_parameters
 )

@@ -73,6 +73,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v14 consumption refusals") { db in
+            for statement in SchemaV14.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
