@@ -30,6 +30,8 @@ public struct FetchOptions: Sendable {
     public var serverAPI = true
     /// When a fetch stops on its own (time, pages).
     public var limits = FetchLimits()
+    /// Sentences about how the options were taken (an `--until` in the future clamped to now), logged as warnings.
+    public var notes: [String] = []
 
     public init(archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String) {
         self.archive = archive
@@ -104,6 +106,7 @@ public struct Fetcher: Sendable {
     ///   otherwise the fetch takes it.
     public func run(lockHeld: Bool = false, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
         var summary = FetchSummary()
+        summary.warnings += options.notes
         let key: AppStoreAPIKey?
         if options.serverAPI {
             let (loaded, warning) = try AppStoreAPIKey.load(

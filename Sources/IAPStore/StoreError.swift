@@ -25,6 +25,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case storageReadOnly(path: String, reason: String)
     /// The run lock of a PostgreSQL store was lost while the run went on.
     case lockLost(path: String, reason: String)
+    /// The database role lacks a privilege (SQLSTATE 42501, or an owner's right): `grant` is the statement that
+    /// gives it.
+    case permissionDenied(path: String, reason: String, grant: String)
 
     /// A sentence the user can act on.
     public var description: String {
@@ -58,6 +61,9 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The run lock on \(path) was lost (\(reason)): this run stopped before its next commit, so it never wrote beside another run; what it committed before is kept and a rerun continues. The server ended the lock's connection: check idle_session_timeout, connection reapers and NAT timeouts, and connect directly or through a session-mode pooler (a transaction-mode pooler cannot hold a session lock)."
         case .storageReadOnly(let path, let reason):
             return "The store \(path) cannot be written (\(reason)): make it writable or move it with --database, then rerun."
+        case .permissionDenied(let path, let reason, let grant):
+            return "The database role may not do what iaplens needs in \(path) (\(reason)). Give it the missing grant, as the "
+                + "schema's owner or a superuser: \(grant). Rerunning without it fails the same way."
         }
     }
 
@@ -74,6 +80,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .busy, .lockLost: return ExitStatus.tryLater
         case .cannotLock: return ExitStatus.cannotLock
+        case .permissionDenied: return ExitStatus.noPermission
         default: return isUsage ? ExitStatus.usage : ExitStatus.failure
         }
     }

@@ -267,6 +267,45 @@ import Testing
         #expect(status.historyFetched.count == 1 && status.historyGaps.isEmpty, "\(status.historyFetched) \(status.historyGaps)")
     }
 
+    /// Before: `--until 2030-01-01T00:00:00Z` moved "done until" to 2030, and later fetches asked for no history
+    /// while `status` said "gaps: none". After: the window ends now (said in the log) and the mark never passes now.
+    @Test func aFutureUntilIsClampedToNowAndTheMarkNeverPassesIt() async throws {
+        let setup = try Setup()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let summary = try await fetch(setup) {
+            $0.until = ISO8601Millis.parse("2030-01-01T00:00:00Z")
+            $0.refundHistoryForAll = false
+            try? PipelineConfiguration.checkWindow(&$0, historyAsked: true, now: now)
+        }
+        #expect(summary.warnings.contains { $0.contains("--until 2030-01-01T00:00:00Z is in the future") }, "\(summary.warnings)")
+        let mark = try #require(try cursor(setup, "notification_history.done_until").flatMap { Int64($0) })
+        #expect(mark <= now)
+    }
+
+    /// Before: `--since` after `--until`, in the future, or older than 180 days fetched nothing and exited 0 without a
+    /// word. After: each is refused with its reason (exit 64 on the command line).
+    @Test func aWindowAppleCannotAnswerIsRefusedWithItsReason() throws {
+        let setup = try Setup()
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let day: Int64 = 86_400_000
+        for (since, until, reason) in [
+            (now + day, nil, "in the future"), (now - 2 * day, now - 3 * day, "not before --until"),
+            (now - 200 * day, nil, "older than the 180 days"),
+        ] as [(Int64, Int64?, String)] {
+            var options = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+            options.since = since
+            options.until = until
+            let error = try #require(throws: PipelineError.self) {
+                try PipelineConfiguration.checkWindow(&options, historyAsked: true, now: now)
+            }
+            #expect(error.description.contains(reason) && error.exitCode == 64, "\(error)")
+        }
+        // Financial reports alone may start earlier: Apple keeps them for years.
+        var finance = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+        finance.since = now - 400 * day
+        #expect(throws: Never.self) { try PipelineConfiguration.checkWindow(&finance, historyAsked: false, now: now) }
+    }
+
     @Test func historyCoverageMergesTouchingWindowsAndNamesTheGaps() {
         var coverage = HistoryCoverage()
         coverage.add(100..<200)

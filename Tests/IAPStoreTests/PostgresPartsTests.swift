@@ -89,3 +89,36 @@ import Testing
         #expect(PostgresTransactionWriter.arrayLiteral(["1", "a\"b", "c\\d", "x,y"]) == #"{"1","a\"b","c\\d","x,y"}"#)
     }
 }
+
+/// Before: `" postgres://…"` (a leading space), `postgresql+psycopg2://…` and `pgsql://…` were taken as SQLite paths,
+/// and the password appeared in the messages. After: a value with spaces around a PostgreSQL URL is that URL; any other
+/// URL is refused with its password masked, and never becomes a file.
+@Suite struct NearMissDatabaseURLTests {
+    @Test func spacesAroundAPostgreSQLURLAreTrimmed() throws {
+        guard case .postgres(let url) = try StoreLocation(" postgres://u:s3cret@db.example:5432/iap?schema=app ") else {
+            Issue.record("a PostgreSQL URL with spaces around it was taken as a file")
+            return
+        }
+        #expect(url.schema == "app" && !url.redacted.contains("s3cret"))
+    }
+
+    @Test(arguments: [
+        "postgresql+psycopg2://u:s3cret@db.example/iap", "pgsql://u:s3cret@db.example/iap", " mysql://u:s3cret@h/db",
+        "PGSQL://u:s3cret@db.example/iap?schema=x",
+    ])
+    func anyOtherURLIsRefusedWithItsPasswordMasked(_ value: String) throws {
+        do {
+            _ = try StoreLocation(value)
+            Issue.record("\(value) was taken as a file path")
+        } catch {
+            guard case .invalidLocation = error else { Issue.record("expected invalidLocation, got \(error)"); return }
+            #expect(!error.description.contains("s3cret"), "\(error)")
+            #expect(error.description.contains("***") && error.exitCode == 64, "\(error)")
+        }
+    }
+
+    @Test func aPathIsStillAPath() throws {
+        #expect(try StoreLocation("data/app.sqlite") == .sqlite(path: "data/app.sqlite"))
+        #expect(try StoreLocation("/var/lib/iaplens/app:2.sqlite") == .sqlite(path: "/var/lib/iaplens/app:2.sqlite"))
+    }
+}

@@ -17,6 +17,12 @@ import Testing
         "CREATE SEQUENCE %@.orders_id",
         "CREATE FUNCTION %@.total() RETURNS int LANGUAGE sql AS 'SELECT 1'",
         "CREATE DOMAIN %@.money_amount AS numeric",
+        // Before: a schema holding only one of these was taken over (77 tables created in it).
+        "CREATE COLLATION %@.bytes (locale = 'C')",
+        "CREATE TEXT SEARCH CONFIGURATION %@.plain (COPY = pg_catalog.simple)",
+        "CREATE OPERATOR %@.=== (LEFTARG = int, RIGHTARG = int, FUNCTION = int4eq)",
+        "CREATE OPERATOR FAMILY %@.ints USING btree",
+        "CREATE CONVERSION %@.latin FOR 'LATIN1' TO 'UTF8' FROM iso8859_1_to_utf8",
     ])
     func aSchemaWithSomeoneElsesObjectsIsRefusedAndLeftAsItWas(_ statement: String) throws {
         let schema = "foreign_\(UUID().uuidString.prefix(8).lowercased())"
@@ -59,13 +65,42 @@ import Testing
             })
         let opened = try StoreLocation(reader).open()
         #expect(try opened.read { try $0.value("SELECT count(*) FROM iaplens_migrations").integer } == Int64(PostgresSchema.migrations.count))
-        // A new schema it may not create: the missing privilege, named, as a usage error.
+        // A new schema it may not create: the missing grant, named; exit 77 (a permission), not "rerun".
         do {
             _ = try StoreLocation(reader + "_new").open()  // the URL ends with the schema's name
             Issue.record("a role without CREATE made a schema")
         } catch let error as StoreError {
-            #expect(error.exitCode == 64)
-            #expect(error.description.contains("may not create the schema"), "\(error)")
+            #expect(error.exitCode == 77)
+            #expect(error.description.contains("may not create the schema") && error.description.contains("GRANT CREATE ON DATABASE"), "\(error)")
+            #expect(!error.description.contains("Rerun;"))
+        }
+        // Writing with it (a read-only role) is a missing grant too, named, exit 77.
+        do {
+            _ = try opened.write { try $0.execute("INSERT INTO fetch_cursors (name, value) VALUES ('x', 'y')") }
+            Issue.record("a read-only role wrote")
+        } catch let error as StoreError {
+            #expect(error.exitCode == 77)
+            #expect(error.description.contains("GRANT SELECT, INSERT, UPDATE, DELETE ON fetch_cursors"), "\(error)")
+        }
+    }
+
+    @Test func aRoleWithoutCreateOnItsSchemaIsToldTheGrant() throws {
+        let url = try TestPostgres.freshStore()
+        let schema = String(url.split(separator: "=").last ?? "")
+        let owner = try StoreLocation(url).open()
+        try owner.write { try $0.executeScript("DROP TABLE IF EXISTS iaplens_probe") }
+        // A schema that exists, empty, where the role has USAGE but not CREATE.
+        let empty = schema + "_empty"
+        try owner.write { try $0.executeScript("CREATE SCHEMA \(empty)") }
+        let role = try TestPostgres.role(
+            "nocreate", schema: empty, run: { sql in try owner.write { try $0.executeScript(sql) } },
+            grants: { role in "GRANT USAGE ON SCHEMA \(empty) TO \(role);" })
+        do {
+            _ = try StoreLocation(role).open()
+            Issue.record("a role without CREATE on the schema created a store in it")
+        } catch let error as StoreError {
+            #expect(error.exitCode == 77, "\(error)")
+            #expect(error.description.contains("GRANT USAGE, CREATE ON SCHEMA \(empty)"), "\(error)")
         }
     }
 }

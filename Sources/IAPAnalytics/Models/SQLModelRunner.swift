@@ -60,6 +60,8 @@ struct SQLModelRunner {
         } catch let error as SQLTemplate.Failure {
             throw AnalysisError.modelFailed(name: model.name, reason: error.description)
         } catch let error as StoreError {
+            // A missing grant is the role's, not the model's: said as such, with its own exit status.
+            if case .permissionDenied = error { throw error }
             throw AnalysisError.modelFailed(name: model.name, reason: error.description)
         } catch {
             throw AnalysisError.modelFailed(name: model.name, reason: "\(error)")

@@ -1,5 +1,7 @@
+import Foundation
 import IAPFetch
 import IAPFormats
+import IAPStore
 
 extension PipelineConfiguration {
     /// The fetch these settings ask for, checked: a missing option is named (``FetchError/missingOption(_:)``, exit
@@ -27,6 +29,7 @@ extension PipelineConfiguration {
         options.apiURL = settings.apiURL
         options.since = try settings.since.map { try Self.time($0, "since") }
         options.until = try settings.until.map { try Self.time($0, "until") }
+        try Self.checkWindow(&options, historyAsked: !financeOnly, now: Int64(Date().timeIntervalSince1970 * 1000))
         switch settings.refundHistory ?? "all" {
         case "all": options.refundHistoryForAll = true
         case "none": options.refundHistoryForAll = false
@@ -45,6 +48,30 @@ extension PipelineConfiguration {
                 apiURL: settings.connectAPIURL)
         }
         return options
+    }
+
+    /// Documentation/Fetching.md "The window": an `--until` in the future is clamped to now (a fetch cannot have seen
+    /// the future, and a mark set there would stop every later fetch from asking); a `--since` in the future, after
+    /// `--until`, or older than Apple's 180 days of Notification History asks for nothing Apple can answer: refused.
+    public static func checkWindow(_ options: inout FetchOptions, historyAsked: Bool, now: Int64) throws {
+        if let until = options.until, until > now {
+            options.notes.append(
+                "--until \(ISO8601Millis.format(until)) is in the future: the window ends now, \(ISO8601Millis.format(now)), and only the part that was fetched counts as done.")
+            options.until = now
+        }
+        guard let since = options.since else { return }
+        if since > now {
+            throw PipelineError.invalidConfiguration(
+                "--since \(ISO8601Millis.format(since)) is in the future: nothing has happened there yet. Give a time in the past, or leave it out to fetch from where the last fetch ended.")
+        }
+        if let until = options.until, since >= until {
+            throw PipelineError.invalidConfiguration(
+                "--since \(ISO8601Millis.format(since)) is not before --until \(ISO8601Millis.format(until)): the window is empty. Swap them, or leave --until out to fetch up to now.")
+        }
+        if historyAsked, since < now - HistoryCoverage.appleRetentionMs {
+            throw PipelineError.invalidConfiguration(
+                "--since \(ISO8601Millis.format(since)) is older than the \(HistoryCoverage.appleRetentionMs / 86_400_000) days Apple's Notification History keeps (from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs))): Apple cannot answer it. Ask from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs + 3_600_000)) on; for older gaps Apple's Financial Report is what still holds the truth.")
+        }
     }
 
     private static func time(_ text: String, _ name: String) throws -> Int64 {

@@ -8,18 +8,35 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses a `--database` value.
     /// - Throws: ``StoreError/invalidLocation(_:reason:)`` for a PostgreSQL URL iaplens cannot use.
+    /// - Throws: ``StoreError/invalidLocation(_:reason:)`` also for anything else that looks like a URL
+    ///   (`scheme://`, spaces around it or not): taken as a file path, it would create a SQLite file named after the
+    ///   URL, and messages would print its password.
     public init(_ text: String) throws(StoreError) {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if Self.isPostgres(text) {
-            self = .postgres(try PostgresURL(text))
+            self = .postgres(try PostgresURL(trimmed))
+        } else if Self.looksLikeURL(trimmed) {
+            throw .invalidLocation(
+                PostgresURL.redact(trimmed),
+                reason: "it looks like a URL but is not a PostgreSQL URL iaplens reads: write postgres://… or postgresql://… "
+                    + "(libpq's form), or give a file path for a SQLite store")
         } else {
             self = .sqlite(path: text)
         }
     }
 
-    /// True for a `postgres://` or `postgresql://` value.
+    /// True for a `postgres://` or `postgresql://` value (spaces around it allowed).
     public static func isPostgres(_ text: String) -> Bool {
-        let lowered = text.lowercased()
+        let lowered = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+    }
+
+    /// `scheme://…`: a letter, then letters, digits, `+`, `-` or `.`, then `://`.
+    static func looksLikeURL(_ text: String) -> Bool {
+        guard let range = text.range(of: "://") else { return false }
+        let scheme = text[..<range.lowerBound]
+        guard let first = scheme.unicodeScalars.first, CharacterSet.letters.contains(first) else { return false }
+        return scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
     }
 
     /// For messages and `status`: never contains a password.

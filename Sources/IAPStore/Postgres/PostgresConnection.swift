@@ -161,11 +161,41 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?"
             let reason = "\(message) (SQLSTATE \(state)) in: \(Self.abbreviated(sql))"
             switch state {
+            case "42501": throw StoreError.permissionDenied(path: displayName, reason: reason, grant: Self.grant(for: message))
             case "53100": throw StoreError.storageFull(path: displayName, reason: reason)
             case "25006": throw StoreError.storageReadOnly(path: displayName, reason: reason)
             default: throw StoreError.queryFailed(reason: reason)
             }
         }
+    }
+
+    /// The statement that gives what a privilege error (SQLSTATE 42501) says is missing, from the server's message:
+    /// `permission denied for schema s`, `permission denied for table t`, `must be owner of table t`, ….
+    static func grant(for message: String) -> String {
+        func object(after marker: String) -> String? {
+            guard let range = message.range(of: marker) else { return nil }
+            let rest = message[range.upperBound...].prefix { !$0.isWhitespace && $0 != "," && $0 != ")" }
+            return rest.isEmpty ? nil : String(rest).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+        }
+        if let schema = object(after: "permission denied for schema ") {
+            return "GRANT USAGE, CREATE ON SCHEMA \(schema) TO <this role>"
+        }
+        if let table = object(after: "permission denied for table ") ?? object(after: "permission denied for relation ") {
+            return "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO <this role> (or ALL TABLES IN SCHEMA <schema>)"
+        }
+        if let sequence = object(after: "permission denied for sequence ") {
+            return "GRANT USAGE, SELECT, UPDATE ON SEQUENCE \(sequence) TO <this role>"
+        }
+        if let database = object(after: "permission denied for database ") {
+            return "GRANT CREATE, TEMPORARY ON DATABASE \(database) TO <this role>"
+        }
+        if let table = object(after: "must be owner of table ") ?? object(after: "must be owner of relation ") {
+            return "ALTER TABLE \(table) OWNER TO <this role> (iaplens rebuilds its tables, which only their owner may; or run it as the store's owner)"
+        }
+        if let schema = object(after: "must be owner of schema ") {
+            return "ALTER SCHEMA \(schema) OWNER TO <this role>"
+        }
+        return "GRANT USAGE, CREATE ON SCHEMA <schema> TO <this role>, and make this role the owner of the store's tables"
     }
 
     private func connectionError(_ sql: String) -> StoreError {

@@ -27,9 +27,9 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
             do {
                 try connection.executeScript("CREATE SCHEMA \(connection.dialect.quoted(url.schema))")
             } catch let error as StoreError where error.description.contains("SQLSTATE 42501") {
-                throw StoreError.invalidLocation(
-                    url.redacted,
-                    reason: "the role may not create the schema \(url.schema) in this database: create it once as a role that may (CREATE SCHEMA \(url.schema) AUTHORIZATION <this role>), or GRANT CREATE ON DATABASE to this role")
+                throw StoreError.permissionDenied(
+                    path: url.redacted, reason: "the role may not create the schema \(url.schema) in this database (SQLSTATE 42501)",
+                    grant: "CREATE SCHEMA \(url.schema) AUTHORIZATION <this role> (once, as a role that may), or GRANT CREATE ON DATABASE <database> TO <this role>")
             }
         }
         try connection.use(schema: url.schema)
@@ -48,8 +48,30 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
             UNION
             SELECT t.typname::text FROM pg_type AS t INNER JOIN pg_namespace AS n ON n.oid = t.typnamespace
             WHERE n.nspname = ? AND t.typrelid = 0 AND t.typelem = 0
+            UNION
+            SELECT 'collation ' || collname::text FROM pg_collation WHERE collnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'text search configuration ' || cfgname::text FROM pg_ts_config WHERE cfgnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'text search dictionary ' || dictname::text FROM pg_ts_dict WHERE dictnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'text search parser ' || prsname::text FROM pg_ts_parser WHERE prsnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'text search template ' || tmplname::text FROM pg_ts_template WHERE tmplnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'operator ' || oprname::text FROM pg_operator WHERE oprnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'operator family ' || opfname::text FROM pg_opfamily WHERE opfnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'operator class ' || opcname::text FROM pg_opclass WHERE opcnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'conversion ' || conname::text FROM pg_conversion WHERE connamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'extension ' || extname::text FROM pg_extension WHERE extnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
+            UNION
+            SELECT 'statistics object ' || stxname::text FROM pg_statistic_ext WHERE stxnamespace = (SELECT oid FROM pg_namespace WHERE nspname = ?)
             ORDER BY 1
-            """, [.text(schema), .text(schema), .text(schema)]
+            """, Array(repeating: SQLValue.text(schema), count: 14)
         ).compactMap { $0[0].text }
     }
 
