@@ -14,13 +14,15 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badResponse(request: String, reason: String)
     case archive(path: String, reason: String)
     case readList(path: String, reason: String)
+    /// An ID that is not one Apple issues (a transaction ID of other than digits, `.` or `..`): never put in a URL.
+    case invalidIdentifier(kind: String, value: String)
     /// A request that acts got no answer (a lost connection, a timeout): it may have reached Apple, so it is not
     /// sent again.
     case noAnswer(request: String, last: String)
     /// A 3xx: Apple's APIs never redirect, so the answer is not Apple's.
     case redirected(request: String, status: Int)
     /// An answer over the size limit (not asked for again: it would be downloaded again).
-    case tooLarge(request: String)
+    case tooLarge(request: String, limit: Int)
     /// Pagination that does not end: the same cursor again, or more pages than any real history has.
     case endlessPagination(request: String, reason: String)
     /// The fetch ran longer than its time limit; what it fetched is saved and the next fetch continues.
@@ -73,8 +75,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(request) got no answer (\(Self.quoted(last))): it may have reached Apple, so it is not sent again."
         case .redirected(let request, let status):
             return "\(request) was answered with a redirect (HTTP \(status)). Apple's API never redirects, so the answer came from something in between (a proxy, a captive portal) or --api-url is not Apple's: nothing was saved or sent, and the cursor did not move. Check the network and the URL, then run fetch again."
-        case .tooLarge(let request):
-            return "\(request) answered more than 16 MiB, far more than any page of Apple's: it was not saved and not asked for again. Check that --api-url is Apple's, then run fetch again."
+        case .tooLarge(let request, let limit):
+            return "\(request) answered more than \(limit >> 20) MiB, far more than any answer of Apple's: it was not saved (and not held in memory past the limit). Check that --api-url is Apple's; the next fetch asks for it again."
         case .endlessPagination(let request, let reason):
             return "\(request) did not stop paginating: \(reason). The fetch stopped so that the store's lock is released; the pages before are saved. Check that --api-url is Apple's, then run fetch again."
         case .outOfTime(let limit):
@@ -83,6 +85,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(request) answered something iaplens cannot read: \(reason)."
         case .archive(let path, let reason):
             return "Cannot write \(path): \(reason). Check that the archive folder is writable and the disk has room."
+        case .invalidIdentifier(let kind, let value):
+            return "\(kind) \(Self.quoted(value)) is not one Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only")): it was not asked about. Correct it in the list, then run fetch again."
         case .readList(let path, let reason):
             return "Cannot read the ID list \(path): \(reason)."
         case .badConnectKey(let path, let reason):

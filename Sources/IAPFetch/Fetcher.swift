@@ -197,14 +197,16 @@ public struct Fetcher: Sendable {
             historyCustomers = result.customers
         }
 
-        var named = try options.transactionIdsPath.map(Self.readList) ?? []
+        var named = try options.transactionIdsPath.map { try Self.readList($0, kind: "transaction ID") } ?? []
         if options.refundHistoryForAll {
             named += try cursors.knownCustomers(environment: options.environment.rawValue, bundleId: options.bundleId)
             for customer in historyCustomers where try cursors.value(RefundHistoryFetch.unknownCursor(customer)) == nil {
                 named.append(customer)
             }
         }
-        let customers = Array(Set(named)).sorted()
+        // IDs from the store's data are Apple's; one that is not digits is not asked about (it came from a document
+        // accepted without a check, or a hand-edited store).
+        let customers = Array(Set(named.filter(AppStoreServerAPI.isTransactionId))).sorted()
         summary.customers = customers.count
         let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors, limits: options.limits, deadline: deadline)
         let started = Date()
@@ -228,7 +230,7 @@ public struct Fetcher: Sendable {
                     + "another environment's or another app's); they are recorded and not asked about again.")
         }
 
-        let orders = try options.orderIdsPath.map(Self.readList) ?? []
+        let orders = try options.orderIdsPath.map { try Self.readList($0, kind: "order ID") } ?? []
         let lookups = OrderLookupFetch(api: api, writer: writer, cursors: cursors)
         summary.ordersLookedUp = try await Self.forEach(orders, concurrency: options.concurrency) { index, order in
             try deadline.check()
@@ -272,13 +274,24 @@ public struct Fetcher: Sendable {
         var count: Int { lock.withLock { value } }
     }
 
-    /// One ID per line; blank lines and `#` comments skipped.
-    static func readList(_ path: String) throws -> [String] {
+    /// One ID per line; blank lines and `#` comments skipped; an ID Apple would not issue refuses the list, naming its
+    /// line, before any request.
+    static func readList(_ path: String, kind: String) throws -> [String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw FetchError.readList(path: path, reason: "it cannot be read")
         }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        var ids: [String] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let id = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            if id.isEmpty || id.hasPrefix("#") { continue }
+            let valid = kind == "order ID" ? AppStoreServerAPI.isOrderId(id) : AppStoreServerAPI.isTransactionId(id)
+            guard valid else {
+                throw FetchError.readList(
+                    path: path,
+                    reason: "line \(index + 1) holds \(FetchError.quoted(id)), not a \(kind) Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only"))")
+            }
+            ids.append(id)
+        }
+        return ids
     }
 }

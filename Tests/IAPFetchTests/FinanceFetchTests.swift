@@ -146,8 +146,7 @@ import Testing
     @Test func aMonthApplePassedOverIsRecordedAndNotAskedAgain() async throws {
         let world = try FinanceWorld(lostIndex: nil)
         // March answers 404 (no sales, says Apple) while April is published: March is a month without a report.
-        let april = world.report.replacingOccurrences(of: "03/01/2026", with: "03/29/2026")
-            .replacingOccurrences(of: "03/28/2026", with: "05/02/2026")
+        let april = try FinanceWorld(month: "2026-04", lostIndex: nil).report
         let setup = try Setup(world: world, reports: ["2026-04": april])
         let database = setup.archive.root + "/store.sqlite"
         try setup.archive.write("webhook.jsonl", lines: world.archiveLines)

@@ -306,6 +306,26 @@ import Testing
         #expect(throws: Never.self) { try PipelineConfiguration.checkWindow(&finance, historyAsked: false, now: now) }
     }
 
+    /// Before: transaction IDs `.` and `..` went out as raw URL path segments (`/refund/lookup/..` is another path).
+    /// After: an ID Apple would not issue refuses the list, naming its line, before any request.
+    @Test(arguments: [".", "..", "12/../34", "2000000000000001%2F"])
+    func anIDAppleWouldNotIssueIsRefusedBeforeAnyRequest(_ id: String) async throws {
+        let setup = try Setup()
+        let list = setup.archive.root + "/ids.txt"
+        try "2000000000000001\n\(id)\n".write(toFile: list, atomically: true, encoding: .utf8)
+        let error = await fetchError(setup) {
+            $0.transactionIdsPath = list
+            $0.refundHistoryForAll = false
+            $0.notificationHistory = false
+        }
+        guard case .readList(_, let reason)? = error else {
+            Issue.record("expected readList, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("line 2"))
+        #expect(!setup.server.requests.contains { $0.contains("/refund/lookup/") })
+    }
+
     @Test func historyCoverageMergesTouchingWindowsAndNamesTheGaps() {
         var coverage = HistoryCoverage()
         coverage.add(100..<200)

@@ -79,4 +79,26 @@ import Testing
         holder = nil
         #expect(throws: Never.self) { _ = try location.lockForRun(command: "ingest") }
     }
+
+    /// Before: a hard link to the SQLite store (another name of the same file, in another folder) took a lock of its
+    /// own, so two runs wrote one store at once. After: the store file itself is locked too.
+    @Test func aHardLinkToTheStoreTakesTheSameLock() throws {
+        let folder = NSTemporaryDirectory() + "iaplens-hardlink-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder + "/a", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/b", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let original = folder + "/a/store.sqlite"
+        _ = try StoreLocation(original).open()
+        try FileManager.default.linkItem(atPath: original, toPath: folder + "/b/other-name.sqlite")
+        var holder: (any StoreRunLock)? = try StoreLocation(original).lockForRun(command: "run")
+        do {
+            _ = try StoreLocation(folder + "/b/other-name.sqlite").lockForRun(command: "ingest")
+            Issue.record("a hard link took a second lock on the same store")
+        } catch let error as StoreError {
+            #expect(error.exitCode == 75 && error.description.contains("hard link"), "\(error)")
+        }
+        withExtendedLifetime(holder) {}
+        holder = nil
+        #expect(throws: Never.self) { _ = try StoreLocation(folder + "/b/other-name.sqlite").lockForRun(command: "ingest") }
+    }
 }

@@ -83,15 +83,16 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     }
 
     private func exchange(_ path: String, name: String) async throws -> (Int, [UInt8]) {
-        try await RetryingExchange.run(retry: retry, name: name, onRetry: { self.lock.withLock { self.retries += 1 } }) {
+        try await RetryingExchange.run(
+            retry: retry, name: name, bodyLimit: Self.bodyLimit, onRetry: { self.lock.withLock { self.retries += 1 } }
+        ) {
             var request = HTTPClientRequest(url: self.baseURL + path)
             request.method = .GET
             request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
             request.headers.add(name: "Accept", value: "application/a-gzip, application/json")
             request.headers.add(name: "User-Agent", value: "iaplens")
             self.lock.withLock { self.requests += 1 }
-            // A year of a large app's detailed report is a few MB compressed.
-            let answer = try await RetryingExchange.send(request, with: self.client, limit: 256 << 20)
+            let answer = try await RetryingExchange.send(request, with: self.client, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.connectUnauthorized(
                     status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId,
@@ -104,4 +105,8 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     private static func escaped(_ value: String) -> String {
         PercentEncoding.escaped(value)
     }
+
+    /// The largest answer taken: a month of a large app's detailed report is a few MB compressed, so 64 MiB is far
+    /// past any real one, and a hostile answer is cut there (memory stays under the 200 MB every stage keeps to).
+    static let bodyLimit = 64 << 20
 }

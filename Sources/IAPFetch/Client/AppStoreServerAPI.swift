@@ -63,6 +63,7 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     /// Get Refund History of the customer who owns `transactionId`, after `revision`.
     func refundHistory(transactionId: String, revision: String?) async throws -> JSONObject {
+        try Self.checkTransactionId(transactionId)
         var path = "/inApps/v2/refund/lookup/" + Self.escaped(transactionId)
         if let revision { path += "?revision=" + Self.escaped(revision) }
         return try await send(.GET, path, body: nil, name: "Get Refund History for \(transactionId)")
@@ -70,7 +71,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     /// Look Up Order ID.
     func lookUpOrder(_ orderId: String) async throws -> JSONObject {
-        try await send(.GET, "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
+        guard Self.isOrderId(orderId) else { throw FetchError.invalidIdentifier(kind: "order ID", value: orderId) }
+        return try await send(.GET, "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
     }
 
     private func bearerToken() throws(FetchError) -> String {
@@ -86,6 +88,10 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{transactionId}`). - Returns: Apple's
     /// status: 202 accepted; another 4xx means Apple refused this body (not worth sending again).
     public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> (status: Int, body: [UInt8]) {
+        // The ID comes from a verified request: only what a URL would resolve as a path step is refused here.
+        guard !["", ".", ".."].contains(transactionId) else {
+            throw FetchError.invalidIdentifier(kind: "transaction ID", value: transactionId)
+        }
         let name = "Send Consumption Information for \(transactionId)"
         let (status, answer) = try await exchange(
             .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name,
@@ -110,7 +116,10 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     private func exchange(
         _ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String, retriesUnanswered: Bool = true
     ) async throws -> (Int, [UInt8]) {
-        try await RetryingExchange.run(retry: retry, name: name, retriesUnanswered: retriesUnanswered, onRetry: { self.lock.withLock { self.counters.retries += 1 } }) {
+        try await RetryingExchange.run(
+            retry: retry, name: name, bodyLimit: Self.bodyLimit, retriesUnanswered: retriesUnanswered,
+            onRetry: { self.lock.withLock { self.counters.retries += 1 } }
+        ) {
             var request = HTTPClientRequest(url: self.baseURL + path)
             request.method = method
             request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
@@ -134,5 +143,21 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     private static func escaped(_ value: String) -> String {
         PercentEncoding.escaped(value)
+    }
+
+    /// Apple's transaction IDs are digits: anything else (`.` and `..` among them, which a URL resolves as path
+    /// steps) is refused before a request is made.
+    static func isTransactionId(_ value: String) -> Bool {
+        (1...32).contains(value.utf8.count) && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    static func checkTransactionId(_ value: String) throws {
+        guard isTransactionId(value) else { throw FetchError.invalidIdentifier(kind: "transaction ID", value: value) }
+    }
+
+    /// Apple's order IDs are letters and digits (`MK5TTTVWJH`).
+    static func isOrderId(_ value: String) -> Bool {
+        (1...64).contains(value.utf8.count)
+            && value.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
     }
 }

@@ -29,7 +29,7 @@ enum RetryingExchange {
     ///   - onRetry: called before each wait (the client's counters).
     ///   - attempt: sends the request once.
     static func run(
-        retry: RetryPolicy, name: String, retriesUnanswered: Bool = true, onRetry: () -> Void,
+        retry: RetryPolicy, name: String, bodyLimit: Int, retriesUnanswered: Bool = true, onRetry: () -> Void,
         attempt: @escaping @Sendable () async throws -> Answer
     ) async throws -> (Int, [UInt8]) {
         var failures = 0
@@ -54,7 +54,7 @@ enum RetryingExchange {
             } catch let error as FetchError {
                 throw error
             } catch is NIOTooManyBytesError {
-                throw FetchError.tooLarge(request: name)
+                throw FetchError.tooLarge(request: name, limit: bodyLimit)
             } catch is AttemptTimedOut {
                 outcome = "no complete answer within \(seconds(budget))"
                 if !retriesUnanswered { throw FetchError.noAnswer(request: name, last: outcome) }

@@ -73,6 +73,11 @@ extension JSONScanner {
         case UInt8(ascii: "t"): scratch.append(0x09)
         case UInt8(ascii: "u"):
             let unit = try readHex4(escapeStart: escapeStart)
+            // No value Apple sends holds U+0000, and neither store keeps it as written (PostgreSQL text cannot): a
+            // document with one is refused here, never stored rewritten.
+            if unit == 0 {
+                throw failure("the escape \\u0000 puts a NUL character in a string, which no App Store value holds", at: escapeStart)
+            }
             var scalarValue = UInt32(unit)
             if unit >= 0xDC00 && unit <= 0xDFFF {
                 throw failure("the escape \\u\(hex4(unit)) is a low surrogate without a preceding high surrogate", at: escapeStart)

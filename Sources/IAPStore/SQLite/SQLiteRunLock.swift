@@ -7,10 +7,14 @@ import Foundation
 /// Only one run may hold a store at a time (Documentation/Pipeline.md). An advisory `flock` on `<database>.lock`:
 /// the kernel releases it when the holder exits or is killed, so a crashed run never leaves a stale lock.
 /// The lock file sits beside the store's real file (symbolic links resolved, in the file's name and in its folders),
-/// so two paths to one store take one lock.
+/// so two paths to one store take one lock. A hard link is another name of the same file, in any folder: so the
+/// store file itself is locked too (a `flock`, which on Linux never meets SQLite's own `fcntl` locks), and a run
+/// through a hard link finds it held.
 final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
-    // @unchecked: the descriptor is only used in init and deinit.
+    // @unchecked: the descriptors are only used in init and deinit.
     private let descriptor: Int32
+    /// The store file's own lock (-1 when the store did not exist yet: then no other name of it can either).
+    private let storeDescriptor: Int32
 
     /// Takes the lock or throws ``StoreError/busy(holder:)`` naming the process that holds it.
     init(databasePath: String, command: String) throws {
@@ -24,6 +28,13 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
             close(fd)
             throw StoreError.busy(holder: holder.isEmpty ? "another iaplens process" : holder)
         }
+        let store = open(Self.realPath(databasePath), O_RDONLY | O_CLOEXEC)
+        if store >= 0, flock(store, LOCK_EX | LOCK_NB) != 0 {
+            close(store)
+            close(fd)
+            throw StoreError.busy(holder: "another iaplens process, through another name of the same file (a hard link)")
+        }
+        storeDescriptor = store
         let note = "pid \(getpid()) (iaplens \(command), started \(SQLiteRunLock.now()))\n"
         _ = ftruncate(fd, 0)
         _ = note.withCString { pointer in pwrite(fd, pointer, strlen(pointer), 0) }
@@ -31,6 +42,10 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
     }
 
     deinit {
+        if storeDescriptor >= 0 {
+            flock(storeDescriptor, LOCK_UN)
+            close(storeDescriptor)
+        }
         _ = ftruncate(descriptor, 0)
         flock(descriptor, LOCK_UN)
         close(descriptor)

@@ -90,7 +90,7 @@ enum Console {
         } catch let error as FetchError {
             Self.error(error.description)
             switch error {
-            case .missingOption, .badKey, .badConnectKey, .readList: throw ExitCode(ExitStatus.usage)
+            case .missingOption, .badKey, .badConnectKey, .readList, .invalidIdentifier: throw ExitCode(ExitStatus.usage)
             case .unauthorized, .connectUnauthorized: throw ExitCode(ExitStatus.noPermission)
             case .gaveUp, .redirected, .outOfTime: throw ExitCode(ExitStatus.tryLater)
             default: throw ExitCode.failure

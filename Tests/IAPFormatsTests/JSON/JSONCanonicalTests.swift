@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func canonicalOutputParsesBackToTheSameValue() throws {
-        let value = try JSONParser.parse(#"{"k":["\u0000",{"n":12345678901234567890123}],"e":{}}"#)
+        let value = try JSONParser.parse(#"{"k":["\u0001",{"n":12345678901234567890123}],"e":{}}"#)
         #expect(try JSONParser.parse(value.canonicalJSON()) == value)
     }
 }

@@ -17,9 +17,19 @@ import Testing
     }
 
     @Test func decodesEscapesAndUnicode() throws {
-        let value = try JSONParser.parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "héllo €😀", "x\u0000y"]"#)
+        let value = try JSONParser.parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "héllo €😀", "x\u0001y"]"#)
         let strings = try #require(value.arrayValue).compactMap(\.stringValue)
-        #expect(strings == ["a\"b\\c/d\u{8}\u{c}\n\r\t", "é€😀", "héllo €😀", "x\u{0}y"])
+        #expect(strings == ["a\"b\\c/d\u{8}\u{c}\n\r\t", "é€😀", "héllo €😀", "x\u{1}y"])
+    }
+
+    /// Before: a NUL in a SKU or account ID was stored as U+FFFD, silently rewritten. After: the document is refused
+    /// (quarantined as bad JSON with the reason), never stored rewritten.
+    @Test func aNULCharacterIsRefusedWithItsReason() {
+        #expect {
+            try JSONParser.parse(#"{"productId":"gems\u0000.100"}"#)
+        } throws: { error in
+            "\(error)".contains("NUL")
+        }
     }
 
     /// The string scan skips 16 then 8 bytes at a time: a character that needs a look must stop it wherever it
