@@ -50,7 +50,7 @@ extension PipelineConfiguration {
         return options
     }
 
-    /// Documentation/Fetching.md "The window": an `--until` in the future is clamped to now (a fetch cannot have seen
+    /// Documentation/Fetching.md "Notification History's window": an `--until` in the future is clamped to now (a fetch cannot have seen
     /// the future, and a mark set there would stop every later fetch from asking); a `--since` in the future, after
     /// `--until`, or older than Apple's 180 days of Notification History asks for nothing Apple can answer: refused.
     public static func checkWindow(_ options: inout FetchOptions, historyAsked: Bool, now: Int64) throws {

@@ -30,7 +30,7 @@ enum ConsumptionSection {
                     + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
                     + "\(skippedConsent) without the customer's consent), \(count("decided_before_answer")) decided by "
                     + "Apple before an answer, \(count("pending")) pending"
-                    + (count("answered_late") > 0 ? ", \(count("answered_late")) answered after the 12 hours" : "")
+                    + (count("answered_late") > 0 ? ", \(count("answered_late")) answered after the \(BusinessRules.consumptionAnswerWindowHours) hours" : "")
                     + (count("unverified") > 0 ? ", \(count("unverified")) unverified copies never answered" : "") + "."))
         blocks.append(
             .paragraph(

@@ -79,7 +79,7 @@ extension Vocabulary {
         }
         switch code {
         case "decided_before_answer": return "decided before an answer"
-        case "answered_late": return "answered late (after 12 hours)"
+        case "answered_late": return "answered late (after \(BusinessRules.consumptionAnswerWindowHours) hours)"
         case "unverified": return "not answered: unverified copy"
         case "missed": return "missed"
         case "pending": return "pending"
