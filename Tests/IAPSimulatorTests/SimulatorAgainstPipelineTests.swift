@@ -104,3 +104,50 @@ import Testing
         return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.count == 7 && $0.contains("-") }.sorted()
     }
 }
+
+/// Documentation/Reports.md "Months written": an archive whose first notification is in month K reports from K on.
+/// Before: the simulated app of 8 months from 2024-03 wrote folders from years earlier (rebuilt from V1 receipts'
+/// history, churn 0 % and a base that only grew). After: 2024-03 is the first folder, the first row of
+/// `months.csv`, and a `--month` before it is refused naming it.
+@Suite struct ObservedMonthsTests {
+    @Test func theArchivesFirstMonthIsTheFirstReportedAndNothingBeforeIt() throws {
+        let outcome = try SimulatorAgainstPipelineTests.outcome.get()
+        let folders = try FileManager.default.contentsOfDirectory(atPath: outcome.reports)
+            .filter { $0.count == 7 && $0.hasPrefix("20") }.sorted()
+        #expect(folders.first == "2024-03" && folders.count == 8, "\(folders)")
+        let months = CSVReader.records(try String(contentsOfFile: outcome.reports + "/months.csv", encoding: .utf8))
+        #expect(months.map { $0["month"] ?? "" } == folders)
+        #expect(months.first?["first_archive_day"]?.hasPrefix("2024-03") == true)
+        #expect(months.allSatisfy { Int($0["archive_days"] ?? "") ?? 0 > 0 })
+        let index = try String(contentsOfFile: outcome.reports + "/index.md", encoding: .utf8)
+        #expect(!index.contains("2024-02") && !index.contains("[2023-"), "no month before the archive in the index")
+    }
+
+    @Test func aMonthBeforeTheArchiveIsRefusedNamingTheFirstObservedMonth() throws {
+        let outcome = try SimulatorAgainstPipelineTests.outcome.get()
+        var configuration = PipelineConfiguration()
+        configuration.databasePath = (outcome.reports as NSString).deletingLastPathComponent + "/store.sqlite"
+        configuration.reportsDirectory = NSTemporaryDirectory() + "iaplens-before-\(UUID().uuidString.prefix(8))"
+        configuration.bundleId = outcome.manifest.bundleId
+        configuration.months = ["2023-11"]
+        do {
+            _ = try Pipeline(configuration: configuration).report()
+            Issue.record("a month before the archive was reported")
+        } catch let error as PipelineError {
+            #expect(error.exitCode == 64)
+            #expect(error.description.contains("2024-03") && error.description.contains("--month 2023-11"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: configuration.reportsDirectory + "/2023-11"))
+    }
+}
+
+extension ObservedMonthsTests {
+    /// Before: `status` said 19 months covered while the reports held 33. After: the months `status` and `--json` give
+    /// are the month folders.
+    @Test func statusGivesTheMonthsTheReportsHold() throws {
+        let outcome = try SimulatorAgainstPipelineTests.outcome.get()
+        let folders = try FileManager.default.contentsOfDirectory(atPath: outcome.reports)
+            .filter { $0.count == 7 && $0.hasPrefix("20") }.sorted()
+        #expect(outcome.status.months == folders)
+    }
+}

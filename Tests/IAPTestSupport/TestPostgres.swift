@@ -34,11 +34,17 @@ public enum TestPostgres {
     ) throws -> String {
         let role = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
         let password = "\(prefix)-pw"
-        try run("""
-            CREATE ROLE \(role) LOGIN PASSWORD '\(password)';
-            GRANT CONNECT ON DATABASE iaplens_test TO \(role);
-            \(grants(role))
-            """)
+        try run("CREATE ROLE \(role) LOGIN PASSWORD '\(password)'")
+        // Grants on the shared database update one catalog row: tests running at once may collide ("tuple concurrently
+        // updated"), which a second try gets past.
+        for attempt in 1...5 {
+            do {
+                try run("GRANT CONNECT ON DATABASE iaplens_test TO \(role); \(grants(role))")
+                break
+            } catch where attempt < 5 && "\(error)".contains("concurrently") {
+                Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
+            }
+        }
         let server = try serverURL()
         let host = server[server.index(after: server.lastIndex(of: "@")!)...]
         return "postgresql://\(role):\(password)@\(host)?schema=\(schema)"

@@ -103,10 +103,14 @@ public struct StoreStatus: Sendable, Equatable {
                 ORDER BY (format || ' ' || notification_type) COLLATE \(binary)
                 """)
             status.transactions = Int(try db.integer("SELECT count(*) FROM transactions") ?? 0)
-            status.months = try db.rows("""
-                SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM documents
-                WHERE outcome = 'accepted' AND document_time IS NOT NULL ORDER BY 1
-                """).compactMap { $0[0].text }
+            // The months the reports hold (Documentation/Reports.md "Months written"), as the last analysis decided;
+            // before any analysis, the months of accepted notifications (lookups open no month).
+            status.months = try db.tableExists("report_months")
+                ? db.rows("SELECT month FROM report_months WHERE is_written ORDER BY month COLLATE \(binary)").compactMap { $0[0].text }
+                : db.rows("""
+                    SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM notifications
+                    WHERE notification_type <> 'TEST' ORDER BY 1
+                    """).compactMap { $0[0].text }
             status.appleReports = try db.rows("""
                 SELECT period_start, period_end, row_count, rejected_rows, path FROM apple_reports
                 ORDER BY period_start COLLATE \(binary)

@@ -49,10 +49,17 @@ enum ConsumptionSection {
                     .init("refund_preference", "Preference"),
                     .init("answered_at", "Answered (UTC)"),
                     .init("decision", "Apple's decision"),
-                    .init("apple_error_code", "Apple's error code"),
-                    .init("apple_error_message", "Apple's message"),
                 ]
             ).render(month, emptyText: "No consumption request in this month."))
+        let refused = rows.filter { $0.text("answer") == ConsumptionAnswerResult.refused.rawValue }
+        if !refused.isEmpty {
+            blocks.append(.paragraph("What Apple said when it refused an answer (fix the facts row, then check the request in App Store Connect):"))
+            blocks.append(.list(refused.map { row in
+                "Transaction " + .data(row.text("transaction_id")) + ": HTTP " + .data(row.text("apple_status"))
+                    + (row.text("apple_error_code").isEmpty ? Text() : ", errorCode " + .data(row.text("apple_error_code")))
+                    + (row.text("apple_error_message").isEmpty ? Text() : ", " + .data(row.text("apple_error_message")))
+            }))
+        }
         return blocks
     }
 }

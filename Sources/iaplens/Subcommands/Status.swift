@@ -51,7 +51,7 @@ enum StatusPrinter {
         section("documents by environment", s.documentsByEnvironment, into: &lines)
         section("notifications by type", s.notificationsByType, into: &lines)
         section("quarantine by reason", s.quarantineByReason, into: &lines)
-        lines.append("months covered: " + (s.months.isEmpty ? "none" : "\(s.months.first ?? "") … \(s.months.last ?? "") (\(s.months.count))"))
+        lines.append("months reported: " + (s.months.isEmpty ? "none" : "\(s.months.first ?? "") … \(s.months.last ?? "") (\(s.months.count))"))
         lines.append("Apple financial reports: " + (s.appleReports.isEmpty ? "none loaded" : "\(s.appleReports.count) loaded, covering "
             + "\(s.appleReportMonths.first ?? "") … \(s.appleReportMonths.last ?? "") (\(s.appleReportMonths.count) month(s) with a covered day)"))
         for report in s.appleReports {
