@@ -109,6 +109,8 @@ public struct Analyzer: Sendable {
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try MonthReportReader.read(in: connection)
             let archiveMonths = try ArchiveMonthReader.read(in: connection)
+            let firstObserved = archiveMonths.first { $0.archiveDays > 0 }?.month
+            let appleBefore = try firstObserved.map { try ArchiveMonthReader.appleBefore($0, in: connection) } ?? []
             let dataQuality = try DataQualityReader.read(in: connection)
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
@@ -118,7 +120,7 @@ public struct Analyzer: Sendable {
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
-                archiveMonths: archiveMonths)
+                archiveMonths: archiveMonths, appleBeforeArchive: appleBefore)
         }
     }
 

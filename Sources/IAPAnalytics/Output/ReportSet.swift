@@ -23,6 +23,9 @@ public struct ReportSet: Sendable, Equatable {
     /// What each month rests on (`months.csv`): every month the store has a notification or an Apple report day in,
     /// ascending.
     public let archiveMonths: [ArchiveMonth]
+    /// What Apple's loaded reports say of the days before the first observed month, per `Partner Share Currency`:
+    /// the history the archive never saw, in total.
+    public let appleBeforeArchive: [AppleTotal]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).
     public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
@@ -38,9 +41,10 @@ public struct ReportSet: Sendable, Equatable {
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
         dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds(),
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
-        archiveMonths: [ArchiveMonth] = []
+        archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = []
     ) {
         self.archiveMonths = archiveMonths
+        self.appleBeforeArchive = appleBeforeArchive
         self.appleReports = appleReports
         self.appleTimeZone = appleTimeZone
         self.flagRules = flagRules
@@ -58,7 +62,7 @@ public struct ReportSet: Sendable, Equatable {
         ReportSet(
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
-            appleTimeZone: appleTimeZone, archiveMonths: archiveMonths)
+            appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive)
     }
 }
 
@@ -95,5 +99,24 @@ public struct ArchiveMonth: Sendable, Equatable {
         self.lastArchiveDay = lastArchiveDay
         self.archiveDays = archiveDays
         self.appleDaysCovered = appleDaysCovered
+    }
+}
+
+/// Apple's books in one currency over some days: units sold and returned, and what Apple pays for them.
+public struct AppleTotal: Sendable, Equatable {
+    public let currency: String
+    public let firstDay: String
+    public let lastDay: String
+    public let unitsSold: Int64
+    public let unitsReturned: Int64
+    public let proceedsMilli: Int64
+
+    public init(currency: String, firstDay: String, lastDay: String, unitsSold: Int64, unitsReturned: Int64, proceedsMilli: Int64) {
+        self.currency = currency
+        self.firstDay = firstDay
+        self.lastDay = lastDay
+        self.unitsSold = unitsSold
+        self.unitsReturned = unitsReturned
+        self.proceedsMilli = proceedsMilli
     }
 }

@@ -14,4 +14,25 @@ enum ArchiveMonthReader {
                 archiveDays: row[3].integer ?? 0, appleDaysCovered: row[4].integer ?? 0)
         }
     }
+
+    /// Apple's books before `month` (`YYYY-MM`), per currency Apple pays in.
+    static func appleBefore(_ month: String, in connection: any StoreConnection) throws -> [AppleTotal] {
+        try connection.rows(
+            """
+            select partner_share_currency, min(transaction_date), max(transaction_date),
+                sum(case when sale_or_return = 'S' then quantity else 0 end),
+                sum(case when sale_or_return = 'R' then -quantity else 0 end),
+                sum(extended_partner_share_milli)
+            from apple_report_rows
+            where transaction_date < ?
+            group by partner_share_currency
+            order by partner_share_currency collate \(connection.dialect.binaryCollation)
+            """,
+            [.text(month + "-01")]
+        ).map { row in
+            AppleTotal(
+                currency: row[0].text ?? "", firstDay: row[1].text ?? "", lastDay: row[2].text ?? "",
+                unitsSold: row[3].integer ?? 0, unitsReturned: row[4].integer ?? 0, proceedsMilli: row[5].integer ?? 0)
+        }
+    }
 }

@@ -29,6 +29,7 @@ public struct IndexPageRenderer {
 
         blocks.append(.heading(level: 2, "Months", anchor: "months"))
         blocks.append(.paragraph(Text.joined(set.months.map(monthLink), separator: " · ")))
+        if let first = set.months.first { blocks += BeforeTheArchiveSection.render(set: set, firstMonth: first) }
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
         blocks += keyFigures(set.months, figures, set: set)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))

@@ -42,6 +42,7 @@ public struct MonthPageRenderer {
         let isProvisional = ProvisionalMonth.isProvisional(month.month, asOf: set.asOf)
         let previousIsProvisional = previous.map { ProvisionalMonth.isProvisional($0.month, asOf: set.asOf) } ?? false
         if isProvisional { blocks.append(provisionalCallout) }
+        blocks += BeforeTheArchiveSection.render(set: set, firstMonth: month)
         let hasFlags = !month.rows("flagged_accounts.csv").isEmpty
         let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown) }
         if month.isEmpty {
