@@ -56,7 +56,12 @@ import Testing
         #expect(ChangeText.money(current: 5_000, previous: -10_000, currency: "USD") == "+15.00 USD (+150.0 %)")
         #expect(ChangeText.rate(current: 400, previous: 500) == "−10.0 pp")
         #expect(ChangeText.rate(current: nil, previous: 500) == "n/a")
-        #expect(ChangeText.rateTenths(2, of: 3) == 667)
+        // Small bases (BusinessRules.minimumRateBase): before, "100.0 %" from a base of 1; now no rate below 20.
+        #expect(ChangeText.rateTenths(14, of: 21) == 667)
+        #expect(ChangeText.rateTenths(20, of: 20) == 1_000)
+        #expect(ChangeText.rateTenths(1, of: 1) == nil)
+        #expect(ChangeText.rateTenths(2, of: 19) == nil)
+        #expect(SubscribersSection.rate(1, of: 1) == "— (1 of 1)")
     }
 
     @Test func months() throws {
@@ -65,5 +70,26 @@ import Testing
         #expect(CalendarMonth("2026-13") == nil)
         #expect(CalendarMonth("../x/y") == nil)
         #expect(CalendarMonth("2026-1") == nil)
+    }
+}
+
+/// Documentation/Reports.md "Small bases": a rate from a base under the minimum draws no point, and a drawn point's
+/// hover text gives the counts it rests on.
+@Suite struct SmallBaseChartTests {
+    @Test func aRateFromASmallBaseDrawsNoPointAndAPointSaysItsCounts() throws {
+        let figures = [MonthFigures(Fixtures.september()), MonthFigures(Fixtures.october())]
+        let charts = TrendCharts.charts(
+            months: ["2026-09", "2026-10"], figures: figures, provisional: [], activeByProduct: [])
+        let recovery = try #require(charts.first { $0.name == "billing-recovery-rate" })
+        guard case .categorical(let data) = recovery.body else { Issue.record("not categorical"); return }
+        #expect(data.series.first?.values.allSatisfy { $0 == nil } == true, "fewer than 20 resolved: no point")
+        let svg = SVGChart.render(recovery)
+        #expect(!svg.contains("class=\"point\""))
+        let refundRate = try #require(charts.first { $0.name == "refund-rate" })
+        guard case .categorical(let rates) = refundRate.body else { return }
+        for (index, value) in (rates.series.first?.values ?? []).enumerated() where value != nil {
+            let figure = figures[index]
+            #expect(SVGChart.render(refundRate).contains("(\(figure.refunds) of \(figure.sales))"))
+        }
     }
 }

@@ -24,6 +24,11 @@ public enum BusinessRules {
     public static let consumptionAnswerWindowHours: Int64 = 12
     public static var consumptionAnswerWindowMs: Int64 { consumptionAnswerWindowHours * 3_600_000 }
 
+    /// A rate is computed only from a base of at least this many (Documentation/Reports.md "Small bases"): "100 %"
+    /// from one subscriber says nothing. Below it the count is shown alone, no chart point is drawn and no change
+    /// is computed.
+    public static let minimumRateBase: Int64 = 20
+
     /// Each rule by the name the SQL models use: `{{ rule('billing_retry_window_ms') }}`.
     public static let byName: [String: Int64] = [
         "billing_retry_window_ms": billingRetryWindowMs,

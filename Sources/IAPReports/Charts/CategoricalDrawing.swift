@@ -47,7 +47,9 @@ struct CategoricalDrawing {
     }
 
     private func tooltip(_ category: Int, _ series: Int, _ value: Int64) -> String {
-        "\(data.categories[category]) · \(data.series[series].name): \(data.unit.text(value))"
+        let counts = data.series[series].counts
+        let basis = category < counts.count ? counts[category].map { " (\($0))" } ?? "" : ""
+        return "\(data.categories[category]) · \(data.series[series].name): \(data.unit.text(value))\(basis)"
     }
 
     private func drawGrouped(_ canvas: inout SVGCanvas, band: Double, y: (Int64) -> Double) {

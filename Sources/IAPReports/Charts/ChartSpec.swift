@@ -44,6 +44,8 @@ struct ChartSpec: Equatable {
     struct Series: Equatable {
         let name: String
         let values: [Int64?]
+        /// What each value rests on, for its hover text (`3 of 58`); empty when the value says it all.
+        var counts: [String?] = []
     }
 
     /// How values read on the axis and in the description.

@@ -32,19 +32,25 @@ enum TrendCharts {
                 chart(
                     "churn-rate", "Churn rate, voluntary and involuntary", .lines,
                     [
-                        .init(name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths)),
-                        .init(name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths)),
+                        .init(
+                            name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths),
+                            counts: figures.map { "\($0.voluntaryChurn) of \($0.activeStart)" }),
+                        .init(
+                            name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths),
+                            counts: figures.map { "\($0.involuntaryChurn) of \($0.activeStart)" }),
                     ],
                     .percentTenths, "Per cent",
                     "Subscriptions churned in the month per 100 active when it began: voluntary (solid, circles) and "
-                        + "involuntary (dashed, squares); no point without a base. Hollow points: provisional months."))
+                        + "involuntary (dashed, squares); no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."))
             charts.append(
                 chart(
                     "trial-conversion", "Trial conversion", .lines,
-                    [.init(name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths))],
+                    [.init(
+                        name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths),
+                        counts: figures.map { "\($0.trialsConverted) of \($0.trialsEnded)" })],
                     .percentTenths, "Per cent",
                     "Free trials that ended in the month and were followed by a paid renewal within \(BusinessRules.billingRetryWindowDays) days, per 100 that "
-                        + "ended; no point in a month where none ended."))
+                        + "ended; no point in a month where fewer than \(BusinessRules.minimumRateBase) ended."))
         }
         charts += [
             chart(
@@ -64,11 +70,12 @@ enum TrendCharts {
                 [
                     .init(
                         name: "Refunds per 100 sales",
-                        values: figures.map { ChangeText.rateTenths($0.refunds, of: $0.sales) })
+                        values: figures.map { ChangeText.rateTenths($0.refunds, of: $0.sales) },
+                        counts: figures.map { "\($0.refunds) of \($0.sales)" })
                 ],
                 .percentTenths, "Per cent",
                 "The month's refunds per 100 of the month's sales (refunds may be of earlier purchases); no point in a "
-                    + "month without sales."),
+                    + "month with fewer than \(BusinessRules.minimumRateBase) sales."),
         ]
         for (index, currency) in topCurrencies(figures.map(\.consumableLostProceeds)).enumerated() {
             charts.append(
@@ -93,10 +100,12 @@ enum TrendCharts {
         charts.append(
             chart(
                 "billing-recovery-rate", "Billing-retry recovery rate", .lines,
-                [.init(name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths))],
+                [.init(
+                    name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths),
+                    counts: figures.map { "\($0.billingRecovered) of \($0.billingRecovered + $0.billingExpired)" })],
                 .percentTenths, "Per cent",
                 "Episodes recovered per 100 resolved (recovered or expired); pending episodes are left out, and a month "
-                    + "with none resolved has no point."))
+                    + "with fewer than \(BusinessRules.minimumRateBase) resolved has no point."))
         for (index, currency) in topCurrencies(figures.map(\.netByCurrency)).enumerated() {
             charts.append(
                 chart(

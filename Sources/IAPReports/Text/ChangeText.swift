@@ -1,3 +1,5 @@
+import IAPAnalytics
+
 /// How a headline figure moved since the previous month, in the words a reader expects:
 /// `+3 (+25.0 %)`, `−12.50 USD (−4.2 %)`, `new` (nothing before), `no change`, `+5.0 pp` for rates.
 enum ChangeText {
@@ -30,9 +32,10 @@ enum ChangeText {
         value > 0 ? "+\(value)" : value < 0 ? "−\(value.magnitude)" : "0"
     }
 
-    /// A rate in tenths of a percent, `recovered / of`, rounded half away from zero; nil when `of` is 0.
+    /// A rate in tenths of a percent, `recovered / of`, rounded half away from zero; nil when `of` is below the
+    /// minimum base (``BusinessRules/minimumRateBase``): then the counts are shown alone, and no point or change is made.
     static func rateTenths(_ part: Int64, of whole: Int64) -> Int64? {
-        guard whole > 0 else { return nil }
+        guard whole >= BusinessRules.minimumRateBase else { return nil }
         return roundedQuotient(part, times: 1000, over: whole)
     }
 
