@@ -29,7 +29,13 @@ import Testing
             previous: MonthFigures(Fixtures.september()), provisional: "2026-10")
         let text = MarkdownWriter.render(Page(title: "t", blocks: blocks, depth: 1))
         #expect(text.contains("not compared: 2026-10 is provisional"))
-        #expect(!text.contains(" pp |") && !text.contains("%) |"))
+        #expect(!text.contains(" pp |"))
+        // Before: every row said "not compared", the finance rows too. After: only figures that still move (churn,
+        // trials, billing recovery); money and counts of what happened are compared.
+        let lines = text.split(separator: "\n")
+        #expect(lines.first { $0.contains("Net revenue (USD)") }?.contains("not compared") == false)
+        #expect(lines.first { $0.contains("| Refunds |") }?.contains("not compared") == false)
+        #expect(lines.first { $0.contains("Subscriptions churned, voluntary") }?.contains("not compared") == true)
     }
 
     @Test func pagesMarkProvisionalMonthsAndShowRatesWithCounts() {

@@ -6,6 +6,9 @@ enum HeadlineSection {
         let current: String
         let previous: String
         let change: String
+        /// True for a figure that can still move while its month is provisional (churn inferred from silence, billing
+        /// episodes and trials that may still convert); money and counts of what happened are final at once.
+        var settles = false
     }
 
     /// The section's blocks (without its heading).
@@ -15,7 +18,10 @@ enum HeadlineSection {
     ) -> [Block] {
         var lines = lines(current: current, previous: previous)
         if let provisional, previousMonth != nil {
-            lines = lines.map { Line(figure: $0.figure, current: $0.current, previous: $0.previous, change: "not compared: \(provisional) is provisional") }
+            lines = lines.map {
+                guard $0.settles else { return $0 }
+                return Line(figure: $0.figure, current: $0.current, previous: $0.previous, change: "not compared: \(provisional) is provisional")
+            }
         }
         var columns = [PageTable.Column("Figure"), PageTable.Column(.data(month), .right)]
         if let previousMonth {
@@ -85,19 +91,24 @@ enum HeadlineSection {
                 change: previous == nil ? "no previous month" : ChangeText.rate(current: value(current), previous: previous.flatMap(value)))
         }
 
+        func settling(_ line: Line) -> Line {
+            var line = line
+            line.settles = true
+            return line
+        }
         var lines = [
             count("Paid subscriptions active at the start") { $0.activeStart },
-            rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" },
-            rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" },
-            rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" },
-            count("Subscriptions churned, voluntary") { $0.voluntaryChurn },
-            count("Subscriptions churned, involuntary") { $0.involuntaryChurn },
-            count("Subscriptions churned, other") { $0.otherChurn },
-            Line(
+            settling(rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" }),
+            settling(rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" }),
+            settling(rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" }),
+            settling(count("Subscriptions churned, voluntary") { $0.voluntaryChurn }),
+            settling(count("Subscriptions churned, involuntary") { $0.involuntaryChurn }),
+            settling(count("Subscriptions churned, other") { $0.otherChurn }),
+            settling(Line(
                 figure: "Billing-retry recovery rate", current: rate(current), previous: rate(previous),
                 change: previous == nil
                     ? "no previous month"
-                    : ChangeText.rate(current: current.recoveryRateTenths, previous: previous?.recoveryRateTenths)),
+                    : ChangeText.rate(current: current.recoveryRateTenths, previous: previous?.recoveryRateTenths))),
             count("Refunds") { $0.refunds },
         ]
         lines += money("Consumable lost proceeds") { $0.consumableLostProceeds }
