@@ -1,5 +1,6 @@
 import IAPAnalytics
 import IAPFormats
+import IAPStore
 
 /// "Against Apple's financial reports", in the finance section: per product and currency whether the archive holds
 /// what Apple booked, where the gap lies and the command that closes it, and Apple's proceeds beside the estimate
@@ -58,7 +59,7 @@ enum AppleReconciliationSection {
             ])
         }
         blocks.append(.table(table))
-        blocks += remedies(rows, zone: set.appleTimeZone)
+        blocks += remedies(rows, zone: set.appleTimeZone, asOf: set.asOf)
         blocks += proceeds(rows)
         return blocks
     }
@@ -73,10 +74,28 @@ enum AppleReconciliationSection {
     }
 
     /// What to run for each row that does not match: Notification History over the gap window for missing sales,
-    /// a refund-history lookup for missing refunds.
-    private static func remedies(_ rows: [ReportRow], zone: String) -> [Block] {
+    /// a refund-history lookup for missing refunds; only for windows inside Apple's 180 days of history (counted back
+    /// from `T`, so the page stays the same on every rerun), else what still holds the truth. A product whose units
+    /// agree with Apple's across its currencies is short in none: its V1 sales carry no currency of their own.
+    private static func remedies(_ rows: [ReportRow], zone: String, asOf: Int64) -> [Block] {
         var items: [Text] = []
-        for row in rows where row.text("status") != "match" {
+        var currencyUnknown: Set<String> = []
+        for (product, productRows) in Dictionary(grouping: rows, by: { $0.text("product_id") })
+        where productRows.count > 1 && productRows.contains(where: { $0.text("status") != "match" }) {
+            let sum = { (column: String) in productRows.reduce(Int64(0)) { $0 + $1.integer(column) } }
+            if sum("apple_units_sold") == sum("archive_units_sold") && sum("apple_units_refunded") == sum("archive_units_refunded") {
+                currencyUnknown.insert(product)
+            }
+        }
+        for product in currencyUnknown.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            let units = rows.filter { $0.text("product_id") == product }.reduce(Int64(0)) { $0 + $1.integer("apple_units_sold") }
+            items.append(
+                .data(product) + ": Apple's units and the archive's agree across currencies (\(units) sold on each side); "
+                    + "the archive's V1 sales carry no currency of their own (they are priced from products.csv), so their "
+                    + "currency is unknown, not short in one and over in another. Nothing is missing; nothing to fetch.")
+        }
+        let horizon = asOf - HistoryCoverage.appleRetentionMs
+        for row in rows where row.text("status") != "match" && !currencyUnknown.contains(row.text("product_id")) {
             let key: Text = .data(row.text("product_id")) + " " + .data(row.text("currency")) + ": "
             let short = row.integer("apple_units_sold") > row.integer("archive_units_sold")
             let shortRefunds = row.integer("apple_units_refunded") > row.integer("archive_units_refunded")
@@ -86,9 +105,15 @@ enum AppleReconciliationSection {
             if short || shortRefunds, let window = fetchWindow(row.text("first_gap_day"), row.text("last_gap_day"), zone: zone) {
                 item += "the archive lacks what Apple booked on " + .data(row.text("first_gap_day"))
                     + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + .data(row.text("last_gap_day")))
-                    + "; Notification History recovers it: \(code: "iaplens fetch --since \(window.since) --until \(window.until)")"
-                if shortRefunds { item += ", and a refund-history lookup (\(code: "--refund-history all"), the default) recovers refunds" }
-                item += "."
+                if (ISO8601Millis.parse(window.since) ?? 0) >= horizon {
+                    item += "; Notification History recovers it: \(code: "iaplens fetch --since \(window.since) --until \(window.until)")"
+                    if shortRefunds { item += ", and a refund-history lookup (\(code: "--refund-history all"), the default) recovers refunds" }
+                    item += "."
+                } else {
+                    item += "; that is older than the \(HistoryCoverage.appleRetentionMs / 86_400_000) days Apple keeps Notification "
+                        + "History (counted back from this report's as-of time), so the archive cannot recover it: Apple's "
+                        + "financial report above is what still holds the truth for those days."
+                }
             }
             if over {
                 if short || shortRefunds { item += " " }
