@@ -1,5 +1,7 @@
 /// The one stylesheet every page links (`reports/style.css`): readable tables, charts that shrink with the window,
-/// callouts that stand out, and a print layout without the page furniture.
+/// callouts that stand out, and a print layout without the page furniture. On a phone (up to 700 px) charts keep their
+/// drawn size and scroll sideways in their own box, as wide tables do, so no text shrinks under 9 px and the page
+/// itself never scrolls sideways.
 enum Stylesheet {
     static let fileName = "style.css"
 
@@ -37,6 +39,14 @@ enum Stylesheet {
         figure.chart-figure svg { width: 100%; height: auto; border: 1px solid #e2e2e2; }
         figcaption { color: #444444; font-size: 0.9em; margin-top: 4px; }
         footer { max-width: 1340px; margin: 0 auto; padding: 12px 28px; color: #666666; font-size: 0.85em; }
+        @media (max-width: 700px) {
+          main { padding: 12px 12px 28px; }
+          footer { padding: 12px; }
+          td:first-child { white-space: normal; min-width: 7em; }
+          td.long { max-width: 14em; }
+          figure.chart-figure { overflow-x: auto; }
+          figure.chart-figure svg { width: auto; max-width: none; }
+        }
         @media print {
           body { background: #ffffff; font-size: 11pt; }
           main { max-width: none; padding: 0; }

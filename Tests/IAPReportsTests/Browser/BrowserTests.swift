@@ -177,6 +177,26 @@ import Testing
         }
     }
 
+    /// At a phone's 390 px. Before: the headline values were off-screen, the case page's figures hidden and chart text
+    /// shrank to about 3 px. After: the page never scrolls sideways as a whole (wide tables and charts scroll inside
+    /// their own box), headline values are in the window, and no text is drawn under 9 px.
+    @Test func sampleReportsReadOnAPhone() throws {
+        let chromium = try browser()
+        let reports = Self.packageRoot.appendingPathComponent("reports")
+        let files = try FileManager.default.subpathsOfDirectory(atPath: reports.path).sorted()
+        let months = files.filter { $0.hasSuffix("/report.html") }
+        let cases = files.filter { $0.contains("/accounts/") && $0.hasSuffix(".html") }
+        let html = (["index.html"] + months.suffix(2) + cases.prefix(2)).map { reports.appendingPathComponent($0) }
+        let (pages, console) = try chromium.inspect(html, width: 390)
+        #expect(console.isEmpty, "console: \(console)")
+        #expect(pages.count == html.count)
+        for page in pages {
+            #expect(page.pageOverflow == 0, "\(page.url) scrolls sideways by \(page.pageOverflow) px")
+            #expect(page.smallText.isEmpty, "\(page.url): \(page.smallText.prefix(5))")
+            #expect(page.figuresOutside.isEmpty, "\(page.url): \(page.figuresOutside.prefix(5))")
+        }
+    }
+
     @Test func screenshotsOfTheIndexAMonthAndACasePage() throws {
         let chromium = try browser()
         let reports = Self.packageRoot.appendingPathComponent("reports")

@@ -81,6 +81,12 @@ struct Chromium {
         let text: String
         /// Tables wider than the element that holds them, and chart labels cut by their chart's edge, at 1400 px.
         let overflows: [String]
+        /// Text drawn smaller than 9 px (chart labels scaled with their chart, page text).
+        let smallText: [String]
+        /// The page wider than the window (it scrolls sideways as a whole), in px; 0 when it fits.
+        let pageOverflow: Double
+        /// Headline values and case-page figures whose box lies outside the window.
+        let figuresOutside: [String]
 
         struct Chart: Decodable {
             let figure: String
@@ -94,13 +100,14 @@ struct Chromium {
     }
 
     /// Loads each page in turn in a frame of a harness page and reports it.
-    func inspect(_ pages: [URL]) throws -> (reports: [PageReport], console: [String]) {
+    /// - Parameter width: the window's width in px: 1400 a laptop, 390 a phone.
+    func inspect(_ pages: [URL], width: Int = 1400) throws -> (reports: [PageReport], console: [String]) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-harness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = try String(decoding: JSONEncoder().encode(pages.map(\.absoluteString)), as: UTF8.self)
         let harness = folder.appendingPathComponent("harness.html")
-        try Self.harness(pages: list).write(to: harness, atomically: true, encoding: .utf8)
+        try Self.harness(pages: list, width: width).write(to: harness, atomically: true, encoding: .utf8)
         let run = try run([
             "--allow-file-access-from-files", "--virtual-time-budget=\(15_000 + 2_000 * pages.count)", "--dump-dom",
             harness.absoluteString,
@@ -123,11 +130,11 @@ struct Chromium {
         var description: String { message }
     }
 
-    private static func harness(pages: String) -> String {
+    private static func harness(pages: String, width: Int) -> String {
         """
         <!DOCTYPE html>
         <html><head><meta charset="utf-8"><title>harness</title></head>
-        <body><pre id="out">pending</pre><iframe id="frame" width="1400" height="900"></iframe>
+        <body><pre id="out">pending</pre><iframe id="frame" width="\(width)" height="900"></iframe>
         <script>
         const pages = \(pages);
         const results = [];
@@ -143,7 +150,42 @@ struct Chromium {
           const report = { url: url, loaded: doc.readyState === 'complete' && doc.URL !== 'about:blank', title: doc.title,
             stylesheetRules: 0, bodyFont: getComputedStyle(doc.body).fontFamily, brokenLinks: [], links: 0,
             brokenImages: [], images: doc.images.length, scripts: doc.querySelectorAll('script').length,
-            elementsWithEventHandlers: 0, charts: [], text: doc.body.innerText, overflows: [] };
+            elementsWithEventHandlers: 0, charts: [], text: doc.body.innerText, overflows: [], smallText: [],
+            pageOverflow: 0, figuresOutside: [] };
+          const view = doc.defaultView;
+          const viewport = doc.documentElement.clientWidth;
+          if (doc.documentElement.scrollWidth > viewport + 1) report.pageOverflow = doc.documentElement.scrollWidth - viewport;
+          for (const svg of doc.querySelectorAll('svg.chart')) {
+            const box = svg.viewBox && svg.viewBox.baseVal;
+            const scale = box && box.width > 0 ? svg.getBoundingClientRect().width / box.width : 1;
+            for (const label of svg.querySelectorAll('text')) {
+              const size = parseFloat(view.getComputedStyle(label).fontSize) * scale;
+              if (label.textContent.trim() && size < 9) {
+                report.smallText.push('chart text "' + label.textContent.slice(0, 30) + '" at ' + size.toFixed(1) + ' px');
+                break;
+              }
+            }
+          }
+          for (const element of doc.querySelectorAll('p, li, td, th, figcaption, h1, h2, h3')) {
+            const size = parseFloat(view.getComputedStyle(element).fontSize);
+            if (element.textContent.trim() && size < 9) {
+              report.smallText.push(element.tagName.toLowerCase() + ' "' + element.textContent.slice(0, 30) + '" at ' + size + ' px');
+            }
+          }
+          const headline = doc.getElementById('headlines');
+          const figureTables = [];
+          if (headline) {
+            let next = headline.nextElementSibling;
+            while (next && !/^H[12]$/.test(next.tagName)) { for (const t of next.querySelectorAll('table')) figureTables.push(t); if (next.tagName === 'TABLE') figureTables.push(next); next = next.nextElementSibling; }
+          }
+          for (const table of figureTables.slice(0, 1)) {
+            for (const row of table.querySelectorAll('tbody tr')) {
+              const cell = row.children[1];
+              if (!cell) continue;
+              const r = cell.getBoundingClientRect();
+              if (r.right > viewport + 1 || r.left < -1) report.figuresOutside.push('headline "' + row.children[0].textContent.slice(0, 30) + '"');
+            }
+          }
           for (const table of doc.querySelectorAll('table')) {
             const holder = table.parentElement;
             const width = table.getBoundingClientRect().width;
@@ -212,7 +254,8 @@ struct Chromium {
           try { results.push(check(frame.contentDocument, pages[index])); }
           catch (error) { results.push({ url: pages[index], loaded: false, title: String(error), stylesheetRules: 0,
             bodyFont: '', brokenLinks: [], links: 0, brokenImages: [], images: 0, scripts: 0,
-            elementsWithEventHandlers: 0, charts: [], text: '', overflows: [] }); }
+            elementsWithEventHandlers: 0, charts: [], text: '', overflows: [], smallText: [], pageOverflow: 0,
+            figuresOutside: [] }); }
           index += 1;
           next();
         };
