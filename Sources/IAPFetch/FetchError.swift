@@ -62,7 +62,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .badKey(let path, let reason):
             return "The API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → In-App Purchase)."
         case .missingOption(let name):
-            return "fetch needs --\(name) (or \"\(name)\" in the config file)."
+            return "--\(name) is missing: give it on the command line, as \"\(name)\" in the config file, or as IAPLENS_\(name.uppercased().replacingOccurrences(of: "-", with: "_"))."
         case .crypto(let operation):
             return "OpenSSL failed in \(operation) while signing the API token."
         case .unauthorized(let status, let keyId, let issuerId, let bundleId):

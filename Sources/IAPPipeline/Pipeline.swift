@@ -31,6 +31,7 @@ public struct Pipeline: Sendable {
 
     /// `analyze`: loads reference files (when given) and builds every model.
     public func analyze() throws -> AnalysisSummary {
+        try refuseMissingStore(for: "analyze")
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
         try configuration.validate(requireInputs: false)
@@ -43,6 +44,7 @@ public struct Pipeline: Sendable {
 
     /// `report`: writes the CSV and Markdown files from the built models.
     public func report() throws -> ReportWriteSummary {
+        try refuseMissingStore(for: "report")
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
@@ -89,6 +91,20 @@ public struct Pipeline: Sendable {
         var resolved = configuration
         resolved.bundleId = bundleId
         return Pipeline(configuration: resolved)
+    }
+
+    /// Before anything else (the bundle ID, the lock): a store that does not exist is said to be missing, and no lock
+    /// file is left beside a mistyped path. One that another run is creating right now says so (busy, 75).
+    func refuseMissingStore(for command: String) throws {
+        try configuration.validate(requireInputs: false, requireBundleId: false)
+        let location = try storeLocation()
+        guard try !location.storeExists() else { return }
+        do {
+            let probe = try location.lockForRun(command: command)
+            withExtendedLifetime(probe) {}
+        }
+        location.removeUnusedRunLock()
+        try requireExistingStore(for: command)
     }
 
     /// `analyze` and `report` never create a store: a mistyped `--database` would otherwise publish empty reports over

@@ -19,4 +19,20 @@ public enum ExitStatus {
     public static let appleRefused: Int32 = 76
     /// A permission is missing: Apple refused the key, or the database role lacks a grant (EX_NOPERM).
     public static let noPermission: Int32 = 77
+
+    /// Every status with what it means, for `--help` (the README's table says the same).
+    public static let meanings: [(status: Int32, meaning: String)] = [
+        (success, "completed"),
+        (tooMuchQuarantined, "completed but more than --max-quarantine-percent of the documents were quarantined"),
+        (noInput, "no input files found"),
+        (failure, "failed (rerun: nothing committed is lost)"),
+        (usage, "bad usage or configuration (the message names the option)"),
+        (cannotLock, "the run lock cannot be created"),
+        (tryLater, "another run holds the store, or Apple's API kept failing (retry later)"),
+        (appleRefused, "Apple refused an answer consumption sent"),
+        (noPermission, "a permission is missing: Apple refused the API key, or the database role lacks a grant"),
+    ]
+
+    /// `0 completed, 65 …`: the list as one sentence.
+    public static var summary: String { meanings.map { "\($0.status) \($0.meaning)" }.joined(separator: ", ") + "." }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPStore
 
 /// `iaplens`: App Store purchase records in, finance / trust-and-safety / product reports out.
 @main
@@ -7,7 +8,7 @@ struct IAPLens: AsyncParsableCommand {
         commandName: "iaplens",
         abstract: "Turn App Store Server Notification archives and lookups into monthly reports.",
         discussion: """
-            A scheduled batch pipeline. Each run reads what arrived since the last one into a SQLite store (every signature verified against Apple's root), derives churn, billing retry, refunds, chargeback losses, repeat-refund accounts and reconciliation, and writes CSV and Markdown per month. Reports are the same whether the data came in one run or in twenty.
+            A scheduled batch pipeline. Each run fetches what the archive lacks from Apple's APIs (when given keys), reads what arrived since the last one (notification archives, lookups, Apple's financial reports and payment summaries) into a store, a SQLite file or a PostgreSQL schema, every signature verified against Apple's root; derives churn, the subscriber base, billing retry, refunds, chargeback losses, repeat-refund accounts, the reconciliation against Apple's books and the fiscal month's payment; writes CSV, Markdown and HTML with charts per month; and answers Apple's consumption requests. Reports are the same whether the data came in one run or in twenty, on either store.
 
             Typical daily job:
               iaplens run --input /archive --database iaplens.sqlite --reports reports \\
@@ -15,7 +16,7 @@ struct IAPLens: AsyncParsableCommand {
 
             Try it on simulated data: iaplens demo
 
-            Exit codes: 0 completed, 65 completed but more than --max-quarantine-percent of the documents were quarantined, 66 no input files found, 1 failed, 64 bad usage or configuration, 73 the run lock cannot be created, 75 another run holds the store or Apple's API kept failing (retry later), 77 Apple refused the API key.
+            Exit codes: \(ExitStatus.summary)
             """,
         version: IAPLensVersion.text,
         subcommands: [Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]

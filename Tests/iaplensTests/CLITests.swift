@@ -187,15 +187,65 @@ import Testing
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 
-    /// An option a command does not use is refused, not silently ignored.
-    @Test(arguments: ["analyze", "report"])
-    func ingestOnlyOptionsAreRefusedWhereNothingIsRead(_ command: String) throws {
+    /// An option a command does not use is neither offered by its help nor accepted. Before: `fetch --help` and
+    /// `report --help` listed the ingest-only options.
+    @Test(arguments: ["analyze", "report", "fetch", "consumption"])
+    func ingestOnlyOptionsAreNeitherOfferedNorAcceptedWhereNothingIsRead(_ command: String) throws {
         let archive = try TestArchive()
         let output = try Self.run([
             command, "--database", archive.database, "--bundle-id", "com.example.tests", "--root-certificate", "/nonexistent",
         ])
         #expect(output.status == 64)
-        #expect(output.stderr.contains("--root-certificate only applies when documents are read"))
+        #expect(output.stderr.contains("--root-certificate"), "\(output.stderr)")
+        let help = try Self.run([command, "--help"])
+        for option in ["--root-certificate", "--no-verify", "--v1-shared-secret", "--input "] {
+            #expect(!help.stdout.contains(option), "\(command) --help offers \(option)")
+        }
+    }
+
+    /// The command line tells the truth about itself. Before: the top-level help said "SQLite store" and "CSV and
+    /// Markdown"; `--input` omitted Apple's report files; `report` on a mistyped store first asked for --bundle-id and
+    /// left `typo.sqlite.lock` behind; `consumption` without --bundle-id said "fetch needs --bundle-id".
+    @Test func theHelpAndTheErrorsSayWhatIsTrue() throws {
+        let top = try Self.run(["--help"])
+        let words = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let help = words(top.stdout)
+        #expect(help.contains("PostgreSQL") && help.contains("HTML") && help.contains("payment summaries"))
+        #expect(help.contains("76 Apple refused an answer") && help.contains("77 a permission is missing"))
+        let ingest = words(try Self.run(["ingest", "--help"]).stdout)
+        #expect(ingest.contains("FINANCE_DETAIL") && ingest.contains("financial_report.csv"))
+        let report = try Self.run(["report", "--help"])
+        #expect(!report.stdout.contains("created if missing"))
+        let archive = try TestArchive()
+        let typo = archive.root + "/typo.sqlite"
+        let missing = try Self.run(["report", "--database", typo, "--reports", archive.reports])
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("No store at \(typo)") && !missing.stderr.contains("bundle-id"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: typo + ".lock"), "no lock file left beside a mistyped store")
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [try app.notification(type: "TEST", uuid: "n1", signedDate: 1_760_000_000_000)])
+        let ingested = try Self.run([
+            "ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", app.bundleId,
+            "--root-certificate", try archive.trustedRoot(),
+        ])
+        #expect(ingested.status == 0, "\(ingested.stderr)")
+        let consumption = try Self.run(["consumption", "--database", archive.database, "--facts", archive.root + "/f.csv"])
+        #expect(consumption.status == 64)
+        #expect(!consumption.stderr.contains("fetch needs") && consumption.stderr.contains("--bundle-id is missing"), "\(consumption.stderr)")
+    }
+
+    /// Text from outside (a path, a server's error) cannot forge a log line or reorder what is shown. Before: a
+    /// newline in it started a new, fake log line and U+202E was printed raw.
+    @Test func outsideTextCannotForgeALogLine() throws {
+        let archive = try TestArchive()
+        let hostile = archive.root + "/nothing\n2026-01-01T00:00:00.000Z error: forged\u{202E}txt"
+        let output = try Self.run(["ingest", "--input", hostile, "--database", archive.database, "--bundle-id", "com.example.tests"])
+        #expect(output.status == 64)
+        let lines = output.stderr.split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.first?.isNumber == true && $0.contains("Z ") }, "\(output.stderr)")
+        #expect(!output.stderr.contains("\u{202E}") && output.stderr.contains("\\u{202e}"))
+        #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z error: forged") })
     }
 
     /// Every option also comes from an `IAPLENS_*` variable (config file < environment < flags).

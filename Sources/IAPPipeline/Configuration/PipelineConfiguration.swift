@@ -45,8 +45,10 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public init() {}
 
     /// Checks the values that do not depend on the file system; throws one sentence naming the option.
-    public func validate(requireInputs: Bool) throws(PipelineError) {
-        if bundleId.isEmpty {
+    /// - Parameter requireBundleId: false to check every other value first (before the store that would name the
+    ///   app is looked at).
+    public func validate(requireInputs: Bool, requireBundleId: Bool = true) throws(PipelineError) {
+        if requireBundleId && bundleId.isEmpty {
             throw .invalidConfiguration("--bundle-id is required: the App Store bundle ID of the app whose data this is (e.g. com.example.app).")
         }
         if requireInputs && inputs.isEmpty {

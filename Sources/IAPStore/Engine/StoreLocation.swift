@@ -65,6 +65,13 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Removes the run lock's file beside a SQLite store that does not exist (a lock taken to look, on a mistyped
+    /// path); nothing otherwise.
+    public func removeUnusedRunLock() {
+        guard case .sqlite(let path) = self, !FileManager.default.fileExists(atPath: path) else { return }
+        try? FileManager.default.removeItem(atPath: SQLiteRunLock.realPath(path) + ".lock")
+    }
+
     /// True when a store exists there already (a file, or a schema holding iaplens's tables); never creates one.
     public func storeExists() throws -> Bool {
         switch self {

@@ -8,7 +8,8 @@ import IAPStore
 /// Builds the pipeline configuration: the configuration file first (if any), then the flags on top.
 enum ConfigurationBuilder {
     static func build(
-        store: StoreOptions, app: AppOptions? = nil, inputs: InputOptions? = nil, report: ReportOptions? = nil
+        store: StoreOptions, app: AppOptions? = nil, reading: ReadingOptions? = nil, inputs: InputOptions? = nil,
+        report: ReportOptions? = nil
     ) throws -> PipelineConfiguration {
         var c = PipelineConfiguration()
         if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
@@ -18,10 +19,12 @@ enum ConfigurationBuilder {
             if let value = app.bundleId { c.bundleId = value }
             if let value = app.appAppleId { c.appAppleId = value }
             if let value = app.environment { c.environment = value }
-            if !app.rootCertificates.isEmpty { c.rootCertificates = app.rootCertificates }
-            if app.noVerify { c.noVerify = true }
-            if let value = app.v1SharedSecret { c.v1SharedSecret = value }
-            if let value = app.maxQuarantinePercent { c.maxQuarantinePercent = value }
+        }
+        if let reading {
+            if !reading.rootCertificates.isEmpty { c.rootCertificates = reading.rootCertificates }
+            if reading.noVerify { c.noVerify = true }
+            if let value = reading.v1SharedSecret { c.v1SharedSecret = value }
+            if let value = reading.maxQuarantinePercent { c.maxQuarantinePercent = value }
         }
         if let inputs, !inputs.input.isEmpty { c.inputs = inputs.input }
         if let report {

@@ -3,7 +3,9 @@ import ArgumentParser
 /// What to read.
 struct InputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "An archive file or folder (searched recursively), repeatable: .json, .jsonl, .ndjson, optionally .gz.",
+        "An archive file or folder (searched recursively), repeatable: notification archives and lookups (.json, .jsonl, "
+            + ".ndjson), Apple's financial reports (FINANCE_DETAIL .txt) and payment summaries (financial_report.csv), "
+            + "each optionally .gz; reports and summaries are recognised by their content, whatever their name.",
         valueName: "path"))
     var input: [String] = []
 }

@@ -3,9 +3,10 @@ import ArgumentParser
 /// Where the store is, and an optional configuration file.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
-        "The store: a SQLite file (created if missing), or a PostgreSQL URL postgres://user[:password]@host[:port]/database"
-            + "[?schema=name&sslmode=require…] (the schema is created if missing; default public; the password may also "
-            + "come from PGPASSWORD or ~/.pgpass). Config key: \"database\".",
+        "The store: a SQLite file, or a PostgreSQL URL postgres://user[:password]@host[:port]/database"
+            + "[?schema=name&sslmode=require…] (default schema public; the password may also come from PGPASSWORD or "
+            + "~/.pgpass). ingest, run and fetch create it when missing; the other commands need an existing one. "
+            + "Config key: \"database\".",
         valueName: "file-or-url"))
     var database: String?
 

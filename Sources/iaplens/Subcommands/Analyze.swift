@@ -12,7 +12,6 @@ struct Analyze: ParsableCommand {
 
     func run() throws {
         try Console.run(log) {
-            try app.rejectIngestOptions(command: "analyze")
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let summary = try Pipeline(configuration: configuration).analyze()
             Console.printAnalysis(summary)

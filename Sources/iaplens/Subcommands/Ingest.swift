@@ -9,11 +9,12 @@ struct Ingest: ParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
+    @OptionGroup var reading: ReadingOptions
     @OptionGroup var inputs: InputOptions
 
     func run() throws {
         try Console.run(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs)
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs)
             let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
             Console.printIngest(summary)
             if let code = Console.health(summary, configuration) { throw ExitCode(code) }

@@ -12,7 +12,6 @@ struct Report: ParsableCommand {
 
     func run() throws {
         try Console.run(log) {
-            try app.rejectIngestOptions(command: "report")
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
             let pipeline = Pipeline(configuration: configuration)
             let written = try pipeline.report()

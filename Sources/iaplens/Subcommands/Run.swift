@@ -16,6 +16,7 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var store: StoreOptions
     @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
+    @OptionGroup var reading: ReadingOptions
     @OptionGroup var inputs: InputOptions
     @OptionGroup var report: ReportOptions
 
@@ -24,7 +25,7 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         try await Console.runAsync(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, inputs: inputs, report: report)
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report)
             let summary = try await Pipeline(configuration: configuration)
                 .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress())
             let code = Console.health(summary.ingest, configuration)
