@@ -28,7 +28,8 @@ struct Demo: ParsableCommand {
         }
         try Console.run(log) {
             let archive = directory + "/archive"
-            let manifest = try Simulator(options: options).run(into: archive)
+            Console.note("demo: simulating \(options.months) month(s) of \(options.bundleId) into \(archive)")
+            let manifest = try Simulator(options: options).run(into: archive, progress: Console.simulationProgress())
             var configuration = PipelineConfiguration()
             // The data folders only: expectations.json beside them is the simulator's answer key, not input.
             configuration.inputs = ["notifications", "history", "refunds", "orders", "finance"].map { archive + "/" + $0 }

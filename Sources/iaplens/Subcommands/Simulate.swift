@@ -23,11 +23,7 @@ struct Simulate: ParsableCommand {
             throw ValidationError(error.description)
         }
         try Console.run(log) {
-            let manifest = try Simulator(options: options).run(into: output) { progress in
-                if progress.entitiesDone % 5_000 == 0 && progress.entitiesDone > 0 {
-                    Console.note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers, \(progress.documentsWritten) documents")
-                }
-            }
+            let manifest = try Simulator(options: options).run(into: output, progress: Console.simulationProgress())
             Console.result("simulate: wrote \(output) (root certificate: \(manifest.rootCertificate); expectations: \(output)/expectations.json)")
         }
     }

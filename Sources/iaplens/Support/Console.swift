@@ -6,6 +6,7 @@ import IAPAnalytics
 import IAPFetch
 import IAPFormats
 import IAPReports
+import IAPSimulator
 import IAPPipeline
 import IAPStore
 
@@ -76,6 +77,24 @@ enum Console {
         note(String(
             format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
             progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
+    }
+
+    /// Progress of a simulation on stderr: at most one line every two seconds, and the last one (long runs only; every
+    /// batch under `--verbose`).
+    static func simulationProgress() -> @Sendable (SimulationProgress) -> Void {
+        let started = ContinuousClock.now
+        let last = Mutex(ContinuousClock.now)
+        return { progress in
+            let now = ContinuousClock.now
+            let due = last.withLock { previous -> Bool in
+                guard now - previous >= .seconds(2) || isVerbose || progress.entitiesDone == progress.entitiesTotal else { return false }
+                previous = now
+                return true
+            }
+            guard due, now - started >= .seconds(1) || isVerbose else { return }
+            note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers (\(Int(progress.fraction * 100)) %), "
+                + "\(progress.documentsWritten) documents written")
+        }
     }
 
     /// ``run(_:)`` for async commands; fetch's errors get their exit codes too: 64 a wrong option or key file, 75
