@@ -39,7 +39,7 @@ import Testing
             expected.append("\(root)/\(month)/report.html")
         }
         expected.append("\(root)/2026-10/accounts/acct_7-0cda15b4c3a3.html")
-        expected += ["\(root)/months.csv", "\(root)/index.md", "\(root)/index.html"]
+        expected += ["\(root)/months.csv", "\(root)/cohorts.csv", "\(root)/index.md", "\(root)/index.html"]
         expected += [
             "churn", "refunds", "refund-rate", "consumable-losses-usd", "billing-recovery", "billing-recovery-rate",
             "net-revenue-usd",

@@ -63,9 +63,9 @@ import Testing
         let reportFiles = Tree.files(reports).keys
         #expect(!reportFiles.isEmpty)
         let contract: Set<String> = ["churn.csv", "subscriptions.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
-                                     "flagged_accounts.csv", "reconciliation.csv", "apple_reconciliation.csv", "apple_payments.csv", "order_lookups.csv", "consumption_requests.csv",
+                                     "flagged_accounts.csv", "reconciliation.csv", "apple_reconciliation.csv", "apple_payments.csv", "mrr.csv", "countries.csv", "order_lookups.csv", "consumption_requests.csv",
                                      "report.md", "report.html"]
-        for file in reportFiles where !["index.md", "index.html", "style.css", ".iaplens-files", "months.csv"].contains(file) {
+        for file in reportFiles where !["index.md", "index.html", "style.css", ".iaplens-files", "months.csv", "cohorts.csv"].contains(file) {
             let parts = file.split(separator: "/")
             // A month's files; its charts and case pages one level down; the index's charts. Names from data never
             // make a path: a case page's name is a safe prefix and a hash.

@@ -120,7 +120,8 @@ public struct Analyzer: Sendable {
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
-                archiveMonths: archiveMonths, appleBeforeArchive: appleBefore)
+                archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
+                cohorts: try ArchiveMonthReader.cohorts(in: connection))
         }
     }
 

@@ -58,11 +58,16 @@ public enum SQLModelCatalog {
             "int_month_boundaries", .intermediate, .temporaryTable,
             indexes: [.on("int_month_boundaries_by_instant", ["at_ms"])]),
         SQLModel("int_subscription_base", .intermediate, .temporaryTable),
+        SQLModel(
+            "int_active_subscriptions", .intermediate, .temporaryTable,
+            indexes: [.on("int_active_subscriptions_by_instant", ["at_ms", "original_transaction_id"])]),
         SQLModel("int_archive_daily_movements", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)
         SQLModel("churn", .marts, .table, grain: ["month", "product_id", "churn_type", "reason"]),
         SQLModel("subscriptions", .marts, .table, grain: ["month", "product_id"]),
+        SQLModel("mrr", .marts, .table, grain: ["month", "product_id", "currency"]),
+        SQLModel("countries", .marts, .table, grain: ["month", "storefront"]),
         SQLModel("expiration_intents", .marts, .table, grain: ["month", "product_id", "expiration_intent"]),
         SQLModel("billing_retry", .marts, .table, grain: ["month", "product_id"]),
         SQLModel("refunds", .marts, .table, grain: ["month", "product_type", "product_id", "currency"]),
@@ -73,6 +78,7 @@ public enum SQLModelCatalog {
         SQLModel("apple_payments", .marts, .table, grain: ["fiscal_month", "region", "currency"]),
         SQLModel("archive_months", .marts, .table, grain: ["month"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
+        SQLModel("cohorts", .marts, .table, grain: ["cohort_month", "months_since"]),
         // The flag rules' inputs (TEMP), here because their windows are the months report_months writes.
         SQLModel("int_flag_windows", .intermediate, .temporaryTable),
         SQLModel(

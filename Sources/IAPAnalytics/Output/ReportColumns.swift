@@ -15,6 +15,16 @@ public enum ReportColumns {
         "month", "product_id", "active_start", "new_paid", "churned_voluntary", "churned_involuntary", "churned_other",
         "active_end", "trials_started", "trials_ended", "trials_converted",
     ]
+    /// `mrr.csv`: monthly recurring revenue per product and currency at the month's end.
+    public static let mrr = ["month", "product_id", "currency", "active_end", "period", "mrr_milli"]
+    /// `countries.csv`: the base, refunds and units sold by storefront.
+    public static let countries = [
+        "month", "storefront", "active_start", "new_paid", "churned_voluntary", "churned_involuntary", "churned_other",
+        "active_end", "refunds", "units_sold",
+    ]
+    /// `cohorts.csv`, at the top of the reports folder: retention by cohort.
+    public static let cohortsFileName = "cohorts.csv"
+    public static let cohorts = ["cohort_month", "months_since", "cohort_size", "active", "retention_permille"]
     /// `expiration_intents.csv`
     public static let expirationIntents = ["month", "product_id", "expiration_intent", "subscriptions"]
     /// `billing_retry.csv`
@@ -83,6 +93,8 @@ public enum ReportColumns {
     public static let files: [File] = [
         File(name: "churn.csv", columns: churn, mart: "churn", keyColumns: ["month", "product_id", "churn_type", "reason"]),
         File(name: "subscriptions.csv", columns: subscriptions, mart: "subscriptions", keyColumns: ["month", "product_id"]),
+        File(name: "mrr.csv", columns: mrr, mart: "mrr", keyColumns: ["month", "product_id", "currency"]),
+        File(name: "countries.csv", columns: countries, mart: "countries", keyColumns: ["month", "storefront"]),
         File(
             name: "expiration_intents.csv", columns: expirationIntents, mart: "expiration_intents",
             keyColumns: ["month", "product_id", "expiration_intent"]),
@@ -110,5 +122,5 @@ public enum ReportColumns {
     ]
 
     /// The key columns that hold integers: ordered as numbers, so no collation applies (PostgreSQL refuses one).
-    public static let integerKeyColumns: Set<String> = ["expiration_intent"]
+    public static let integerKeyColumns: Set<String> = ["expiration_intent", "months_since"]
 }

@@ -26,6 +26,8 @@ public struct ReportSet: Sendable, Equatable {
     /// What Apple's loaded reports say of the days before the first observed month, per `Partner Share Currency`:
     /// the history the archive never saw, in total.
     public let appleBeforeArchive: [AppleTotal]
+    /// `cohorts.csv`: retention by cohort, sorted by cohort month then months since.
+    public let cohorts: ReportTable
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).
     public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
@@ -41,8 +43,10 @@ public struct ReportSet: Sendable, Equatable {
         asOf: Int64, environment: String, bundleId: String, smallBusiness: Bool, months: [MonthReport],
         dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds(),
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
-        archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = []
+        archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
+        cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts)
     ) {
+        self.cohorts = cohorts
         self.archiveMonths = archiveMonths
         self.appleBeforeArchive = appleBeforeArchive
         self.appleReports = appleReports
@@ -62,7 +66,8 @@ public struct ReportSet: Sendable, Equatable {
         ReportSet(
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
-            appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive)
+            appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
+            cohorts: cohorts)
     }
 }
 

@@ -35,4 +35,14 @@ enum ArchiveMonthReader {
                 unitsSold: row[3].integer ?? 0, unitsReturned: row[4].integer ?? 0, proceedsMilli: row[5].integer ?? 0)
         }
     }
+
+    /// The `cohorts` mart as `cohorts.csv`'s table.
+    static func cohorts(in connection: any StoreConnection) throws -> ReportTable {
+        let columns = ReportColumns.cohorts.map { "\"\($0)\"" }.joined(separator: ", ")
+        let rows = try connection.rows(
+            "select \(columns) from cohorts order by cohort_month collate \(connection.dialect.binaryCollation), months_since")
+        return ReportTable(
+            name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts,
+            rows: rows.map { $0.values.map(MonthReportReader.reportValue) })
+    }
 }

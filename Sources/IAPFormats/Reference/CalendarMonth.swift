@@ -26,6 +26,11 @@ public struct CalendarMonth: Equatable, Sendable {
         month == 1 ? CalendarMonth(year: year - 1, month: 12) : CalendarMonth(year: year, month: month - 1)
     }
 
+    /// The calendar month after this one.
+    public var next: CalendarMonth {
+        month == 12 ? CalendarMonth(year: year + 1, month: 1) : CalendarMonth(year: year, month: month + 1)
+    }
+
     /// `YYYY-MM`.
     public var text: String {
         let yearText = String(year)

@@ -53,6 +53,7 @@ public struct ReportWriter: Sendable {
         let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
         let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
         files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(Self.monthsTable(indexSet))))
+        files.append((join(directory, ReportColumns.cohortsFileName), CSVFormatter.render(set.cohorts)))
         let index = IndexPageRenderer.page(indexSet)
         add(join(directory, "index.md"), MarkdownWriter.render(index))
         add(join(directory, "index.html"), HTMLWriter.render(index))

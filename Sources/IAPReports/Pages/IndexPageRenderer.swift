@@ -32,6 +32,7 @@ public struct IndexPageRenderer {
         if let first = set.months.first { blocks += BeforeTheArchiveSection.render(set: set, firstMonth: first) }
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
         blocks += keyFigures(set.months, figures, set: set)
+        blocks += RetentionTriangle.render(set)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))
         let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
         let charts = TrendCharts.charts(

@@ -25,6 +25,8 @@ struct MonthFigures {
     var proceedsByCurrency = CurrencyAmounts()
     /// What Apple's financial reports say it pays for the month's covered days, by the currency it pays in.
     var appleProceedsByCurrency = CurrencyAmounts()
+    /// Monthly recurring revenue at the month's end, per currency (`mrr.csv`).
+    var mrrByCurrency = CurrencyAmounts()
     /// Apple's deposit for the fiscal month named like this month: Σ proceeds of the paid regions, per bank currency.
     var depositByCurrency = CurrencyAmounts()
     /// Whether a paid payment summary of the fiscal month is loaded.
@@ -75,6 +77,7 @@ struct MonthFigures {
             netByCurrency.add(row.integer("net_milli"), currency: row.text("currency"))
             proceedsByCurrency.add(row.integer("est_proceeds_milli"), currency: row.text("currency"))
         }
+        for row in month.rows("mrr.csv") { mrrByCurrency.add(row.integer("mrr_milli"), currency: row.text("currency")) }
         for row in month.rows("apple_payments.csv") where !row.text("proceeds_milli").isEmpty {
             hasPayment = true
             depositByCurrency.add(row.integer("proceeds_milli"), currency: row.text("bank_currency"))

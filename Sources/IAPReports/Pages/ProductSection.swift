@@ -8,6 +8,7 @@ enum ProductSection {
     /// The section's blocks (sub-headings included, the `Product` heading not).
     static func render(month: MonthReport, figures: MonthFigures, isProvisional: Bool = false) -> [Block] {
         var blocks = SubscribersSection.render(month: month, figures: figures, isProvisional: isProvisional)
+        blocks += RevenueAndCountriesSection.render(month: month)
         blocks.append(.heading(level: 3, "Churn"))
         if figures.totalChurn == 0 {
             blocks.append(.aside("No subscription churned in this month."))

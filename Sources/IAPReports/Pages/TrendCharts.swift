@@ -132,6 +132,15 @@ enum TrendCharts {
                         + "days (striped), in \(currency); months without a loaded report have no bars. Apple pays its share "
                         + "net of VAT, so the estimate runs higher where prices include it."))
         }
+        for (index, currency) in topCurrencies(figures.map(\.mrrByCurrency)).enumerated() {
+            charts.append(
+                chart(
+                    "mrr-" + fileSafe(currency, index), "Monthly recurring revenue, \(currency)", .lines,
+                    [.init(name: "MRR", values: figures.map { $0.mrrByCurrency[currency] })],
+                    .money(currency: currency), currency,
+                    "Each month's end: the active subscriptions' current prices in \(currency), normalised to a month by "
+                        + "their product's period (mrr.csv). Hollow points: provisional months."))
+        }
         for (index, currency) in topCurrencies(figures.map(\.depositByCurrency)).enumerated() {
             charts.append(
                 chart(

@@ -32,6 +32,7 @@ final as (
         refunded_transactions.product_id,
         refunded_transactions.product_type,
         refunded_transactions.currency,
+        refunded_transactions.storefront,
         refunded_transactions.is_unpriced,
         refunded_transactions.refund_milli,
         refunded_transactions.refund_proceeds_milli,

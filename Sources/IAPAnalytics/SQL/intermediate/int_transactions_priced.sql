@@ -80,6 +80,7 @@ priced as (
             'unknown'
         ) as product_type,
         in_app_ownership_type,
+        storefront,
         revocation_percentage,
         case
             when has_own_price then currency
@@ -173,6 +174,7 @@ final as (
         product_type,
         account_id,
         currency,
+        coalesce(storefront, 'unknown') as storefront,
         gross_milli,
         refund_milli,
         is_unpriced,

@@ -29,6 +29,8 @@ renamed as (
         in_app_ownership_type,
         offer_discount_type,
         currency,
+        -- Apple's three-letter storefront (V2); null for V1, which has none.
+        storefront,
 
         ---------- numerics
         price as price_milli,

@@ -1,0 +1,160 @@
+-- Grain: one row per (month, storefront): subscriptions.csv's counts summed
+-- over products, per storefront, and the month's refunds and units sold.
+-- Documentation/Reports.md countries.csv: the V2 storefront of the
+-- transaction that decides each count ('unknown' where none carries one: V1):
+-- * active_start / active_end: the current period (int_active_subscriptions);
+-- * new_paid: the first paid period (the subscriptions new_paid counts);
+-- * churned_*: the period whose end churn.csv counts;
+-- * refunds: the refunds reconciliation.csv counts (one each), units_sold:
+--   sum of quantity of the sales it counts, by the refunded or sold
+--   transaction's storefront.
+with
+
+active as not materialized (
+    select * from {{ ref('int_active_subscriptions') }}
+),
+
+boundaries as not materialized (
+    select * from {{ ref('int_month_boundaries') }}
+),
+
+periods as not materialized (
+    select * from {{ ref('int_subscription_periods') }}
+),
+
+churn_events as (
+    select * from {{ ref('int_churn_events') }}
+),
+
+transactions as not materialized (
+    select * from {{ ref('int_transactions_priced') }}
+),
+
+refunded_transactions as (
+    select * from {{ ref('int_refunds') }}
+),
+
+active_counts as (
+    select
+        boundaries.month,
+        active.storefront,
+        case when boundaries.edge = 'start' then count(*) else 0 end as active_start,
+        case when boundaries.edge = 'end' then count(*) else 0 end as active_end
+    from boundaries
+    inner join active
+        on active.at_ms = boundaries.at_ms
+    group by boundaries.month, boundaries.edge, active.storefront
+),
+
+-- As int_subscription_base: each subscription's first paid period, counted
+-- when the archive saw its start; the least transaction ID at that instant.
+subscription_starts as (
+    select
+        original_transaction_id,
+        min(purchased_at_ms) as first_known_at_ms,
+        min(original_purchased_at_ms) as original_purchased_at_ms,
+        min(case when is_paid then purchased_at_ms end) as first_paid_at_ms
+    from periods
+    group by original_transaction_id
+),
+
+first_paid_periods as (
+    select
+        subscription_starts.first_paid_at_ms as purchased_at_ms,
+        (
+            select first_paid.storefront
+            from transactions as first_paid
+            where first_paid.original_transaction_id
+                = subscription_starts.original_transaction_id
+                and first_paid.purchased_at_ms
+                = subscription_starts.first_paid_at_ms
+                and first_paid.is_paid
+                and first_paid.product_type = {{ product_type('auto_renewable') }}
+            order by first_paid.transaction_id
+            limit 1
+        ) as storefront
+    from subscription_starts
+    where subscription_starts.first_paid_at_ms is not null
+        and coalesce(
+            subscription_starts.original_purchased_at_ms,
+            subscription_starts.first_known_at_ms
+        ) >= subscription_starts.first_known_at_ms
+),
+
+new_paid as (
+    select
+        {{ month_of_ms(purchased_at_ms) }} as month,
+        storefront,
+        count(*) as new_paid
+    from first_paid_periods
+    where storefront is not null
+    group by 1, 2
+),
+
+churned as (
+    select
+        churn_events.churn_month as month,
+        coalesce(periods.storefront, 'unknown') as storefront,
+        count(*) filter (where churn_events.churn_type = {{ churn_type('voluntary') }}) as churned_voluntary,
+        count(*) filter (where churn_events.churn_type = {{ churn_type('involuntary') }}) as churned_involuntary,
+        count(*) filter (where churn_events.churn_type = {{ churn_type('other') }}) as churned_other
+    from churn_events
+    left join periods
+        on periods.lineage_id = churn_events.lineage_id
+        and periods.transaction_id = churn_events.transaction_id
+    group by 1, 2
+),
+
+sold as (
+    select
+        purchase_month as month,
+        storefront,
+        sum(quantity) as units_sold
+    from transactions
+    where is_paid
+        and purchase_month is not null
+    group by 1, 2
+),
+
+refunded as (
+    select
+        refund_month as month,
+        storefront,
+        count(*) as refunds
+    from refunded_transactions
+    group by 1, 2
+),
+
+measures as (
+    select month, storefront, active_start, 0 as new_paid, 0 as churned_voluntary, 0 as churned_involuntary,
+        0 as churned_other, active_end, 0 as refunds, 0 as units_sold
+    from active_counts
+    union all
+    select month, storefront, 0, new_paid, 0, 0, 0, 0, 0, 0 from new_paid
+    union all
+    select month, storefront, 0, 0, churned_voluntary, churned_involuntary, churned_other, 0, 0, 0 from churned
+    union all
+    select month, storefront, 0, 0, 0, 0, 0, 0, 0, units_sold from sold
+    union all
+    select month, storefront, 0, 0, 0, 0, 0, 0, refunds, 0 from refunded
+),
+
+final as (
+    select
+        month,
+        storefront,
+        sum(active_start) as active_start,
+        sum(new_paid) as new_paid,
+        sum(churned_voluntary) as churned_voluntary,
+        sum(churned_involuntary) as churned_involuntary,
+        sum(churned_other) as churned_other,
+        sum(active_end) as active_end,
+        sum(refunds) as refunds,
+        sum(units_sold) as units_sold
+    from measures
+    group by month, storefront
+)
+
+select * from final
+where active_start > 0 or new_paid > 0 or churned_voluntary > 0 or churned_involuntary > 0
+    or churned_other > 0 or active_end > 0 or refunds > 0 or units_sold > 0;

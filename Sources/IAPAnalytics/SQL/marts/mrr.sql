@@ -1,0 +1,96 @@
+-- Grain: one row per (month, product_id, currency): monthly recurring revenue
+-- at the month's end. Documentation/Reports.md mrr.csv:
+-- * active_end: subscriptions.csv's active_end for the product, grouped by
+--   the currency of each one's current period (int_active_subscriptions);
+-- * period: the product's period, the lower median of the lengths of all its
+--   paid periods in the store, taken to the nearest of P1W (7 days), P1M
+--   (30.4375), P2M (60.875), P3M (91.3125), P6M (182.625) and P1Y (365.25);
+--   a length exactly half way goes to the shorter;
+-- * mrr_milli: the current periods' prices normalised to a month by that
+--   period (P1W x 52 / 12, P1M x 1, P2M / 2, P3M / 3, P6M / 6, P1Y / 12), each
+--   subscription's share rounded half up to a milliunit before the sum.
+with
+
+periods as not materialized (
+    select * from {{ ref('int_subscription_periods') }}
+),
+
+active as not materialized (
+    select * from {{ ref('int_active_subscriptions') }}
+),
+
+boundaries as (
+    select * from {{ ref('int_month_boundaries') }}
+    where edge = 'end'
+),
+
+lengths as (
+    select
+        product_id,
+        expires_at_ms - purchased_at_ms as length_ms,
+        row_number() over (
+            partition by product_id order by expires_at_ms - purchased_at_ms
+        ) as position,
+        count(*) over (partition by product_id) as periods
+    from periods
+    where is_paid and expires_at_ms is not null
+),
+
+-- The lower median, in milliseconds; the midpoints between the named periods
+-- in days (18.71875, 45.65625, 76.09375, 136.96875, 273.9375) as milliseconds.
+product_periods as (
+    select
+        product_id,
+        case
+            when length_ms <= 1617300000 then 'P1W'
+            when length_ms <= 3944700000 then 'P1M'
+            when length_ms <= 6574500000 then 'P2M'
+            when length_ms <= 11834100000 then 'P3M'
+            when length_ms <= 23668200000 then 'P6M'
+            else 'P1Y'
+        end as period
+    from lengths
+    where position = (periods + 1) / 2
+),
+
+-- A month's share as numerator / denominator, rounded half up:
+-- (price x numerator x 2 + denominator) / (denominator x 2).
+shares as (
+    select
+        boundaries.month,
+        active.product_id,
+        active.currency,
+        product_periods.period,
+        (
+            active.gross_milli
+            * case product_periods.period when 'P1W' then 52 else 1 end * 2
+            + case product_periods.period
+                when 'P1W' then 12 when 'P2M' then 2 when 'P3M' then 3
+                when 'P6M' then 6 when 'P1Y' then 12 else 1
+            end
+        ) / (
+            case product_periods.period
+                when 'P1W' then 12 when 'P2M' then 2 when 'P3M' then 3
+                when 'P6M' then 6 when 'P1Y' then 12 else 1
+            end * 2
+        ) as share_milli
+    from boundaries
+    inner join active
+        on active.at_ms = boundaries.at_ms
+    inner join product_periods
+        on product_periods.product_id = active.product_id
+),
+
+final as (
+    select
+        month,
+        product_id,
+        currency,
+        count(*) as active_end,
+        period,
+        sum(share_milli) as mrr_milli
+    from shares
+    group by month, product_id, currency, period
+)
+
+select * from final;

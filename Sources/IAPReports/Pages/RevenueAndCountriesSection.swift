@@ -1,0 +1,89 @@
+import IAPAnalytics
+
+/// In the **Product** section: monthly recurring revenue per currency and product (`mrr.csv`), churn rate and trial
+/// conversion per plan length where the products' lengths differ, and the base by storefront (`countries.csv`): the
+/// figures a subscription dashboard opens with (Documentation/Reports.md "mrr.csv", "countries.csv").
+enum RevenueAndCountriesSection {
+    /// Storefronts listed by name; the rest are summed into one row.
+    static let listedStorefronts = 10
+
+    static func render(month: MonthReport) -> [Block] {
+        var blocks: [Block] = [.heading(level: 3, "Monthly recurring revenue", anchor: "mrr")]
+        let mrr = month.rows("mrr.csv")
+        if mrr.isEmpty {
+            blocks.append(.aside("No paid subscription was active at the month's end."))
+        } else {
+            var totals = CurrencyAmounts()
+            for row in mrr { totals.add(row.integer("mrr_milli"), currency: row.text("currency")) }
+            blocks.append(.paragraph(
+                "At the month's end: " + Text.joined(totals.currencies.map { Text.money(totals[$0], currency: $0) }, separator: ", ")
+                    + " a month, each active subscription's current price normalised to a month by its product's period."))
+            blocks.append(TableView(
+                file: "mrr.csv",
+                columns: [
+                    .init("product_id", "Product"), .init("currency", "Currency"), .init("period", "Period"),
+                    .init("active_end", "Active at end", .count), .init("mrr_milli", "MRR", .money),
+                ]
+            ).render(month, emptyText: "No rows."))
+            blocks += planLengths(month)
+        }
+        blocks.append(.heading(level: 3, "Countries", anchor: "countries"))
+        let countries = month.rows("countries.csv")
+        guard !countries.isEmpty else {
+            blocks.append(.aside("Nothing to count by storefront in this month."))
+            return blocks
+        }
+        let ordered = countries.sorted {
+            ($0.integer("active_end"), $1.text("storefront")) > ($1.integer("active_end"), $0.text("storefront"))
+        }
+        var table = PageTable(columns: [
+            .init("Storefront"), .init("Active at start", .right), .init("New", .right),
+            .init("Churned: voluntary / involuntary / other", .right), .init("Active at end", .right),
+            .init("Refunds", .right), .init("Units sold", .right),
+        ], fullFile: "countries.csv")
+        let columns = ["active_start", "new_paid", "churned_voluntary", "churned_involuntary", "churned_other", "active_end", "refunds", "units_sold"]
+        func cells(_ name: Text, _ value: (String) -> Int64) -> [Text] {
+            [
+                name, .data(String(value("active_start"))), .data(String(value("new_paid"))),
+                .data("\(value("churned_voluntary")) / \(value("churned_involuntary")) / \(value("churned_other"))"),
+                .data(String(value("active_end"))), .data(String(value("refunds"))), .data(String(value("units_sold"))),
+            ]
+        }
+        for row in ordered.prefix(listedStorefronts) { table.rows.append(cells(.data(row.text("storefront")), row.integer)) }
+        let rest = ordered.dropFirst(listedStorefronts)
+        if !rest.isEmpty {
+            var sums: [String: Int64] = [:]
+            for row in rest { for column in columns { sums[column, default: 0] += row.integer(column) } }
+            table.rows.append(cells(.prose("\(rest.count) other storefronts"), { sums[$0] ?? 0 }))
+        }
+        blocks.append(.table(table))
+        blocks.append(.aside("By the storefront of the period that decides each count; unknown for V1, which carries none."))
+        return blocks
+    }
+
+    /// Churn rate and trial conversion per plan length (`P1M`, `P1Y`, …), when the month's products have more than one:
+    /// a yearly plan can churn only once a year, so a blended rate compares nothing.
+    static func planLengths(_ month: MonthReport) -> [Block] {
+        var lengths: [String: String] = [:]
+        for row in month.rows("mrr.csv") { lengths[row.text("product_id")] = row.text("period") }
+        guard Set(lengths.values).count > 1 else { return [] }
+        var table = PageTable(columns: [
+            .init("Plan length"), .init("Churn rate, voluntary", .right), .init("Churn rate, involuntary", .right),
+            .init("Trial conversion", .right),
+        ])
+        for length in Set(lengths.values).sorted(by: { order($0) < order($1) }) {
+            let rows = month.rows("subscriptions.csv").filter { lengths[$0.text("product_id")] == length }
+            let sum = { (column: String) in rows.reduce(Int64(0)) { $0 + $1.integer(column) } }
+            table.rows.append([
+                .data(length), .unbroken(.data(SubscribersSection.rate(sum("churned_voluntary"), of: sum("active_start")))),
+                .unbroken(.data(SubscribersSection.rate(sum("churned_involuntary"), of: sum("active_start")))),
+                .unbroken(.data(SubscribersSection.rate(sum("trials_converted"), of: sum("trials_ended"), noun: "converted"))),
+            ])
+        }
+        return [.paragraph("Per plan length (the product's period in mrr.csv):"), .table(table)]
+    }
+
+    private static func order(_ period: String) -> Int {
+        ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"].firstIndex(of: period) ?? 99
+    }
+}

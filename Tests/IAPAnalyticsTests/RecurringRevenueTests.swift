@@ -1,0 +1,99 @@
+import Foundation
+import IAPAnalytics
+import IAPStore
+import IAPTestSupport
+import Testing
+
+/// `mrr.csv`, `countries.csv` and `cohorts.csv` (Documentation/Reports.md): the figures a subscription dashboard opens
+/// with, each rule on a constructed case, on both engines.
+@Suite("mrr.csv, countries.csv, cohorts.csv")
+struct RecurringRevenueTests {
+    static let day: Int64 = 86_400_000
+
+    private static func store(_ kind: StoreKind) throws -> any StoreEngine {
+        switch kind {
+        case .sqlite: return try SQLiteStore.inMemory()
+        case .postgres: return try StoreLocation(try TestPostgres.freshStore()).open()
+        }
+    }
+
+    /// A product's period is its median period length taken to the nearest named one, at each boundary the
+    /// contract names; the month's share of a 9.99 price follows it, rounded half up.
+    @Test(arguments: [
+        (28, "P1M", 9_990), (31, "P1M", 9_990), (59, "P2M", 4_995), (62, "P2M", 4_995), (90, "P3M", 3_330),
+        (92, "P3M", 3_330), (181, "P6M", 1_665), (184, "P6M", 1_665), (365, "P1Y", 833), (366, "P1Y", 833), (7, "P1W", 43_290),
+    ] as [(Int64, String, Int64)])
+    func aProductsPeriodRoundsToTheNearestNamedLength(days: Int64, period: String, mrr: Int64) throws {
+        let scenario = try Scenario()
+        let start = at("2026-01-26")
+        let sub = Txn.subscription("t1", original: "s1", product: "plan", purchase: start, expires: start + days * Self.day)
+        scenario.notify("SUBSCRIBED", at: start, sub)
+        scenario.notify("DID_CHANGE_RENEWAL_STATUS", at: at("2026-02-01") + 1, Txn.consumable("c1", purchase: at("2026-02-01")))
+        let report = try scenario.report()
+        #expect(report.rows("2026-01", "mrr.csv") == [["2026-01", "plan", "USD", "1", period, String(mrr)]], "\(days) days")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func theCurrentPeriodDecidesAndEachCountHasItsStorefront(engine: StoreKind) throws {
+        let scenario = try Scenario(engine: try Self.store(engine))
+        try scenario.products([("legacy.monthly", "auto_renewable", "EUR", 4_990)])
+        // s1: a price change at its second period: February's end counts the new price.
+        var first = Txn.subscription("a1", original: "s1", purchase: at("2026-01-05"), expires: at("2026-02-05"))
+        first.fields.storefront = "DEU"
+        var second = Txn.subscription("a2", original: "s1", purchase: at("2026-02-05"), expires: at("2026-03-05"), price: 12_990)
+        second.fields.storefront = "FRA"
+        scenario.notify("SUBSCRIBED", at: at("2026-01-05"), first)
+        scenario.notify("DID_RENEW", at: at("2026-02-05"), second)
+        // s2: its current period refunded before February's end: not active then.
+        var refunded = Txn.subscription("b1", original: "s2", purchase: at("2026-01-10"), expires: at("2026-02-10"))
+        refunded.fields.storefront = "USA"
+        var renewed = Txn.subscription("b2", original: "s2", purchase: at("2026-02-10"), expires: at("2026-03-10"))
+        renewed.fields.storefront = "USA"
+        scenario.notify("SUBSCRIBED", at: at("2026-01-10"), refunded)
+        scenario.notify("DID_RENEW", at: at("2026-02-10"), renewed)
+        scenario.notify("REFUND", at: at("2026-02-20"), renewed.revoked(at: at("2026-02-20")))
+        // s3: V1 only: no storefront, priced from products.csv.
+        let v1 = Txn.v1("v1", original: "s3", product: "legacy.monthly", purchase: at("2026-01-15"), expires: at("2026-02-15"))
+        let v2 = Txn.v1("v2", original: "s3", product: "legacy.monthly", purchase: at("2026-02-15"), expires: at("2026-03-15"))
+        scenario.notifyV1("INITIAL_BUY", at: at("2026-01-15"), original: "s3", transactions: [v1])
+        scenario.notifyV1("DID_RENEW", at: at("2026-02-15"), original: "s3", transactions: [v1, v2])
+        // T on March 10th: January's cohort has months since 1 (Feb 1) and 2 (Mar 1), not 3 (Apr 1 is after T).
+        scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-10"), Txn.consumable("c1", purchase: at("2026-03-10")))
+        let report = try scenario.report()
+
+        #expect(report.rows("2026-01", "mrr.csv") == [
+            ["2026-01", "legacy.monthly", "EUR", "1", "P1M", "4990"],
+            ["2026-01", "pro.monthly", "USD", "2", "P1M", "19980"],
+        ])
+        #expect(report.rows("2026-02", "mrr.csv") == [
+            ["2026-02", "legacy.monthly", "EUR", "1", "P1M", "4990"],
+            ["2026-02", "pro.monthly", "USD", "1", "P1M", "12990"],
+        ])
+        // Storefronts: the first paid period for new, the current period at each instant, the refunded transaction's.
+        #expect(report.rows("2026-01", "countries.csv") == [
+            ["2026-01", "DEU", "0", "1", "0", "0", "0", "1", "0", "1"],
+            ["2026-01", "USA", "0", "1", "0", "0", "0", "1", "0", "1"],
+            ["2026-01", "unknown", "0", "1", "0", "0", "0", "1", "0", "1"],
+        ])
+        let february = report.rows("2026-02", "countries.csv")
+        #expect(february.contains(["2026-02", "FRA", "0", "0", "0", "0", "0", "1", "0", "1"]), "\(february)")
+        #expect(february.contains { $0[1] == "USA" && $0[2] == "1" && $0[7] == "0" && $0[8] == "1" }, "\(february)")
+        #expect(february.contains { $0[1] == "DEU" && $0[2] == "1" && $0[7] == "0" }, "\(february)")
+        // Summed over storefronts, each count is subscriptions.csv's.
+        for month in ["2026-01", "2026-02", "2026-03"] {
+            let base = report.rows(month, "subscriptions.csv")
+            let countries = report.rows(month, "countries.csv")
+            for (baseColumn, countryColumn) in [(2, 2), (3, 3), (7, 7)] {
+                #expect(base.reduce(0) { $0 + Int($1[baseColumn])! } == countries.reduce(0) { $0 + Int($1[countryColumn])! }, "\(month)")
+            }
+        }
+        let cohorts = report.cohorts.rows.map { $0.map { value -> String in
+            if case .integer(let number) = value { return String(number) }
+            if case .text(let text) = value { return text }
+            return ""
+        } }
+        // January's three: all active on February 1st; on March 1st s2's refunded period no longer counts.
+        #expect(cohorts == [["2026-01", "1", "3", "3", "1000"], ["2026-01", "2", "3", "2", "667"]], "\(cohorts)")
+        #expect(!cohorts.contains { $0[0] == "2026-01" && $0[1] == "3" }, "months since past T are not written")
+    }
+}
