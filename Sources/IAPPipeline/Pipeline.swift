@@ -242,6 +242,19 @@ public struct Pipeline: Sendable {
                     priceMilli: row.priceMilli)
             })
         }
+        if let path = configuration.reviewsPath {
+            let rows: [AccountReviewRow]
+            do {
+                rows = try ReferenceFiles.readReviews(at: path, now: Int64(Date().timeIntervalSince1970 * 1000))
+            } catch {
+                throw PipelineError.invalidReferenceFile("\(error)")
+            }
+            try writer.replaceReviews(rows.map {
+                AccountReviewReference(
+                    line: $0.line, accountId: $0.accountId, decision: $0.decision.rawValue, reviewedAtMs: $0.reviewedAt,
+                    reviewer: $0.reviewer, note: $0.note)
+            })
+        }
         if let path = configuration.accountsPath {
             let rows: [AccountMappingRow]
             do { rows = try ReferenceFiles.readAccounts(at: path) } catch { throw PipelineError.invalidReferenceFile("\(error)") }

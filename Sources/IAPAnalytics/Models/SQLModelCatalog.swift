@@ -13,6 +13,7 @@ public enum SQLModelCatalog {
         SQLModel("stg_store__order_lookup_transactions", .staging, .view),
         SQLModel("stg_reference__products", .staging, .view),
         SQLModel("stg_reference__accounts", .staging, .view),
+        SQLModel("stg_reference__reviews", .staging, .view),
         SQLModel("stg_store__apple_report_rows", .staging, .view),
         SQLModel("stg_store__apple_report_days", .staging, .view),
         SQLModel("stg_store__apple_reports", .staging, .view),
@@ -87,8 +88,8 @@ public enum SQLModelCatalog {
             indexes: [.on("int_flag_window_refunds_by_account", ["window_key", "account_id", "revoked_at_ms"])]),
         SQLModel("int_flag_window_figures", .intermediate, .temporaryTable),
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
-        SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
         SQLModel("consumption_requests", .marts, .table, grain: ["notification_id", "transaction_id"]),
+        SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
         SQLModel("consumption_request_outcomes", .marts, .table, grain: ["request_id", "transaction_id"]),
         SQLModel(
             "flagged_account_events", .marts, .table,

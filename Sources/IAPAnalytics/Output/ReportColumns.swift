@@ -42,7 +42,8 @@ public enum ReportColumns {
     /// `flagged_accounts.csv`; `month` (the folder's) last, so that files concatenated across months keep it.
     public static let flaggedAccounts = [
         "account_id", "rules", "refunds_90d", "consumable_refunds_90d", "declined_90d", "lifetime_purchases",
-        "lifetime_refunds", "first_refund", "last_refund", "evidence", "month",
+        "lifetime_refunds", "first_refund", "last_refund", "evidence", "month", "queue_status", "first_flagged_month",
+        "at_stake_milli", "at_stake_currency", "review",
     ]
     /// `reconciliation.csv`
     public static let reconciliation = [
@@ -71,6 +72,7 @@ public enum ReportColumns {
     public static let consumptionRequests = [
         "request_id", "transaction_id", "requested_at", "account_id", "rules", "answer", "refund_preference",
         "answered_at", "decision", "month", "apple_status", "apple_error_code", "apple_error_message",
+        "consumption_request_reason", "revocation_reason",
     ]
 
     /// `months.csv`, at the top of the reports folder: what each month folder's figures rest on.

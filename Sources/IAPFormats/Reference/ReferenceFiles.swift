@@ -66,6 +66,43 @@ public enum ReferenceFiles {
         return rows
     }
 
+    /// Reads a reviews file: `account_id,decision,reviewed_at,reviewer,note`; `decision` one of `cleared`, `confirmed`,
+    /// `watch`; `reviewed_at` ISO 8601 UTC and not after `now` (a decision is made in the past); `reviewer` and `note`
+    /// may be empty. An account may have several rows: its history.
+    /// - Throws: ``ReferenceFileError`` listing every bad row with its line (up to 20): nothing of the file is used.
+    public static func readReviews(at path: String, now: Int64) throws(ReferenceFileError) -> [AccountReviewRow] {
+        let table = try CSVTable.read(path: path, keepSpaces: true)
+        let columns = try resolveColumns(["account_id", "decision", "reviewed_at", "reviewer", "note"], table: table, file: path)
+        var rows: [AccountReviewRow] = []
+        var problems: [ReferenceFileError.Problem] = []
+        for record in table.records.dropFirst() where !isBlank(record) {
+            let account = columns[0] < record.fields.count ? record.fields[columns[0]] : ""
+            let decisionText = value(record, columns[1])
+            let timeText = value(record, columns[2])
+            var rowProblems: [String] = []
+            if trimmed(account).isEmpty { rowProblems.append("account_id is empty") }
+            let decision = AccountReviewRow.Decision(rawValue: decisionText)
+            if decision == nil {
+                rowProblems.append("decision is \"\(decisionText.prefix(40))\", not one of cleared, confirmed, watch")
+            }
+            let time = ISO8601Millis.parse(timeText)
+            if time == nil {
+                rowProblems.append("reviewed_at \"\(timeText.prefix(40))\" is not an ISO 8601 UTC time, e.g. 2026-10-03T12:00:00Z")
+            } else if let time, time > now {
+                rowProblems.append("reviewed_at \(timeText) is in the future: a decision is recorded once it is made")
+            }
+            if rowProblems.isEmpty, let decision, let time {
+                rows.append(AccountReviewRow(
+                    line: record.line, accountId: account, decision: decision, reviewedAt: time,
+                    reviewer: value(record, columns[3]), note: value(record, columns[4])))
+            } else {
+                problems.append(.init(line: record.line, message: sentence(rowProblems)))
+            }
+        }
+        guard problems.isEmpty else { throw ReferenceFileError(file: path, problems: problems) }
+        return rows
+    }
+
     // MARK: - Helpers
 
     static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int] {

@@ -51,6 +51,7 @@ public enum ConfigurationFile {
         if keys.contains("root-certificate") { c.rootCertificates = c.rootCertificates.map { resolve($0) } }
         if keys.contains("products") { c.productsPath = resolve(c.productsPath) }
         if keys.contains("accounts") { c.accountsPath = resolve(c.accountsPath) }
+        if keys.contains("reviews") { c.reviewsPath = resolve(c.reviewsPath) }
         if keys.contains("private-key") { c.fetch.privateKey = resolve(c.fetch.privateKey) }
         if keys.contains("archive") { c.fetch.archive = resolve(c.fetch.archive) }
         if keys.contains("transaction-ids") { c.fetch.transactionIds = resolve(c.fetch.transactionIds) }
@@ -93,6 +94,7 @@ public enum ConfigurationFile {
         case "v1-shared-secret": c.v1SharedSecret = try string()
         case "products": c.productsPath = try string()
         case "accounts": c.accountsPath = try string()
+        case "reviews": c.reviewsPath = try string()
         case "small-business": c.smallBusiness = try flag()
         case "month": c.months = try strings()
         case "apple-time-zone": c.appleTimeZone = try string()

@@ -25,6 +25,8 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var productsPath: String?
     /// `accounts.csv`.
     public var accountsPath: String?
+    /// The reviews file (`--reviews`): trust-and-safety decisions about accounts.
+    public var reviewsPath: String?
     /// `--small-business`: 85 % proceeds on everything.
     public var smallBusiness = false
     /// `--apple-time-zone`: the zone Apple dates its financial reports in.

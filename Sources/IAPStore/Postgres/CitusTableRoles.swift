@@ -23,6 +23,7 @@ public enum CitusTableRoles {
         ("source_files", .reference),
         ("ref_products", .reference),
         ("ref_accounts", .reference),
+        ("ref_reviews", .reference),
         ("order_lookups", .reference),
         ("order_lookup_transactions", .reference),
         ("fetch_cursors", .reference),

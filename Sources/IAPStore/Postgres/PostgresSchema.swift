@@ -142,6 +142,19 @@ enum PostgresSchema {
             "ALTER TABLE consumption_answers ADD COLUMN apple_error_code bigint",
             "ALTER TABLE consumption_answers ADD COLUMN apple_error_message text collate \"C\"",
         ]),
+        // The reviews file's decisions (SchemaV15 on SQLite).
+        ("v11 account reviews", [
+            """
+            CREATE TABLE ref_reviews (
+                line bigint PRIMARY KEY,
+                account_id text collate "C" NOT NULL,
+                decision text collate "C" NOT NULL CHECK (decision IN ('cleared', 'confirmed', 'watch')),
+                reviewed_at_ms bigint NOT NULL,
+                reviewer text collate "C" NOT NULL,
+                note text collate "C" NOT NULL
+            )
+            """,
+        ]),
     ]
 
     private static let text = "text collate \"C\""

@@ -59,4 +59,47 @@ public struct ReferenceWriter: Sendable {
             }
         }
     }
+
+    /// Replaces the stored reviews with the file's rows (nothing changes, and the data version stays, when they are
+    /// the same).
+    public func replaceReviews(_ rows: [AccountReviewReference]) throws {
+        let ordered = rows.sorted { $0.line < $1.line }
+        try store.write { connection in
+            let existing = try connection.rows(
+                "SELECT line, account_id, decision, reviewed_at_ms, reviewer, note FROM ref_reviews ORDER BY line"
+            ).map {
+                AccountReviewReference(
+                    line: Int($0[0].integer ?? 0), accountId: $0[1].text ?? "", decision: $0[2].text ?? "",
+                    reviewedAtMs: $0[3].integer ?? 0, reviewer: $0[4].text ?? "", note: $0[5].text ?? "")
+            }
+            if existing == ordered { return }
+            try connection.execute("DELETE FROM ref_reviews")
+            try StoreSettings.bumpDataVersion(connection)
+            for row in ordered {
+                try connection.execute(
+                    "INSERT INTO ref_reviews (line, account_id, decision, reviewed_at_ms, reviewer, note) VALUES (?, ?, ?, ?, ?, ?)",
+                    [SQLValue(row.line), .text(row.accountId), .text(row.decision), .integer(row.reviewedAtMs),
+                     .text(row.reviewer), .text(row.note)])
+            }
+        }
+    }
+}
+
+/// A stored review (`ref_reviews`).
+public struct AccountReviewReference: Sendable, Equatable {
+    public let line: Int
+    public let accountId: String
+    public let decision: String
+    public let reviewedAtMs: Int64
+    public let reviewer: String
+    public let note: String
+
+    public init(line: Int, accountId: String, decision: String, reviewedAtMs: Int64, reviewer: String, note: String) {
+        self.line = line
+        self.accountId = accountId
+        self.decision = decision
+        self.reviewedAtMs = reviewedAtMs
+        self.reviewer = reviewer
+        self.note = note
+    }
 }

@@ -12,6 +12,11 @@ struct ReportOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("accounts.csv (app_account_token,account_id): links purchases to your accounts.", valueName: "file"))
     var accounts: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust-and-safety decisions, CSV account_id,decision,reviewed_at,reviewer,note (decision: cleared, confirmed or watch): the review queue remembers them. Config key: \"reviews\".",
+        valueName: "file"))
+    var reviews: String?
+
     @Flag(name: .customLong("small-business"), help: "The app is in the App Store Small Business Program: \(BusinessRules.reducedProceedsPercent) % proceeds.")
     var smallBusiness = false
 

@@ -95,7 +95,9 @@ final as (
                 then joined.http_status
         end as apple_status,
         joined.apple_error_code,
-        coalesce(joined.apple_error_message, '') as apple_error_message
+        coalesce(joined.apple_error_message, '') as apple_error_message,
+        coalesce(joined.consumption_request_reason, '') as consumption_request_reason,
+        joined.revocation_reason
     from joined
     cross join analysis_parameters
 )

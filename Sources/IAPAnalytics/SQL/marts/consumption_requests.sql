@@ -12,6 +12,12 @@
 --   decided request is no longer pending. Filled for every request, missed
 --   and skipped ones too, so the cost of a missed window shows.
 -- * decided_at_ms: when that decision was signed.
+-- * rules: also 'confirmed_by_review' when no rule holds but the reviews
+--   file's decision in force at the request is `confirmed` (the account
+--   stays one to decline).
+-- * consumption_request_reason: the customer's own stated reason (Apple's
+--   value); revocation_reason: Apple's reason when the transaction was
+--   refunded.
 -- * is_verified: whether the stored copy of the request was verified; an
 --   unverified copy (--no-verify) is reported but never answered, also when
 --   it reuses the ID of a verified request.
@@ -33,13 +39,18 @@ account_flags as (
     select * from {{ ref('account_flags') }}
 ),
 
+reviews as (
+    select * from {{ ref('stg_reference__reviews') }}
+),
+
 requests as (
     select
         lineage_id,
         notification_id,
         transaction_id,
         signed_at_ms,
-        is_verified
+        is_verified,
+        consumption_request_reason
     from notifications
     where notification_type = 'CONSUMPTION_REQUEST'
         and format = 'v2'
@@ -57,6 +68,7 @@ decided as (
         requests.transaction_id,
         requests.signed_at_ms,
         requests.is_verified,
+        requests.consumption_request_reason,
         min(
             case when later.notification_type = 'REFUND' then later.signed_at_ms end
         ) as refunded_at_ms,
@@ -77,7 +89,8 @@ decided as (
         requests.notification_id,
         requests.transaction_id,
         requests.signed_at_ms,
-        requests.is_verified
+        requests.is_verified,
+        requests.consumption_request_reason
 ),
 
 -- The first refund after the request: a REFUND notification, or the
@@ -88,6 +101,7 @@ refund_dates as (
         decided.transaction_id,
         decided.signed_at_ms,
         decided.is_verified,
+        decided.consumption_request_reason,
         decided.declined_at_ms,
         case
             when decided.refunded_at_ms is null then transactions.revoked_at_ms
@@ -109,10 +123,29 @@ final as (
         decided.transaction_id,
         decided.signed_at_ms,
         decided.is_verified,
+        decided.consumption_request_reason,
+        (
+            select refunded.revocation_reason from transactions as refunded
+            where refunded.transaction_id = decided.transaction_id
+                and refunded.is_refunded
+            order by refunded.lineage_id
+            limit 1
+        ) as revocation_reason,
         {{ month_of_ms(decided.signed_at_ms) }} as month,
         transaction_accounts.account_id,
         transaction_accounts.product_type,
-        coalesce(account_flags.rules, '') as rules,
+        case
+            when coalesce(account_flags.rules, '') = ''
+                and (
+                    select review.decision from reviews as review
+                    where review.account_id = transaction_accounts.account_id
+                        and review.reviewed_at_ms <= decided.signed_at_ms
+                    order by review.reviewed_at_ms desc, review.line desc
+                    limit 1
+                ) = 'confirmed'
+                then 'confirmed_by_review'
+            else coalesce(account_flags.rules, '')
+        end as rules,
         case
             when decided.refunded_at_ms is not null
                 and (
@@ -133,6 +166,7 @@ final as (
     left join account_flags
         on account_flags.window_key = 'request:' || decided.notification_id
         and account_flags.account_id = transaction_accounts.account_id
+
 )
 
 select * from final;

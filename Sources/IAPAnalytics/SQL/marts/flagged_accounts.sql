@@ -1,29 +1,209 @@
 -- Grain: one row per (month, account_id) flagged in that month's window, for
 -- every month written. Documentation/Reports.md flagged_accounts.csv: the month windows of
--- account_flags, where the rules are.
+-- account_flags, where the rules are; then the review queue's columns
+-- (Documentation/Reports.md "The review queue"):
+-- * first_flagged_month: the first month written the account was flagged in;
+-- * queue_status: 'new' (first flagged this month), 'active' (flagged before,
+--   and a refund, a refund request or a declined refund of its own in this
+--   month, after its `cleared` review if it has one in force), 'carried'
+--   (flagged before, nothing new this month);
+-- * at_stake_milli / at_stake_currency: the refunded value in the window plus
+--   the value of its consumption requests signed in the window that Apple has
+--   not decided yet, in the account's main currency (the currency with the
+--   most at stake; ties in byte order); other currencies are not added in;
+-- * review: the reviews file's decision in force at the month's end (the
+--   latest reviewed_at before it, then the later line); '' when none.
 with
 
 account_flags as (
     select * from {{ ref('account_flags') }}
 ),
 
+report_months as (
+    select * from {{ ref('report_months') }}
+),
+
+refunds as not materialized (
+    select * from {{ ref('int_refunds') }}
+),
+
+transaction_accounts as not materialized (
+    select * from {{ ref('int_transaction_accounts') }}
+),
+
+transactions as not materialized (
+    select * from {{ ref('int_transactions_priced') }}
+),
+
+notifications as not materialized (
+    select * from {{ ref('stg_store__notifications') }}
+),
+
+consumption_requests as (
+    select * from {{ ref('consumption_requests') }}
+),
+
+reviews as (
+    select * from {{ ref('stg_reference__reviews') }}
+),
+
+analysis_parameters as (
+    select * from {{ source('analysis_parameters') }}
+),
+
+flagged as (
+    select
+        account_flags.*,
+        report_months.month_end_ms,
+        report_months.month_end_ms - analysis_parameters.window_ms as window_start_ms,
+        {{ day_start_ms(account_flags.month || '-01') }} as month_start_ms
+    from account_flags
+    inner join report_months
+        on report_months.month = account_flags.month
+    cross join analysis_parameters
+    where account_flags.month is not null
+),
+
+first_flagged as (
+    select account_id, min(month) as first_flagged_month
+    from flagged
+    group by account_id
+),
+
+-- The decision in force at the month's end: the latest review before it,
+-- then the later line of the file.
+in_force as (
+    select
+        flagged.month,
+        flagged.account_id,
+        (
+            select review.line
+            from reviews as review
+            where review.account_id = flagged.account_id
+                and review.reviewed_at_ms < flagged.month_end_ms
+            order by review.reviewed_at_ms desc, review.line desc
+            limit 1
+        ) as review_line
+    from flagged
+),
+
+-- The account's own events of the month: refunds, refund requests, declined
+-- refunds, with their instants.
+events as (
+    select refunds.account_id, refunds.revoked_at_ms as at_ms
+    from refunds
+    union all
+    select transaction_accounts.account_id, notifications.signed_at_ms
+    from notifications
+    inner join transaction_accounts
+        on transaction_accounts.transaction_id = notifications.transaction_id
+    where notifications.notification_type in ('CONSUMPTION_REQUEST', 'REFUND_DECLINED')
+),
+
+reviewed as (
+    select
+        in_force.month,
+        in_force.account_id,
+        coalesce(reviews.decision, '') as review,
+        reviews.reviewed_at_ms
+    from in_force
+    left join reviews
+        on reviews.line = in_force.review_line
+),
+
+activity as (
+    select
+        flagged.month,
+        flagged.account_id,
+        exists (
+            select 1 from events
+            where events.account_id = flagged.account_id
+                and events.at_ms >= flagged.month_start_ms
+                and events.at_ms < flagged.month_end_ms
+                and (
+                    reviewed.review <> 'cleared'
+                    or events.at_ms > reviewed.reviewed_at_ms
+                )
+        ) as has_activity
+    from flagged
+    inner join reviewed
+        on reviewed.month = flagged.month
+        and reviewed.account_id = flagged.account_id
+),
+
+stakes as (
+    select flagged.month, flagged.account_id, refunds.currency, refunds.refund_milli as amount_milli
+    from flagged
+    inner join refunds
+        on refunds.account_id = flagged.account_id
+        and refunds.revoked_at_ms >= flagged.window_start_ms
+        and refunds.revoked_at_ms < flagged.month_end_ms
+    union all
+    select flagged.month, flagged.account_id, transactions.currency, transactions.gross_milli
+    from flagged
+    inner join consumption_requests
+        on consumption_requests.account_id = flagged.account_id
+        and consumption_requests.signed_at_ms >= flagged.window_start_ms
+        and consumption_requests.signed_at_ms < flagged.month_end_ms
+        and consumption_requests.is_verified
+        and (consumption_requests.decided_at_ms is null or consumption_requests.decided_at_ms >= flagged.month_end_ms)
+    inner join transactions
+        on transactions.transaction_id = consumption_requests.transaction_id
+),
+
+stake_totals as (
+    select month, account_id, currency, sum(amount_milli) as amount_milli
+    from stakes
+    group by month, account_id, currency
+),
+
+main_stakes as (
+    select
+        stake_totals.*,
+        row_number() over (
+            partition by month, account_id
+            order by amount_milli desc, currency
+        ) as stake_rank
+    from stake_totals
+),
+
 final as (
     select
-        month,
-        account_id,
-        rules,
-        refunds_90d,
-        consumable_refunds_90d,
-        declined_90d,
-        lifetime_purchases,
-        lifetime_refunds,
-        first_refund,
-        last_refund,
-        evidence,
-        first_refund_ms,
-        last_refund_ms
-    from account_flags
-    where month is not null
+        flagged.month,
+        flagged.account_id,
+        flagged.rules,
+        flagged.refunds_90d,
+        flagged.consumable_refunds_90d,
+        flagged.declined_90d,
+        flagged.lifetime_purchases,
+        flagged.lifetime_refunds,
+        flagged.first_refund,
+        flagged.last_refund,
+        flagged.evidence,
+        flagged.first_refund_ms,
+        flagged.last_refund_ms,
+        case
+            when first_flagged.first_flagged_month = flagged.month then 'new'
+            when activity.has_activity then 'active'
+            else 'carried'
+        end as queue_status,
+        first_flagged.first_flagged_month,
+        coalesce(main_stakes.amount_milli, 0) as at_stake_milli,
+        coalesce(main_stakes.currency, '') as at_stake_currency,
+        reviewed.review
+    from flagged
+    inner join first_flagged
+        on first_flagged.account_id = flagged.account_id
+    inner join activity
+        on activity.month = flagged.month
+        and activity.account_id = flagged.account_id
+    inner join reviewed
+        on reviewed.month = flagged.month
+        and reviewed.account_id = flagged.account_id
+    left join main_stakes
+        on main_stakes.month = flagged.month
+        and main_stakes.account_id = flagged.account_id
+        and main_stakes.stake_rank = 1
 )
 
 select * from final;

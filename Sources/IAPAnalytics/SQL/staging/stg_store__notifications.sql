@@ -23,6 +23,8 @@ renamed as (
         format,
         notification_type,
         subtype,
+        -- The customer's own stated reason for a refund request.
+        consumption_request_reason,
 
         ---------- booleans
         -- Whether the stored copy's signatures were checked: only a

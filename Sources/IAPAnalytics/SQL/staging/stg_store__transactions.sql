@@ -31,6 +31,8 @@ renamed as (
         currency,
         -- Apple's three-letter storefront (V2); null for V1, which has none.
         storefront,
+        -- Apple's reason for a refund (0 other, 1 an issue with the app).
+        revocation_reason,
 
         ---------- numerics
         price as price_milli,

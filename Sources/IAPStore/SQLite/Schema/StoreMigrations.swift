@@ -78,6 +78,11 @@ enum StoreMigrations {
                 try db.execute(sql: statement)
             }
         }
+        migrator.registerMigration("v15 account reviews") { db in
+            for statement in SchemaV15.statements {
+                try db.execute(sql: statement)
+            }
+        }
         return migrator
     }
 }
