@@ -18,7 +18,8 @@ rm -f .build/sample.sqlite .build/sample.sqlite-wal .build/sample.sqlite-shm
     --app-apple-id 1234567890 \
     --root-certificate "$sample/archive/certs/root.pem" \
     --products "$sample/archive/products.csv" \
-    --accounts "$sample/archive/accounts.csv"
+    --accounts "$sample/archive/accounts.csv" \
+    --reviews "$sample/archive/reviews.csv"
 echo
 echo "Open reports/index.html in a browser, or read reports/index.md (one folder per month under reports/); store: .build/sample.sqlite"
 echo "Inspect the store with: $bin status --database .build/sample.sqlite --quarantine 20"

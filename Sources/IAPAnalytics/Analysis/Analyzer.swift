@@ -121,7 +121,8 @@ public struct Analyzer: Sendable {
                 notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
-                cohorts: try ArchiveMonthReader.cohorts(in: connection))
+                cohorts: try ArchiveMonthReader.cohorts(in: connection),
+                reviews: try ArchiveMonthReader.reviews(in: connection))
         }
     }
 

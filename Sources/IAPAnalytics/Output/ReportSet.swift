@@ -28,6 +28,8 @@ public struct ReportSet: Sendable, Equatable {
     public let appleBeforeArchive: [AppleTotal]
     /// `cohorts.csv`: retention by cohort, sorted by cohort month then months since.
     public let cohorts: ReportTable
+    /// The reviews file's decisions, by account, oldest first (Documentation/Reports.md "The review queue").
+    public let reviews: [String: [AccountReview]]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).
     public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
@@ -44,9 +46,11 @@ public struct ReportSet: Sendable, Equatable {
         dataQuality: DataQualitySummary, notes: [String], flagRules: FlagThresholds = FlagThresholds(),
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
-        cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts)
+        cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
+        reviews: [String: [AccountReview]] = [:]
     ) {
         self.cohorts = cohorts
+        self.reviews = reviews
         self.archiveMonths = archiveMonths
         self.appleBeforeArchive = appleBeforeArchive
         self.appleReports = appleReports
@@ -67,7 +71,7 @@ public struct ReportSet: Sendable, Equatable {
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
-            cohorts: cohorts)
+            cohorts: cohorts, reviews: reviews)
     }
 }
 
@@ -123,5 +127,22 @@ public struct AppleTotal: Sendable, Equatable {
         self.unitsSold = unitsSold
         self.unitsReturned = unitsReturned
         self.proceedsMilli = proceedsMilli
+    }
+}
+
+/// One decision of the reviews file about an account.
+public struct AccountReview: Sendable, Equatable {
+    /// `cleared`, `confirmed` or `watch`.
+    public let decision: String
+    /// Unix milliseconds.
+    public let reviewedAt: Int64
+    public let reviewer: String
+    public let note: String
+
+    public init(decision: String, reviewedAt: Int64, reviewer: String, note: String) {
+        self.decision = decision
+        self.reviewedAt = reviewedAt
+        self.reviewer = reviewer
+        self.note = note
     }
 }

@@ -45,4 +45,16 @@ enum ArchiveMonthReader {
             name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts,
             rows: rows.map { $0.values.map(MonthReportReader.reportValue) })
     }
+
+    /// The reviews file's decisions by account, oldest first.
+    static func reviews(in connection: any StoreConnection) throws -> [String: [AccountReview]] {
+        var reviews: [String: [AccountReview]] = [:]
+        for row in try connection.rows(
+            "select account_id, decision, reviewed_at_ms, reviewer, note from ref_reviews order by reviewed_at_ms, line")
+        {
+            reviews[row[0].text ?? "", default: []].append(AccountReview(
+                decision: row[1].text ?? "", reviewedAt: row[2].integer ?? 0, reviewer: row[3].text ?? "", note: row[4].text ?? ""))
+        }
+        return reviews
+    }
 }

@@ -1,4 +1,5 @@
 import IAPAnalytics
+import IAPFormats
 
 /// Describes a flagged account's case page, `reports/<YYYY-MM>/accounts/<name>.html`: what a reviewer needs to act
 /// on one account. The rules it met with their evidence, its totals purchased and refunded per currency, its
@@ -20,14 +21,19 @@ enum CasePageRenderer {
                 MonthPageRenderer.runLine(set) + " · \(link: "\(month.month) report", to: "../report.md#flagged-accounts")"
                     + " · \(link: "all months", to: "../../index.md")")
         ]
-        blocks += MonthPageRenderer.callouts(set)
-        if ProvisionalMonth.isProvisional(month.month, asOf: set.asOf) {
-            blocks.append(MonthPageRenderer.provisionalCallout)
-        }
+        // Only what bears on the evidence: unchecked signatures. Tax and provisional-finance banners are finance's.
+        if let warning = DataQualitySection.noVerifyWarning(set.dataQuality) { blocks.append(warning) }
         blocks.append(
             .paragraph(
                 "A flag is a reason to look, not proof of abuse. The window is the \(set.flagRules.windowDays) days "
                     + "ending with \(month.month); lifetime figures count everything before the window's end."))
+
+        blocks.append(.paragraph(
+            "\(strong: "Queue"): " + .data(row.text("queue_status")) + ", first flagged in " + .data(row.text("first_flagged_month"))
+                + (row.text("at_stake_currency").isEmpty
+                    ? Text() : ", " + .money(row.integer("at_stake_milli"), currency: row.text("at_stake_currency")) + " at stake")
+                + "."))
+        blocks += decisions(set.reviews[account] ?? [])
 
         blocks.append(.heading(level: 2, "Rules met", anchor: "rules"))
         blocks += AccountEvidence.rules(row, set.flagRules)
@@ -133,15 +139,34 @@ enum CasePageRenderer {
         return .table(
             PageTable(
                 columns: [
-                    .init("Requested (UTC)"), .init("Transaction"), .init("Answer"), .init("Preference"),
-                    .init("Apple's decision"),
+                    .init("Requested (UTC)"), .init("Transaction"), .init("The customer's reason"), .init("Answer"),
+                    .init("Preference"), .init("Apple's decision"),
                 ],
                 rows: rows.map { row in
-                    [
+                    let refundReason = Vocabulary.revocationReason(row.text("revocation_reason"))
+                    return [
                         .data(row.text("requested_at")), .data(row.text("transaction_id")),
+                        .data(Vocabulary.consumptionRequestReason(row.text("consumption_request_reason"))),
                         .data(Vocabulary.consumptionAnswer(row.text("answer"))), .data(row.text("refund_preference")),
-                        .data(row.text("decision")),
+                        .data(row.text("decision") + (refundReason.isEmpty ? "" : " (Apple: \(refundReason))")),
                     ]
                 }))
+    }
+
+    /// Every decision of the reviews file about the account, oldest first, with date, reviewer and note.
+    private static func decisions(_ reviews: [AccountReview]) -> [Block] {
+        var blocks: [Block] = [.heading(level: 2, "Decisions", anchor: "decisions")]
+        guard !reviews.isEmpty else {
+            blocks.append(.aside("No decision recorded for this account (--reviews)."))
+            return blocks
+        }
+        blocks.append(.list(reviews.map { review -> Text in
+            let day = String(ISO8601Millis.format(review.reviewedAt).prefix(10))
+            var line: Text = .data(day) + ": " + .data(review.decision)
+            if !review.reviewer.isEmpty { line += " by " + .data(review.reviewer) }
+            if !review.note.isEmpty { line += " — " + .data(review.note) }
+            return line
+        }))
+        return blocks
     }
 }

@@ -37,6 +37,11 @@ enum ConsumptionSection {
                 "Of the answered: \(strong: "\(refunded) refunded"), \(strong: "\(declined) declined"), \(open) still "
                     + "open. Every request is in "
                     + "\(link: .data("consumption_requests.csv"), to: "consumption_requests.csv")."))
+        let reasons = Dictionary(grouping: rows, by: { $0.text("consumption_request_reason") }).mapValues(\.count)
+        let byReason = reasons.keys.sorted { (reasons[$0]!, $1) > (reasons[$1]!, $0) }.map { reason -> Text in
+            .prose("\(reasons[reason]!) ") + .data(Vocabulary.consumptionRequestReason(reason))
+        }
+        blocks.append(.paragraph("By the customer's own stated reason: " + Text.joined(byReason, separator: ", ") + "."))
         blocks.append(
             TableView(
                 file: "consumption_requests.csv",

@@ -44,7 +44,7 @@ public struct MonthPageRenderer {
         if isProvisional { blocks.append(provisionalCallout) }
         blocks += BeforeTheArchiveSection.render(set: set, firstMonth: month)
         let hasFlags = !month.rows("flagged_accounts.csv").isEmpty
-        let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown) }
+        let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown, set: set) }
         if month.isEmpty {
             blocks.append(
                 .paragraph(

@@ -15,7 +15,7 @@ enum TrustSafetySection {
     /// The section's blocks (sub-headings included, the `Trust and safety` heading not).
     /// - Parameter details: Whether each account's rules and timeline follow the table (the Markdown page); the
     ///   HTML page links each account to its case page instead.
-    static func render(month: MonthReport, rules: FlagThresholds, details: Bool) -> [Block] {
+    static func render(month: MonthReport, rules: FlagThresholds, details: Bool, set: ReportSet? = nil) -> [Block] {
         var blocks: [Block] = [.heading(level: 3, "Flagged accounts", anchor: "flagged-accounts")]
         let flagged = month.rows("flagged_accounts.csv")
         if flagged.isEmpty {
@@ -28,6 +28,7 @@ enum TrustSafetySection {
                         + "the \(rules.windowDays) days ending with this month. Every flagged account is in "
                         + "\(link: .data("flagged_accounts.csv"), to: "flagged_accounts.csv")." + caseWord + " "
                         + declinedCaveat))
+            if let set { blocks += ReviewQueue.blocks(month, set: set, caseLinks: !details) }
             blocks.append(
                 TableView(
                     file: "flagged_accounts.csv",
@@ -45,7 +46,7 @@ enum TrustSafetySection {
                     ]
                 ).render(month))
             if details {
-                for row in flagged.prefix(50) {
+                for row in ReviewQueue.ordered(flagged).filter({ !ReviewQueue.isCollapsed($0) }).prefix(50) {
                     let account = row.text("account_id")
                     let timeline = month.flaggedTimelines.first { $0.accountId == account }
                     blocks += AccountEvidence.blocks(row, timeline: timeline, rules: rules)

@@ -86,4 +86,27 @@ extension Vocabulary {
         default: return code
         }
     }
+
+    /// Apple's `consumptionRequestReason`: the customer's own stated reason for a refund request.
+    static func consumptionRequestReason(_ code: String) -> String {
+        switch code {
+        case "UNINTENDED_PURCHASE": "did not mean to buy it"
+        case "FULFILLMENT_ISSUE": "did not receive it"
+        case "UNSATISFIED_WITH_PURCHASE": "not satisfied with it"
+        case "LEGAL": "a legal reason"
+        case "OTHER": "another reason"
+        case "": "no reason given"
+        default: code
+        }
+    }
+
+    /// Apple's `revocationReason` of a refund.
+    static func revocationReason(_ code: String) -> String {
+        switch code {
+        case "0": "another reason"
+        case "1": "an issue with the app"
+        case "": ""
+        default: "reason \(code)"
+        }
+    }
 }

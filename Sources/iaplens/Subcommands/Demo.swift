@@ -41,6 +41,7 @@ struct Demo: ParsableCommand {
             configuration.rootCertificates = [archive + "/certs/root.pem"]
             configuration.productsPath = archive + "/products.csv"
             configuration.accountsPath = archive + "/accounts.csv"
+            configuration.reviewsPath = archive + "/reviews.csv"
             let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
             Console.printIngest(summary.ingest)
             Console.result("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
