@@ -53,6 +53,8 @@ public struct ConsumptionSummary: Sendable, Equatable {
     /// Bodies sent or (dry run) that would be, in order: (transaction, canonical JSON).
     public var bodies: [(transactionId: String, body: String)] = []
     public var declines = 0
+    /// Of the declines, those for accounts a reviewer confirmed (`--reviews`) that meet no rule any more.
+    public var confirmedDeclines = 0
     /// Requests Apple kept failing, each with the message: named in the summary, tried again next run.
     public var failures: [(transactionId: String, message: String)] = []
     /// Warnings for the person running it (a key file readable by others, …).
@@ -68,6 +70,7 @@ public struct ConsumptionSummary: Sendable, Equatable {
     public var line: String {
         "consumption: " + Outcome.allCases.map { "\(count($0)) \($0.rawValue)" }.joined(separator: ", ")
             + "; \(declines) with refundPreference DECLINE"
+            + (confirmedDeclines > 0 ? " (\(confirmedDeclines) for accounts a reviewer confirmed)" : "")
     }
 
     public static func == (a: ConsumptionSummary, b: ConsumptionSummary) -> Bool { a.line == b.line }
@@ -145,6 +148,7 @@ public struct ConsumptionResponder: Sendable {
         let body = ConsumptionBody.make(for: request, facts: facts)
         summary.bodies.append((request.transactionId, String(decoding: body, as: UTF8.self)))
         if !request.rules.isEmpty { summary.declines += 1 }
+        if request.rules == "confirmed_by_review" { summary.confirmedDeclines += 1 }
         guard let api else { return .wouldSend }
         // The intent first, in its own transaction: from here on the request is never sent again, whatever
         // happens (Documentation/Fetching.md "Consumption requests: at most once").

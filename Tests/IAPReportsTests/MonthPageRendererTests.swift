@@ -139,7 +139,8 @@ import Testing
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
             [[
                 .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
-                .integer(2), .empty, .empty, .empty, .text("2026-11"),
+                .integer(2), .empty, .empty, .empty, .text("2026-11"), .text("carried"), .text("2026-09"), .integer(0),
+                .text(""), .text(""),
             ]])
         let month = MonthReport(
             month: "2026-11", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: true)
@@ -158,7 +159,7 @@ import Testing
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
             [[
                 .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
-                .empty, .empty, .empty, .text("2026-10"),
+                .empty, .empty, .empty, .text("2026-10"), .text("new"), .text("2026-10"), .integer(0), .text(""), .text(""),
             ]])
         let month = MonthReport(
             month: "2026-10", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: false)

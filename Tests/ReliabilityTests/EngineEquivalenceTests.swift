@@ -36,6 +36,7 @@ import Testing
             configuration.rootCertificates = [sample + "/certs/root.pem"]
             configuration.productsPath = sample + "/products.csv"
             configuration.accountsPath = sample + "/accounts.csv"
+            configuration.reviewsPath = sample + "/reviews.csv"
             return configuration
         }
         let sqlite = try #require(trees[.sqlite])
