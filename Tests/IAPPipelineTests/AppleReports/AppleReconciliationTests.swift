@@ -26,7 +26,7 @@ import Testing
         try archive.write("apple/FINANCE_DETAIL_Z1_2026-03.txt.gz", bytes: Array(world.report.utf8))
         let database = try kind.freshDatabase(in: archive.root)
         let summary = try run(archive, database: database)
-        #expect(summary.ingest.appleReportsLoaded == 1 && summary.ingest.appleReportRows > 0)
+        #expect(summary.ingest.appleReportsLoaded == 1 && summary.ingest.appleReportRows > 0, "\(summary.ingest.appleReportRefusals)")
         let rows = try reconciliation(archive)
         let usd = try #require(rows.first { $0["currency"] == "USD" })
         #expect(usd["product_id"] == FinanceWorld.coins)
