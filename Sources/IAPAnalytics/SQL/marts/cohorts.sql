@@ -49,12 +49,6 @@ members as (
     from subscription_starts
     where first_paid_at_ms is not null
         and coalesce(original_purchased_at_ms, first_known_at_ms) >= first_known_at_ms
-        and exists (
-            select 1 from periods as first_paid
-            where first_paid.original_transaction_id = subscription_starts.original_transaction_id
-                and first_paid.purchased_at_ms = subscription_starts.first_paid_at_ms
-                and first_paid.is_paid
-        )
 ),
 
 cohorts as (

@@ -17,7 +17,7 @@
 --   stays one to decline).
 -- * consumption_request_reason: the customer's own stated reason (Apple's
 --   value); revocation_reason: Apple's reason when the transaction was
---   refunded.
+--   refunded after the request.
 -- * is_verified: whether the stored copy of the request was verified; an
 --   unverified copy (--no-verify) is reported but never answered, also when
 --   it reuses the ID of a verified request.
@@ -102,6 +102,7 @@ refund_dates as (
         decided.signed_at_ms,
         decided.is_verified,
         decided.consumption_request_reason,
+        transactions.revocation_reason,
         decided.declined_at_ms,
         case
             when decided.refunded_at_ms is null then transactions.revoked_at_ms
@@ -124,13 +125,7 @@ final as (
         decided.signed_at_ms,
         decided.is_verified,
         decided.consumption_request_reason,
-        (
-            select refunded.revocation_reason from transactions as refunded
-            where refunded.transaction_id = decided.transaction_id
-                and refunded.is_refunded
-            order by refunded.lineage_id
-            limit 1
-        ) as revocation_reason,
+        decided.revocation_reason,
         {{ month_of_ms(decided.signed_at_ms) }} as month,
         transaction_accounts.account_id,
         transaction_accounts.product_type,
