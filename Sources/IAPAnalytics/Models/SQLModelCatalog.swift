@@ -58,6 +58,7 @@ public enum SQLModelCatalog {
         SQLModel(
             "int_month_boundaries", .intermediate, .temporaryTable,
             indexes: [.on("int_month_boundaries_by_instant", ["at_ms"])]),
+        SQLModel("int_subscription_starts", .intermediate, .temporaryTable),
         SQLModel("int_subscription_base", .intermediate, .temporaryTable),
         SQLModel(
             "int_active_subscriptions", .intermediate, .temporaryTable,

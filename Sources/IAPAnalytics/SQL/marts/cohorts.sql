@@ -14,10 +14,6 @@ analysis_parameters as (
     select * from {{ source('analysis_parameters') }}
 ),
 
-periods as not materialized (
-    select * from {{ ref('int_subscription_periods') }}
-),
-
 active as not materialized (
     select * from {{ ref('int_active_subscriptions') }}
 ),
@@ -32,23 +28,9 @@ written_months as (
     where is_written
 ),
 
-subscription_starts as (
-    select
-        original_transaction_id,
-        min(purchased_at_ms) as first_known_at_ms,
-        min(original_purchased_at_ms) as original_purchased_at_ms,
-        min(case when is_paid then purchased_at_ms end) as first_paid_at_ms
-    from periods
-    group by original_transaction_id
-),
-
 members as (
-    select
-        original_transaction_id,
-        {{ month_of_ms(first_paid_at_ms) }} as cohort_month
-    from subscription_starts
-    where first_paid_at_ms is not null
-        and coalesce(original_purchased_at_ms, first_known_at_ms) >= first_known_at_ms
+    select original_transaction_id, month as cohort_month
+    from {{ ref('int_subscription_starts') }}
 ),
 
 cohorts as (

@@ -46,48 +46,12 @@ active_counts as (
     group by boundaries.month, boundaries.edge, active.storefront
 ),
 
--- As int_subscription_base: each subscription's first paid period, counted
--- when the archive saw its start; the least transaction ID at that instant.
-subscription_starts as (
-    select
-        original_transaction_id,
-        min(purchased_at_ms) as first_known_at_ms,
-        min(original_purchased_at_ms) as original_purchased_at_ms,
-        min(case when is_paid then purchased_at_ms end) as first_paid_at_ms
-    from periods
-    group by original_transaction_id
-),
-
-first_paid_periods as (
-    select
-        subscription_starts.first_paid_at_ms as purchased_at_ms,
-        (
-            select first_paid.storefront
-            from transactions as first_paid
-            where first_paid.original_transaction_id
-                = subscription_starts.original_transaction_id
-                and first_paid.purchased_at_ms
-                = subscription_starts.first_paid_at_ms
-                and first_paid.is_paid
-                and first_paid.product_type = {{ product_type('auto_renewable') }}
-            order by first_paid.transaction_id
-            limit 1
-        ) as storefront
-    from subscription_starts
-    where subscription_starts.first_paid_at_ms is not null
-        and coalesce(
-            subscription_starts.original_purchased_at_ms,
-            subscription_starts.first_known_at_ms
-        ) >= subscription_starts.first_known_at_ms
-),
-
 new_paid as (
     select
-        {{ month_of_ms(purchased_at_ms) }} as month,
-        storefront,
+        month,
+        coalesce(storefront, 'unknown') as storefront,
         count(*) as new_paid
-    from first_paid_periods
-    where storefront is not null
+    from {{ ref('int_subscription_starts') }}
     group by 1, 2
 ),
 
