@@ -9,7 +9,7 @@ enum CasePageRenderer {
     static let timelineLimit = 500
 
     /// The timeline chart's lanes, top to bottom, by event kind.
-    static let lanes = ["purchase", "consumption_request", "refund", "refund_declined", "refund_reversed"]
+    static let lanes = ["purchase", "consumption_request", "refund", "refund_declined", "refund_reversed", "decision"]
 
     /// The case page of one flagged account (a row of the month's `flagged_accounts.csv`).
     static func page(account row: ReportRow, month: MonthReport, set: ReportSet, index: FlaggedAccountIndex) -> Page {
@@ -46,7 +46,14 @@ enum CasePageRenderer {
         if events.isEmpty {
             blocks.append(.aside("No timeline events recorded for this account."))
         } else {
-            blocks.append(.chart(timelineChart(Array(events.suffix(timelineLimit)))))
+            // The reviewers' decisions up to the window's end are marks of their own lane.
+            let monthEnd = CalendarMonth(month.month).map { ProvisionalMonthEnd.start(of: $0.next) } ?? Int64.max
+            let decisions = (set.reviews[account] ?? []).filter { $0.reviewedAt < monthEnd }.map { review in
+                TimelineEvent(
+                    time: review.reviewedAt, kind: "decision", transactionId: review.decision + (review.reviewer.isEmpty ? "" : " by " + review.reviewer),
+                    productId: "", amountMilli: nil, currency: "")
+            }
+            blocks.append(.chart(timelineChart(Array(events.suffix(timelineLimit)) + decisions)))
             blocks += AccountEvidence.timelineTable(events, row: row, limit: timelineLimit)
         }
 
@@ -130,7 +137,7 @@ enum CasePageRenderer {
         return ChartSpec(
             name: "timeline", title: "Timeline",
             caption: "Each mark is one event of the account, by kind: purchases, consumption requests, refunds, "
-                + "declined and reversed refunds (the table below lists them).",
+                + "declined and reversed refunds (the table below lists them), and the reviewers' decisions.",
             body: .timeline(.init(lanes: laneNames, events: marks, start: first - pad, end: last + pad)))
     }
 

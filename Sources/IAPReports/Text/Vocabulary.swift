@@ -55,6 +55,7 @@ enum Vocabulary {
         case "refund_reversed": "refund reversed"
         case "refund_declined": "refund declined"
         case "consumption_request": "consumption request"
+        case "decision": "review decision"
         default: kind
         }
     }
