@@ -269,6 +269,7 @@ public struct Pipeline: Sendable {
         options.asOf = configuration.asOf
         options.smallBusiness = configuration.smallBusiness
         options.appleTimeZone = configuration.appleTimeZone
+        options.reportingCurrency = configuration.reportingCurrency
         options.months = configuration.months
         options.thresholds = configuration.thresholds
         options.maxQuarantinePercent = configuration.maxQuarantinePercent

@@ -20,6 +20,9 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var maxQuarantinePercent = QuarantineShare.defaultMaxPercent
     /// The zone whose calendar days Apple's financial reports are dated in (`--apple-time-zone`, an IANA name).
     public var appleTimeZone = AppleTimeZone.defaultIdentifier
+    /// `--reporting-currency`: the pages also show the month's money in it (nil: the bank currency of the latest paid
+    /// payment summary). Pages only, so not part of the models' key.
+    public var reportingCurrency: String?
 
     /// Creates options; the defaults are those of Documentation/Reports.md.
     public init(

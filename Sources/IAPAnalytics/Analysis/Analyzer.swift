@@ -122,7 +122,8 @@ public struct Analyzer: Sendable {
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
-                reviews: try ArchiveMonthReader.reviews(in: connection))
+                reviews: try ArchiveMonthReader.reviews(in: connection),
+                converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1)
         }
     }
 

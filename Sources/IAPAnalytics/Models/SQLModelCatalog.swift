@@ -78,6 +78,7 @@ public enum SQLModelCatalog {
         SQLModel("looked_up_orders", .marts, .table, grain: ["month", "lookup_id"]),
         SQLModel("apple_reconciliation", .marts, .table, grain: ["month", "product_id", "currency"]),
         SQLModel("apple_payments", .marts, .table, grain: ["fiscal_month", "region", "currency"]),
+        SQLModel("daily_money", .marts, .table, grain: ["day", "currency"]),
         SQLModel("archive_months", .marts, .table, grain: ["month"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
         SQLModel("cohorts", .marts, .table, grain: ["cohort_month", "months_since"]),

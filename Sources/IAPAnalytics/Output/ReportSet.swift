@@ -30,6 +30,9 @@ public struct ReportSet: Sendable, Equatable {
     public let cohorts: ReportTable
     /// The reviews file's decisions, by account, oldest first (Documentation/Reports.md "The review queue").
     public let reviews: [String: [AccountReview]]
+    /// Each month's money in the reporting currency (`--reporting-currency`, else the bank currency of the latest
+    /// paid payment summary); empty when no payment summary is paid.
+    public let converted: [String: ConvertedMoney]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).
     public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
@@ -47,8 +50,9 @@ public struct ReportSet: Sendable, Equatable {
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
         cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
-        reviews: [String: [AccountReview]] = [:]
+        reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:]
     ) {
+        self.converted = converted
         self.cohorts = cohorts
         self.reviews = reviews
         self.archiveMonths = archiveMonths
@@ -71,7 +75,7 @@ public struct ReportSet: Sendable, Equatable {
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
-            cohorts: cohorts, reviews: reviews)
+            cohorts: cohorts, reviews: reviews, converted: converted)
     }
 }
 
@@ -144,5 +148,22 @@ public struct AccountReview: Sendable, Equatable {
         self.reviewedAt = reviewedAt
         self.reviewer = reviewer
         self.note = note
+    }
+}
+
+/// A month's money figures in one reporting currency, and what they rest on.
+public struct ConvertedMoney: Sendable, Equatable {
+    public let currency: String
+    public var grossMilli: Int64 = 0
+    public var refundedMilli: Int64 = 0
+    public var estimatedProceedsMilli: Int64 = 0
+    public var appleProceedsMilli: Int64 = 0
+    /// `EUR 1.08231 (fiscal 2025-10)`: each rate used.
+    public var ratesUsed: Set<String> = []
+    /// Currencies with no paid rate: left out of the figures, named.
+    public var unconverted: Set<String> = []
+
+    public init(currency: String) {
+        self.currency = currency
     }
 }

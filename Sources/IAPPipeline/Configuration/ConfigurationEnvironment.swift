@@ -23,7 +23,7 @@ public enum ConfigurationEnvironment {
         ("issuer-id", .text), ("key-id", .text), ("private-key", .text), ("archive", .text), ("api-url", .text),
         ("since", .text), ("until", .text), ("refund-history", .text), ("transaction-ids", .text), ("order-ids", .text),
         ("facts", .text), ("max-quarantine-percent", .integer), ("connect-issuer-id", .text), ("connect-key-id", .text),
-        ("connect-private-key", .text), ("vendor-number", .text), ("connect-api-url", .text), ("deadline", .integer), ("reviews", .text),
+        ("connect-private-key", .text), ("vendor-number", .text), ("connect-api-url", .text), ("deadline", .integer), ("reviews", .text), ("reporting-currency", .text),
     ] + FlagThreshold.allCases.map { ($0.rawValue, Kind.integer) }
 
     /// `IAPLENS_` and the key in upper case with `_` for `-`.

@@ -95,6 +95,7 @@ public enum ConfigurationFile {
         case "products": c.productsPath = try string()
         case "accounts": c.accountsPath = try string()
         case "reviews": c.reviewsPath = try string()
+        case "reporting-currency": c.reportingCurrency = try string()
         case "small-business": c.smallBusiness = try flag()
         case "month": c.months = try strings()
         case "apple-time-zone": c.appleTimeZone = try string()

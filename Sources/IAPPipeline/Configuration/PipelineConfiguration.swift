@@ -27,6 +27,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
     public var accountsPath: String?
     /// The reviews file (`--reviews`): trust-and-safety decisions about accounts.
     public var reviewsPath: String?
+    /// `--reporting-currency`: the pages also show each month's money in it (default: the bank currency of the
+    /// latest paid payment summary).
+    public var reportingCurrency: String?
     /// `--small-business`: 85 % proceeds on everything.
     public var smallBusiness = false
     /// `--apple-time-zone`: the zone Apple dates its financial reports in.
@@ -75,6 +78,11 @@ public struct PipelineConfiguration: Sendable, Equatable {
                     + "(2008-01-01 to now): figures as of the future would count retries as lost and requests as missed.")
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
+        if let currency = reportingCurrency,
+            currency.utf8.count != 3 || !currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        {
+            throw .invalidConfiguration("--reporting-currency must be an ISO 4217 code of three capital letters, e.g. USD (got \(currency)).")
+        }
         if !(1...86_400).contains(fetch.consumptionDeadlineSeconds) {
             throw .invalidConfiguration("--deadline must be from 1 to 86400 seconds (got \(fetch.consumptionDeadlineSeconds)).")
         }

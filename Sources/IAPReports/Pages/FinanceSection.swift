@@ -43,6 +43,7 @@ enum FinanceSection {
                     + "and what the App Store pays now. Currency \(code: "XXX") holds unpriced transactions (no catalog "
                     + "price): they are counted but add nothing to the amounts."))
 
+        blocks += ReportingCurrencySection.render(month: month, set: set)
         blocks += AppleReconciliationSection.render(month: month, set: set)
         blocks += ApplePaymentSection.render(month: month)
 

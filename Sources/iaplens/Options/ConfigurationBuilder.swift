@@ -32,6 +32,7 @@ enum ConfigurationBuilder {
             if let value = report.products { c.productsPath = value }
             if let value = report.accounts { c.accountsPath = value }
             if let value = report.reviews { c.reviewsPath = value }
+            if let value = report.reportingCurrency { c.reportingCurrency = value }
             if report.smallBusiness { c.smallBusiness = true }
             if let value = report.appleTimeZone { c.appleTimeZone = value }
             if !report.month.isEmpty { c.months = report.month }

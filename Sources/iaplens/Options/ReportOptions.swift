@@ -17,6 +17,11 @@ struct ReportOptions: ParsableArguments {
         valueName: "file"))
     var reviews: String?
 
+    @Option(name: .customLong("reporting-currency"), help: ArgumentHelp(
+        "The pages also show each month's money in this currency, each day at the rate of Apple's paid fiscal month that holds it (default: the bank currency of the latest paid payment summary). Config key: \"reporting-currency\".",
+        valueName: "CUR"))
+    var reportingCurrency: String?
+
     @Flag(name: .customLong("small-business"), help: "The app is in the App Store Small Business Program: \(BusinessRules.reducedProceedsPercent) % proceeds.")
     var smallBusiness = false
 

@@ -129,3 +129,52 @@ enum FinanceWorldText {
         return groups.joined(separator: ",") + "." + (cents % 100 < 10 ? "0" : "") + String(cents % 100)
     }
 }
+
+/// `--reporting-currency` (Documentation/Reports.md "apple_payments.csv"): the month's money in one currency, each day
+/// at its fiscal month's paid rate, with the rates named; a currency without a paid rate named and left out.
+@Suite struct ReportingCurrencyTests {
+    static let summary = """
+        "App Store Connect - Payments and Financial Reports (March 2026)",,,,,,,,,,
+        "Region (Currency)","Units Sold","Earned","Pre-Tax Subtotal","Input Tax","Adjustments","Withholding Tax","Total Owed","Exchange Rate","Proceeds","Bank Account Currency"
+        "Japan (JPY)","1","100","100","0","0","0","100","0.006712","0.67","USD"
+
+        """
+
+    private func run(_ archive: TestArchive, reporting: String? = nil) throws {
+        _ = try Pipeline(configuration: try archive.configuration {
+            $0.databasePath = archive.database
+            $0.reportingCurrency = reporting
+        }).run()
+    }
+
+    @Test func theMonthIsShownInTheBankCurrencyAtThePaidRate() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        try archive.write("apple/financial_report.csv", bytes: Array(Self.summary.utf8))
+        try run(archive)
+        let rows = CSVReader.records(try archive.report("2026-03/reconciliation.csv"))
+        let gross = { (currency: String) in rows.filter { $0["currency"] == currency }.reduce(Int64(0)) { $0 + Int64($1["gross_milli"]!)! } }
+        // Every sale of the world is in March's fiscal month: JPY at 0.006712, rounded half up to a milliunit per day.
+        let page = try archive.report("2026-03/report.md")
+        #expect(page.contains("**In USD**: gross"), "\(page)")
+        #expect(page.contains("JPY 0.006712 (fiscal 2026-03)"))
+        let expectedFloor = gross("USD") + gross("JPY") * 6_712 / 1_000_000 - 10
+        let shown = try #require(page.components(separatedBy: "**In USD**: gross ").dropFirst().first?.split(separator: " ").first)
+        let shownMilli = Int64((Double(shown) ?? 0) * 1_000)
+        #expect(shownMilli >= expectedFloor && shownMilli <= expectedFloor + 20, "\(shown) against \(gross("USD")) USD + \(gross("JPY")) JPY")
+    }
+
+    @Test func aCurrencyWithoutAPaidRateIsNamedNotAdded() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        try archive.write("apple/financial_report.csv", bytes: Array(Self.summary.utf8))
+        try run(archive, reporting: "EUR")
+        let page = try archive.report("2026-03/report.md")
+        #expect(page.contains("**In EUR**"))
+        #expect(page.contains("Not converted, for want of a paid rate: JPY, USD") || page.contains("Not converted, for want of a paid rate: USD"), "\(page)")
+    }
+}
