@@ -1,5 +1,6 @@
 import Foundation
 import IAPPipeline
+import IAPStore
 import IAPTestSupport
 import Testing
 
@@ -112,6 +113,40 @@ import Testing
         }
         #expect(Set(results).count == 1, "\(results)")
         #expect(results.first?.contains(",paid\n") == true && !(results.first?.contains("pending") ?? true))
+    }
+}
+
+extension ApplePaymentsTests {
+    /// A region held in February (below Apple's threshold) comes back as March's Beginning Balance and is paid then.
+    @Test func aHeldRegionIsCarriedIntoTheNextMonthsPayment() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        try archive.write("apple/february.csv", bytes: Array(Self.february.utf8))
+        let march = """
+            "App Store Connect - Payments and Financial Reports (March 2026)",,,,,,,,,,,
+            "Region (Currency)","Units Sold","Beginning Balance","Earned","Pre-Tax Subtotal","Input Tax","Adjustments","Withholding Tax","Total Owed","Exchange Rate","Proceeds","Bank Account Currency"
+            "United Kingdom (GBP)","5","8.35","51.10","59.45","0.00","0.00","0.00","59.45","1.26410","75.15","USD"
+
+            """
+        try archive.write("apple/march.csv", bytes: Array(march.utf8))
+        _ = try run(archive, database: archive.database)
+        let store = try StoreLocation(archive.database).open()
+        let rows = try store.read { connection in
+            try connection.rows(
+                "SELECT fiscal_month, beginning_balance_milli, total_owed_milli, coalesce(proceeds_milli, -1), status FROM apple_payments WHERE region = 'United Kingdom' ORDER BY fiscal_month"
+            ).map { $0.values.map { value -> String in
+                if case .integer(let number) = value { return String(number) }
+                if case .text(let text) = value { return text }
+                return ""
+            } }
+        }
+        #expect(rows == [["2026-02", "0", "8350", "-1", "held"], ["2026-03", "8350", "59450", "75150", "differs"]], "\(rows)")
+        // March's page names the balance brought forward and the deposit.
+        let page = try archive.report("2026-03/report.md")
+        #expect(page.contains("| United Kingdom (GBP) | differs |") && page.contains("8.35 GBP"), "\(page)")
+        #expect(page.contains("**Deposit**: 75.15 USD"))
     }
 }
 
