@@ -74,6 +74,35 @@ import Testing
         #expect(saved.isEmpty, "nothing of the oversized answer was saved: \(saved)")
     }
 
+    /// A financial report answered with 300 MB. Before: the limit was 256 MiB, the message said 16 MiB and "not asked
+    /// again" (it was), and memory peaked at 319 MB. After: the download stops at 64 MiB, the message says so and that
+    /// the next fetch asks again, nothing is saved, and peak resident memory stays under the bound.
+    @Test func aFinancialReportAnswered300MBStopsAtItsLimitWithBoundedMemory() throws {
+        let archive = try TestArchive()
+        let world = try FetchWorld()
+        let key = try TestAPIKey(folder: archive.root + "/keys")
+        let connect = try TestAPIKey(folder: archive.root + "/connect", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
+        let server = FakeAppStoreServer(
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            faults: [1: .oversized(300 << 20)])
+        server.acceptConnectKey(try connect.key(), keyId: connect.keyId, issuerId: connect.issuerId)
+        let url = try server.start()
+        defer { server.stop() }
+        let fetched = archive.root + "/fetched"
+        let since = ISO8601Millis.format(Int64(Date().timeIntervalSince1970 * 1000) - 60 * 86_400_000)
+        let running = try CLI.Running([
+            "fetch", "--archive", fetched, "--database", archive.database, "--bundle-id", world.app.bundleId,
+            "--connect-issuer-id", connect.issuerId, "--connect-key-id", connect.keyId, "--connect-private-key", connect.path,
+            "--vendor-number", "85012345", "--connect-api-url", url, "--since", since,
+        ])
+        let (result, peak) = try Self.waitMeasuringPeak(running)
+        #expect(result.status != 0, "\(result.stderr)")
+        #expect(result.stderr.contains("more than 64 MiB") && result.stderr.contains("asks for it again"), "\(result.stderr)")
+        #expect(peak > 0 && peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
+        let saved = FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter { $0.contains("FINANCE") } ?? []
+        #expect(saved.isEmpty, "\(saved)")
+    }
+
     /// A gzip file of `count` members, each the compressed `line()`: only one line is in memory at a time.
     private func writeMembers(_ path: String, count: Int, line: () -> [UInt8]) throws {
         FileManager.default.createFile(atPath: path, contents: nil)
