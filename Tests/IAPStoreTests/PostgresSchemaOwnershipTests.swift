@@ -111,7 +111,9 @@ import Testing
     @Test func aRunWhoseLockWasTakenAwayCommitsNothingMore() throws {
         let url = try TestPostgres.freshStore()
         let location = try StoreLocation(url)
-        let lock = try location.lockForRun(command: "run")
+        // A command name of its own: the tests run in one process, and ending every "run" lock of this pid would end
+        // the locks of other tests running beside this one.
+        let lock = try location.lockForRun(command: "lost-lock-probe")
         let store = try location.open()
         try store.write { try $0.executeScript("CREATE TABLE lost_lock_probe (n int)") }
         // The server ends the lock's session, as idle_session_timeout or a reaper would.
@@ -119,7 +121,7 @@ import Testing
         let ended = try admin.read {
             try $0.value(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE ?",
-                [.text("pid \(getpid()) (iaplens run%")]).integer
+                [.text("pid \(getpid()) (iaplens lost-lock-probe%")]).integer
         }
         try #require(ended == 1)
         do {
