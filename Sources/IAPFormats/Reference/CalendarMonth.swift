@@ -26,6 +26,14 @@ public struct CalendarMonth: Equatable, Sendable {
         month == 1 ? CalendarMonth(year: year - 1, month: 12) : CalendarMonth(year: year, month: month - 1)
     }
 
+    /// The month's first millisecond (UTC), Unix milliseconds.
+    public var startMs: Int64 {
+        ISO8601Millis.daysFromCivil(year: Int64(year), month: Int64(month), day: 1) * 86_400_000
+    }
+
+    /// The first millisecond after the month: the next month's start.
+    public var endMs: Int64 { next.startMs }
+
     /// The calendar month after this one.
     public var next: CalendarMonth {
         month == 12 ? CalendarMonth(year: year + 1, month: 1) : CalendarMonth(year: year, month: month + 1)

@@ -47,7 +47,7 @@ enum CasePageRenderer {
             blocks.append(.aside("No timeline events recorded for this account."))
         } else {
             // The reviewers' decisions up to the window's end are marks of their own lane.
-            let monthEnd = CalendarMonth(month.month).map { ProvisionalMonthEnd.start(of: $0.next) } ?? Int64.max
+            let monthEnd = CalendarMonth(month.month)?.endMs ?? Int64.max
             let decisions = (set.reviews[account] ?? []).filter { $0.reviewedAt < monthEnd }.map { review in
                 TimelineEvent(
                     time: review.reviewedAt, kind: "decision", transactionId: review.decision + (review.reviewer.isEmpty ? "" : " by " + review.reviewer),

@@ -62,18 +62,11 @@ enum ReviewQueue {
     /// "cleared by kim on 2026-02-15" for the decision in force (the row's `review`), else "".
     static func decision(_ row: ReportRow, set: ReportSet) -> String {
         let review = row.text("review")
-        guard !review.isEmpty, let monthEnd = CalendarMonth(row.text("month")).map({ ProvisionalMonthEnd.start(of: $0.next) }) else {
+        guard !review.isEmpty, let monthEnd = CalendarMonth(row.text("month"))?.endMs else {
             return ""
         }
         guard let last = set.reviews[row.text("account_id")]?.last(where: { $0.reviewedAt < monthEnd }) else { return review }
         let day = String(ISO8601Millis.format(last.reviewedAt).prefix(10))
         return review + (last.reviewer.isEmpty ? "" : " by \(last.reviewer)") + " on \(day)"
-    }
-}
-
-/// The first millisecond of a calendar month.
-enum ProvisionalMonthEnd {
-    static func start(of month: CalendarMonth) -> Int64 {
-        ISO8601Millis.daysFromCivil(year: Int64(month.year), month: Int64(month.month), day: 1) * 86_400_000
     }
 }

@@ -11,10 +11,7 @@ enum ProvisionalMonth {
     /// True when `month` (`YYYY-MM`) is provisional as of `asOf` (Unix ms).
     static func isProvisional(_ month: String, asOf: Int64) -> Bool {
         guard let parsed = CalendarMonth(month) else { return false }
-        let nextYear = parsed.month == 12 ? parsed.year + 1 : parsed.year
-        let nextMonth = parsed.month == 12 ? 1 : parsed.month + 1
-        let end = ISO8601Millis.daysFromCivil(year: Int64(nextYear), month: Int64(nextMonth), day: 1) * 86_400_000
-        return asOf < end + settlingMilliseconds
+        return asOf < parsed.endMs + settlingMilliseconds
     }
 
     /// A change is shown in percent only from a base of at least this much (`+4096.2 %` from a base of 1 says nothing).
