@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compares two builds of iaplens (or one build under two settings) on the same archive, interleaved, for changes
-# too small for scripts/benchmark.sh to resolve on a shared machine (Documentation/Performance.md, "Session 17").
+# too small for scripts/benchmark.sh to resolve on a shared machine (Documentation/Performance.md, "Apple's payloads read in place").
 #
 # Each round measures the crypto floor (`openssl speed -multi <cores> ecdsap256`, as the benchmark does), then ingests
 # the archive once with each build into a fresh store: A then B in odd rounds, B then A in even ones, so a machine that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The two store engines side by side (issue 14): for each archive size, in one run,
+# The two store engines side by side: for each archive size, in one run,
 #   verified ingest into SQLite and into PostgreSQL (a local server started here with its durability as shipped,
 #   sharing the machine's cores with iaplens), iaplens's peak memory, analyze + report on each engine,
 #   and whether the two report folders are byte-identical.

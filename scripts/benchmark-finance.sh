@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# What Apple's financial reports cost (issue 27, Documentation/Performance.md "Apple's financial reports"): on a
+# What Apple's financial reports cost: on a
 # simulated archive (the benchmark's, with the FINANCE_DETAIL reports the simulator writes for it: one per fiscal
 # month), ingest the notifications, then time analyze + report without any report loaded, then the loading of a
 # year of reports alone, then analyze + report again with them. Stores on SQLite, and on PostgreSQL when
 # IAPLENS_TEST_POSTGRES_URL names a server (eval "$(bash scripts/postgres.sh start)").
 #
-# --shape clean (the default, as sessions 6-11 measured): the notifications alone, without reference files.
+# --shape clean (the default, as the early rounds measured): the notifications alone, without reference files.
 # --shape real: the archive shaped like real ones (scripts/bench-common.sh), and everything a team would give
 # it: the notifications, the notification-history, refund-history and order-lookup pages, and products.csv and
 # accounts.csv at analyze and report.
@@ -34,7 +34,7 @@ iaplens="$(swift build -c release --show-bin-path)/iaplens"
 mkdir -p "$data"
 case "$shape" in clean|real) ;; *) echo "benchmark-finance: --shape is clean or real, not $shape" >&2; exit 2 ;; esac
 archive=$(simulated_archive "$iaplens" "$data" "$size" "$shape")
-[ -d "$archive/finance" ] || { echo "benchmark-finance: $archive has no finance/ (simulated before issue 27): remove it and run again" >&2; exit 1; }
+[ -d "$archive/finance" ] || { echo "benchmark-finance: $archive has no finance/ (simulated by an older iaplens): remove it and run again" >&2; exit 1; }
 common=(--bundle-id com.example.iaplens.demo --app-apple-id 1234567890 --root-certificate "$archive/certs/root.pem")
 inputs=(--input "$archive/notifications")
 references=()
@@ -48,7 +48,7 @@ fi
 # The previous run's folders are moved aside and deleted only after every timing: deleting thousands of report
 # files minutes before writing as many again cost a report 2-4 s of kernel time in ext4's inode allocation, which
 # passes over inodes freed shortly before; a scheduled run never sees it (Documentation/Performance.md
-# "Session 11").
+# "Less work before the other worker can start").
 old_runs=()
 trap 'rm -rf "${old_runs[@]}"' EXIT
 engines=(sqlite)

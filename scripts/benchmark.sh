@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The performance benchmark of GitHub issue 6 (Documentation/Performance.md): in one run it measures
+# The performance benchmark (Documentation/Performance.md): in one run it measures
 #   1. OpenSSL's raw P-256 verify rate on this machine (1 thread and all cores), through the EVP calls the
 #      verifier makes before a key has its table, and the rate of ingest's own check with a key's precomputed
 #      table (iaplens-bench floor), and `openssl speed ecdsap256`, the floor;
@@ -10,7 +10,7 @@
 #   3. the ratio of verified ingest to the crypto floor, the no-verify/verified ratio, memory growth and
 #      linearity between the smallest and largest size.
 #
-# The floor (issue 31) is `openssl speed -multi <cores> ecdsap256` (every core verifying at once), measured right
+# The floor is `openssl speed -multi <cores> ecdsap256` (every core verifying at once), measured right
 # before the first ingest and right after the last and averaged, divided by the archive's actual signatures per
 # document (ingest counts every signature it checks). The CPU time of verified ingest is split per document into
 # the signature checks (signatures x the time one core takes per verify) and the rest.
@@ -83,7 +83,7 @@ for size in $sizes; do
     archive=$(simulated_archive "$iaplens" "$data" "$size" "$shape")
     common=(--bundle-id "$bundle" --app-apple-id "$apple_id")
     root=(--root-certificate "$archive/certs/root.pem")  # ingest only: analyze and report refuse it
-    # reverify: every signature checked, even the same bytes again (as before issue 31); verified: a JWS identical
+    # reverify: every signature checked, even the same bytes again (as ingest once did); verified: a JWS identical
     # to one already accepted in the run is not checked again.
     for mode in reverify verified noverify; do
         db="$data/store-$size-$mode.sqlite"

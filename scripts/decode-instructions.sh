@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Counts the instructions ingest's document processing executes per document outside OpenSSL
-# (Documentation/Performance.md, "Session 21"), the decoding counterpart of scripts/writer-instructions.sh.
+# (Documentation/Performance.md, "Decoding counted in instructions"), the decoding counterpart of scripts/writer-instructions.sh.
 #
 # It runs `iaplens-bench decode-archive` (the first N lines of the archive, decoded three times on one thread with no
 # signature checks) under Valgrind's callgrind, counting only inside `DocumentProcessor.process`, and prints

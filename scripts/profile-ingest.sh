@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Profiles one verified ingest with perf and says where its CPU goes beyond the hot functions themselves
-# (Documentation/Performance.md, "Session 22"): the Swift runtime's retains and releases, malloc and free, and the
+# (Documentation/Performance.md, "Retains, copies and purges"): the Swift runtime's retains and releases, malloc and free, and the
 # kernel (by system call), each attributed to the first function of iaplens's own code above it.
 #
 # A flat profile says that 5 % of the CPU is in `swift_retain`; this says which of iaplens's functions asked for

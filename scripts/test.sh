@@ -18,7 +18,7 @@ if [ $status -ne 0 ]; then
     exit $status
 fi
 started=$SECONDS
-# Tests that talk to the fake App Store API bound requests in wall-clock time (issue 29): they run on their own,
+# Tests that talk to the fake App Store API bound requests in wall-clock time: they run on their own,
 # after the rest, so that the other suites' CPU-bound work on two cores cannot starve their timers (a fetch test
 # took 140 s among the others, 1 s alone).
 alone="IAPFetchTests|FetchCommandTests"
@@ -31,7 +31,7 @@ test_seconds=$((SECONDS - started))
 # Progress lines are noise in CI; failures, issues and the verdict are kept.
 grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-log.txt | grep -vE "Test .* (started|passed after)" || true
 [ $status -eq 0 ] && echo "tests: all passed" || echo "tests: FAILED" >&2
-# Bounded libFuzzer run over the JWS and JSON decoding paths (issue 7): ~30 s to build, 45 s to fuzz.
+# Bounded libFuzzer run over the JWS and JSON decoding paths: ~30 s to build, 45 s to fuzz.
 started=$SECONDS
 bash scripts/fuzz.sh "${FUZZ_SECONDS:-45}"
 fuzz=$?

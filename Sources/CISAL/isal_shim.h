@@ -1,7 +1,7 @@
 #ifndef IAPLENS_ISAL_SHIM_H
 #define IAPLENS_ISAL_SHIM_H
 // Intel ISA-L's gzip inflate (Debian's libisal-dev). ChunkSource reads gzip archives through these helpers so Swift
-// never copies `struct inflate_state` (about 40 KB of tables) by value; see Documentation/Performance.md, session 14.
+// never copies `struct inflate_state` (about 40 KB of tables) by value; see Documentation/Performance.md, "Reading through ISA-L".
 #include <stdint.h>
 #include <stdlib.h>
 #include <isa-l/igzip_lib.h>

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Bounded, and laid out as a two-way set-associative table: a digest's first word picks a set of two slots, and a
 /// new entry replaces the older of the two. Retries arrive close together, so recent entries are what matter, and
-/// memory stays flat however large the archive. A dictionary with a first-in-first-out list (session 14) cost a
+/// memory stays flat however large the archive. A dictionary with a first-in-first-out list cost a
 /// hash-table insert, a removal and an array write per accepted JWS; this costs two slot compares and one store.
 final class VerifiedSignatures: Sendable {
     /// Everything but the digest, inline: no array per entry to allocate, retain or compare element by element.

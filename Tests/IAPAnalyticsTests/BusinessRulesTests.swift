@@ -4,7 +4,7 @@ import IAPFormats
 import IAPStore
 import Testing
 
-/// Issue 32: every business rule has one home (``BusinessRules``, ``ChurnReason``, ``ProductType``,
+/// Every business rule has one home (``BusinessRules``, ``ChurnReason``, ``ProductType``,
 /// ``ConsumptionAnswerResult``, ``ReportColumns/countedActivityFiles``), and these tests fail when a model or a page
 /// spells one out again instead of reading it from there.
 @Suite struct BusinessRulesTests {

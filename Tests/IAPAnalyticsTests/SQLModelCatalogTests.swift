@@ -22,7 +22,7 @@ struct SQLModelCatalogTests {
         #expect(Set(SQLModelCatalog.models.map(\.name)).count == SQLModelCatalog.models.count)
     }
 
-    /// Issue 30 (9): the binary carries the models, byte for byte the files (the build plugin writes them in).
+    /// The binary carries the models, byte for byte the files (the build plugin writes them in).
     @Test func theModelsBuiltIntoTheBinaryAreTheFiles() throws {
         let directory = SQLModelFolder.url
         #expect(SQLModelSource.embeddedPaths == SQLModelCatalog.models.map(\.relativePath).sorted())

@@ -6,7 +6,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// Issue 29 (4, 5, 7): `consumption` sends each request at most once, never answers what nobody verified, and one
+/// `consumption` sends each request at most once, never answers what nobody verified, and one
 /// request Apple keeps failing does not stop the others. Before: the send and its record were two steps (a crash
 /// or a lost 202 between them sent again, DECLINE included), forged requests in a `--no-verify` store were
 /// answered, and one request's 500s ended the run.

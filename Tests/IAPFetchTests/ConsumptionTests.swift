@@ -7,7 +7,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// `iaplens consumption` against the fake App Store Server API (issue 18, Documentation/Pipeline.md "Answering consumption
+/// `iaplens consumption` against the fake App Store Server API (Documentation/Pipeline.md "Answering consumption
 /// requests").
 @Suite struct ConsumptionTests {
     static let hour: Int64 = 3_600_000
@@ -172,7 +172,7 @@ import Testing
         #expect(pages.contains("<td class=\"nw\">DECLINE</td>"))
         #expect(pages.contains("<td>skipped: no consent</td>"))
     }
-    /// Issue 32.3: `run` with a key and facts is one pipeline under one lock, each stage once: fetch (the lock is
+    /// `run` with a key and facts is one pipeline under one lock, each stage once: fetch (the lock is
     /// already held while Apple is slow to answer), ingest, analyze once, answer, report; the reports show the
     /// answers of this run. Before: the command line took the lock per stage and analysed twice.
     @Test func aRunWithFactsAnswersBetweenAnalyzeAndReportUnderOneLock() async throws {

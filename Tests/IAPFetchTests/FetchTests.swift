@@ -5,7 +5,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// `iaplens fetch` against a fake App Store Server API on loopback (issue 15).
+/// `iaplens fetch` against a fake App Store Server API on loopback.
 @Suite struct FetchTests {
     /// A temporary folder, the world, its key, and a fake serving the world.
     final class Setup: @unchecked Sendable {

@@ -6,7 +6,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// Issue 29: a server that misbehaves as a broken network or a hostile host would. Before: endless pagination
+/// A server that misbehaves as a broken network or a hostile host would. Before: endless pagination
 /// looped while holding the run lock (497 identical pages in 25 s), one 404 for an unknown transaction ended the
 /// whole fetch, redirects were followed and their answers saved as Apple's, an oversized body was downloaded eight
 /// times, `Retry-After` was ignored, a trickling body held a request for minutes, and a 4xx body could forge log

@@ -5,7 +5,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// Apple's data read as Apple means it (issue 21): each case before and after, on data signed like Apple's where
+/// Apple's data read as Apple means it: each case before and after, on data signed like Apple's where
 /// signatures apply.
 @Suite struct AppleSemanticsTests {
     /// A V1 body whose one receipt entry was cancelled on `cancelled`; `upgraded` marks it as the plan the customer

@@ -48,7 +48,7 @@ import Testing
         #expect(log == ["start a.jsonl", "read 1", "read 1", "end a.jsonl", "skip b.jsonl", "skip c.jsonl", "unreadable missing.jsonl"])
     }
 
-    /// Issue 20: a file rewritten between its hashing and its reading is reported as changed (the loader then
+    /// A file rewritten between its hashing and its reading is reported as changed (the loader then
     /// removes its rows, so the next run reads it afresh), never recorded under a hash of other bytes. The hasher
     /// works one file ahead: while the reader waits on a full queue inside the first file, the second is already
     /// hashed; it is then rewritten (same size, other bytes) before the reader gets to it.

@@ -4,7 +4,7 @@ import IAPFormats
 import IAPTestSupport
 import Testing
 
-/// Every bad document lands in quarantine with its reason, and the run goes on (issue 2 "Must show").
+/// Every bad document lands in quarantine with its reason, and the run goes on.
 @Suite struct BadInputTests {
     let app = AppFixture()
 

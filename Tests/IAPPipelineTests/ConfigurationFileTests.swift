@@ -33,7 +33,7 @@ import Testing
         #expect(throws: PipelineError.self) { _ = try apply(Array(#"{"burst-refund": 3}"#.utf8)) }
     }
 
-    /// Issue 30 (6): a deployed config is often a link (`/etc/iaplens/app.json -> /srv/cfg/app.json`); its relative
+    /// A deployed config is often a link (`/etc/iaplens/app.json -> /srv/cfg/app.json`); its relative
     /// paths once resolved beside the link, which silently made a new, empty store there.
     @Test func relativePathsOfALinkedConfigAreBesideTheFileItself() throws {
         let archive = try TestArchive()
@@ -48,7 +48,7 @@ import Testing
         #expect(configuration.databasePath == real + "/store.sqlite")
     }
 
-    /// Issue 30 (6): one strict reading for every true/false variable (`IAPLENS_QUIET=nonsense` was taken as false
+    /// One strict reading for every true/false variable (`IAPLENS_QUIET=nonsense` was taken as false
     /// while `IAPLENS_NO_VERIFY=maybe` was refused).
     @Test func everyFlagVariableIsReadOneWay() {
         for text in ["1", "true", "YES", " yes "] { #expect(ConfigurationEnvironment.flag(text) == true, "\(text)") }

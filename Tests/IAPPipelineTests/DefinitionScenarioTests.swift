@@ -5,7 +5,7 @@ import IAPTestSupport
 import Testing
 
 /// Documentation/Reports.md's definitions and edge cases, each pinned by a small timeline signed for real and run
-/// through ingest → analyze → report (issue 3). The SQL models have finer-grained tests of their own.
+/// through ingest → analyze → report. The SQL models have finer-grained tests of their own.
 @Suite struct DefinitionScenarioTests {
     static let monthly = "com.example.monthly"
 

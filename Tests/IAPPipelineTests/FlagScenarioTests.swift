@@ -4,7 +4,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// `flagged_accounts.csv` windows at month boundaries, bursts, and unlinked accounts (issue 3).
+/// `flagged_accounts.csv` windows at month boundaries, bursts, and unlinked accounts.
 @Suite struct FlagScenarioTests {
     let token = "bbbbbbbb-0000-4000-8000-00000000000b"
 

@@ -4,7 +4,7 @@ import IAPFormats
 import IAPTestSupport
 import Testing
 
-/// Re-reading, retries and newer versions (issue 2 "Must show").
+/// Re-reading, retries and newer versions.
 @Suite struct IngestIdempotenceTests {
     let app = AppFixture()
 

@@ -5,7 +5,7 @@ import IAPSigning
 import IAPTestSupport
 import Testing
 
-/// Refund-history pages, order lookups, notification-history pages and envelopes (issue 4).
+/// Refund-history pages, order lookups, notification-history pages and envelopes.
 @Suite struct LookupIngestTests {
     let app = AppFixture()
 

@@ -4,7 +4,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// V1 archives and the V1 → V2 migration (issue 4).
+/// V1 archives and the V1 → V2 migration.
 @Suite struct MigrationScenarioTests {
     static func v1Body(type: String, transactions: [JSONValue], autoRenew: String, intent: String? = nil, retry: String? = nil, app: AppFixture = AppFixture()) -> String {
         var pending: JSONValue = ["original_transaction_id": "500", "product_id": "com.example.monthly", "auto_renew_status": .string(autoRenew == "true" ? "1" : "0")]

@@ -4,7 +4,7 @@ import IAPTestSupport
 import Testing
 
 /// Money at the edges of what the App Store sends (``AppStoreBounds``) goes through every model on both engines
-/// without overflowing or turning into floating point (issue 20): every `_milli` cell is an exact integer.
+/// without overflowing or turning into floating point: every `_milli` cell is an exact integer.
 @Suite struct MoneyExtremesTests {
     static let maximumPrice = AppStoreBounds.priceMilli.upperBound
     static let maximumQuantity = AppStoreBounds.quantity.upperBound

@@ -4,7 +4,7 @@ import IAPFormats
 import IAPTestSupport
 import Testing
 
-/// V1 bodies: string-typed numbers, both boolean spellings, PROD/Sandbox, identity by canonical body (issue 4).
+/// V1 bodies: string-typed numbers, both boolean spellings, PROD/Sandbox, identity by canonical body.
 @Suite struct V1IngestTests {
     let app = AppFixture()
 

@@ -5,8 +5,8 @@ import IAPSigning
 import IAPTestSupport
 import Testing
 
-/// Each verification rule, dropped, must quarantine the notification with its own reason
-/// (issue 2 "Must show"): these fail if ingest stops checking any of them.
+/// Each verification rule, dropped, must quarantine the notification with its own reason:
+/// these fail if ingest stops checking any of them.
 @Suite struct VerificationRuleTests {
     let app = AppFixture()
 

@@ -9,7 +9,7 @@ import Testing
     import Darwin
 #endif
 
-/// Issue 30 (1): whoever can write into the reports folder must not be able to make `report` delete or write
+/// Whoever can write into the reports folder must not be able to make `report` delete or write
 /// files elsewhere. Before: a symlinked `accounts/` had its `*.html` deleted and case pages written through it; a
 /// month-named link to another folder was emptied by the clean-up of months the data no longer has.
 @Suite struct ReportWriterFolderTests {

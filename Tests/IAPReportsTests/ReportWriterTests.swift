@@ -146,7 +146,7 @@ extension ReportWriterTests {
 }
 
 extension ReportWriterTests {
-    /// Issue 22: `report --month 2026-09` into a folder of three months once rewrote the index to link one month.
+    /// `report --month 2026-09` into a folder of three months once rewrote the index to link one month.
     @Test func theIndexListsEveryMonthTheFolderHolds() throws {
         let root = try temporaryDirectory()
         let writer = ReportWriter(directory: root)

@@ -6,7 +6,7 @@ import IAPTestSupport
 import Testing
 
 /// A mixed archive — V1 months then V2, lookups, envelopes, duplicates — gives the same reports
-/// whatever order its files are read in (issue 4).
+/// whatever order its files are read in.
 @Suite struct MixedArchiveOrderTests {
     func snapshot(_ directory: String) throws -> [String: String] {
         var files: [String: String] = [:]

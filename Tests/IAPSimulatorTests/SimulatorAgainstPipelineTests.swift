@@ -5,7 +5,7 @@ import IAPTestSupport
 import Testing
 
 /// What the simulator says it injected must be what iaplens finds: `status` and the reports are checked
-/// against `expectations.json` (issue 5). Runs the real pipeline, verification on, on a small archive.
+/// against `expectations.json`. Runs the real pipeline, verification on, on a small archive.
 @Suite struct SimulatorAgainstPipelineTests {
     struct Outcome {
         let manifest: SimulationManifest

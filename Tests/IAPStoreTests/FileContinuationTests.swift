@@ -5,7 +5,7 @@ import Testing
 @testable import IAPStore
 
 /// A grown file takes over the rows of its earlier state (but the last line, which may have been cut), and a file
-/// that changed while it was read leaves no row behind (issue 20, case 3). On SQLite here; the PostgreSQL writer runs
+/// that changed while it was read leaves no row behind. On SQLite here; the PostgreSQL writer runs
 /// the same statements and `AppendedFileTests` covers it end to end on both engines.
 @Suite struct FileContinuationTests {
     private func store() throws -> SQLiteStore {

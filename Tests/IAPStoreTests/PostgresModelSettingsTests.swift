@@ -3,7 +3,7 @@ import IAPTestSupport
 import Testing
 
 /// The session and transaction settings the models build with on PostgreSQL (Documentation/Performance.md,
-/// "Session 9"), read back from the real server: a setting the server refused, or one that outlived the models'
+/// "The report on every core"), read back from the real server: a setting the server refused, or one that outlived the models'
 /// transaction, would show here.
 @Suite struct PostgresModelSettingsTests {
     @Test func theModelsBuildWithRoomForTheirTemporaryTablesSortsAndIndexes() throws {

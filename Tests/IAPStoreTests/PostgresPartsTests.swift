@@ -16,7 +16,7 @@ import Testing
         #expect(throws: StoreError.self) { try PostgresURL("postgres://u@h/d?schema=") }
     }
 
-    /// Issue 30 (4): an upper-case scheme reached libpq, which printed the URL with its password; `pass%77ord=` and
+    /// An upper-case scheme reached libpq, which printed the URL with its password; `pass%77ord=` and
     /// an unencoded `?` in the password were shown as they were.
     @Test func thePasswordNeverShowsWhateverItsSpelling() throws {
         let upper = try PostgresURL("POSTGRES://u:hunter2@127.0.0.1:1/d?connect_timeout=2")

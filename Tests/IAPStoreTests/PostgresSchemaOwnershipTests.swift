@@ -3,7 +3,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// Issue 30 (2, 5): a schema holding someone else's objects that were not tables was taken as empty (a composite
+/// A schema holding someone else's objects that were not tables was taken as empty (a composite
 /// type named `transactions` failed mid-migration with "report it"); a schema name over 63 bytes was cut by the
 /// server after the check; a role that may read a store but not `CREATE` could not run `status`; `schema=pg_temp`
 /// failed with the server's text. Against the real server the tests start.
@@ -105,7 +105,7 @@ import Testing
     }
 }
 
-/// Issue 30 (3): when the server dropped the lock's connection (an idle-session reaper, a NAT timeout), the run
+/// When the server dropped the lock's connection (an idle-session reaper, a NAT timeout), the run
 /// carried on and a second run could start beside it.
 @Suite struct PostgresLostLockTests {
     @Test func aRunWhoseLockWasTakenAwayCommitsNothingMore() throws {

@@ -2,7 +2,7 @@ import GRDB
 import IAPStore
 import Testing
 
-/// Issue 32.3: a full or read-only store is recognised behind the store boundary, for both engines, in one place.
+/// A full or read-only store is recognised behind the store boundary, for both engines, in one place.
 @Suite struct StorageConditionTests {
     @Test func engineErrorsAreClassifiedOnce() {
         #expect(StorageCondition(DatabaseError(resultCode: .SQLITE_FULL)) == .full)

@@ -3,7 +3,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// Issue 30 (8): a product ID with a NUL read back as `nul` on SQLite and `nul\u{FFFD}byte` on PostgreSQL. One
+/// A product ID with a NUL read back as `nul` on SQLite and `nul\u{FFFD}byte` on PostgreSQL. One
 /// rule now, applied before either engine sees the text.
 @Suite struct StoredTextTests {
     @Test(arguments: StoreKind.allCases)

@@ -2,7 +2,7 @@ import IAPSigning
 import IAPVerification
 import Testing
 
-/// Issue 31: a JWS already accepted in this run is not checked again, and only the very same bytes at the very same
+/// A JWS already accepted in this run is not checked again, and only the very same bytes at the very same
 /// instant are taken as accepted.
 @Suite struct VerifiedSignaturesTests {
     @Test func theSameBytesAtTheSameInstantAreCheckedOnce() throws {

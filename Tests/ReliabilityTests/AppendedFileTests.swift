@@ -6,7 +6,7 @@ import Testing
 
 /// A file that grows between runs (a monthly `.jsonl` appended to daily, a `.gz` gaining members) gives, after
 /// every run, exactly the reports of one run over its final content: its quarantined, TEST and other-environment
-/// copies are not counted again, and the file counts once (issue 20, case 3).
+/// copies are not counted again, and the file counts once.
 @Suite struct AppendedFileTests {
     /// The archive's largest plain and gzip files, each written in three growing states into `folder`; the other
     /// files read whole. The first cut ends inside a line, as an exporter killed mid-write leaves it.

@@ -4,7 +4,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// The PostgreSQL schema is in the shape Citus needs (issue 14, `Documentation/Scaling.md`): every table has a role
+/// The PostgreSQL schema is in the shape Citus needs: every table has a role
 /// (``CitusTableRoles``), every unique key of a distributed table holds its distribution column, and every foreign
 /// key is one Citus accepts. And on real data, the lineage joins of the models lose nothing: every row a join by ID
 /// alone would find, the join that also names the lineage finds.

@@ -8,7 +8,7 @@ import Testing
     import Glibc
 #endif
 
-/// One store, one run at a time (issue 7): a second `iaplens` command started while `iaplens run` holds the
+/// One store, one run at a time: a second `iaplens` command started while `iaplens run` holds the
 /// store exits 75 with one line naming the holder, and the first run finishes unharmed.
 @Suite struct ConcurrencyTests {
     @Test func aSecondRunOnTheSameStoreExits75NamingTheHolderAndTheFirstFinishesUnharmed() throws {

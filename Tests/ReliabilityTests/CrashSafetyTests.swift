@@ -9,7 +9,7 @@ import Testing
     import Glibc
 #endif
 
-/// Nothing lost, nothing doubled when `iaplens run` is killed with SIGKILL at random instants (issue 7).
+/// Nothing lost, nothing doubled when `iaplens run` is killed with SIGKILL at random instants.
 ///
 /// Four fresh stores; each sees five runs killed at seeded random delays between 0 and the length of an
 /// uninterrupted run (so kills land in ingest, analyze and report writing), then one run that completes.

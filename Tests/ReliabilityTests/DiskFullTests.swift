@@ -2,7 +2,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// A full or read-only disk (issue 17): the run exits 1 with one sentence naming the file system, what was being
+/// A full or read-only disk: the run exits 1 with one sentence naming the file system, what was being
 /// written and what to do; a rerun with space finishes the job with the reports an uninterrupted run writes. The
 /// small file systems are tmpfs mounts the test makes (as root, as CI runs); where it cannot mount, the run reports
 /// both tests as skipped, with the reason.

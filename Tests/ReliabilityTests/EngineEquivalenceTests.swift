@@ -4,7 +4,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// The PostgreSQL store gives the SQLite store's reports byte for byte (issue 14): on the committed sample and on
+/// The PostgreSQL store gives the SQLite store's reports byte for byte: on the committed sample and on
 /// a simulated archive, in one run and in several.
 @Suite struct EngineEquivalenceTests {
     /// Runs the whole pipeline on `configuration` once per engine and returns each engine's report folder.

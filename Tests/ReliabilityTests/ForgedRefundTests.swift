@@ -7,7 +7,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// Forged refunds for real accounts (issue 7): documents of exactly the right shape, about real transactions of a
+/// Forged refunds for real accounts: documents of exactly the right shape, about real transactions of a
 /// real, unflagged account, signed by a chain that does not lead to the trusted root. In every form a refund can
 /// arrive they must never flag the account or move a figure. The same documents signed by the trusted chain do
 /// flag it: the control that proves the forgeries would bite if verification let them through.

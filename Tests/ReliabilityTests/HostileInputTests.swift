@@ -7,7 +7,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// A corpus of malformed and malicious documents (issue 7): each is quarantined with the right reason, none
+/// A corpus of malformed and malicious documents: each is quarantined with the right reason, none
 /// crashes the run, none changes a figure. One file per case so each case's reasons can be checked on its own.
 @Suite struct HostileInputTests {
     struct Case {
@@ -145,7 +145,7 @@ import Testing
                                                                       data: ["signedTransactionInfo": .string(try Hostile.signRaw(duplicatedTransaction))]))),
             Hostile.body(try Hostile.sign(try Hostile.saleNotification("huge-price", transaction: Hostile.newSale("huge-price", extra: ["price": .number(JSONNumber(text: "1e300")!)])))),
         ])
-        // Numbers outside what the App Store sends (issue 20): quarantined as bad_field, never truncated or summed.
+        // Numbers outside what the App Store sends: quarantined as bad_field, never truncated or summed.
         func sale(_ id: String, _ extra: [String: JSONValue?]) throws -> String {
             Hostile.body(try Hostile.sign(try Hostile.saleNotification(id, transaction: Hostile.newSale(id, extra: extra))))
         }
@@ -160,7 +160,7 @@ import Testing
             try sale("percentage-above-100", ["revocationPercentage": number("100001"), "revocationDate": number("1647345600000")]),
             try sale("date-2100", ["purchaseDate": number("4102444800000")]),
         ])
-        // V1 bodies are unsigned: the same bounds hold for them (the overflow of issue 20 came from two entries of
+        // V1 bodies are unsigned: the same bounds hold for them (a real archive's overflow came from two entries of
         // quantity 600000000000000).
         let real = try #require(realLines.first { $0.contains("\"quantity\":\"1\"") }, "a V1 line with a quantity")
         add("v1-out-of-bounds.jsonl", ["bad_field", "bad_field", "bad_field"], lines: [
@@ -168,7 +168,7 @@ import Testing
             real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"9223372036854775807\""),
             real.replacingOccurrences(of: "\"quantity\":\"1\"", with: "\"quantity\":\"-3\""),
         ])
-        // Unsigned times from the future (issue 20): an envelope past 2099, and one a month from now, around a real
+        // Unsigned times from the future: an envelope past 2099, and one a month from now, around a real
         // V1 body. Neither moves T or the months reported.
         let monthFromNow = Int64(Date().timeIntervalSince1970 * 1000) + 30 * 86_400_000
         add("v1-from-the-future.jsonl", ["bad_field", "bad_field"], lines: [

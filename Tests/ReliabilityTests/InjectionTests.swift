@@ -4,7 +4,7 @@ import IAPPipeline
 import IAPTestSupport
 import Testing
 
-/// Data becomes report text (issue 7): CSV cells that a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR)
+/// Data becomes report text: CSV cells that a spreadsheet would evaluate (`=`, `+`, `-`, `@`, tab, CR)
 /// are neutralised with a leading `'`, and Markdown escapes every character that could break a table or inject
 /// markup. The hostile values arrive through properly signed documents and the accounts file, as an attacker
 /// who controls a product name, an account ID or an order ID would send them.

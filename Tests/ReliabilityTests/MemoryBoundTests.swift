@@ -5,7 +5,7 @@ import IAPTestSupport
 import IAPStore
 import Testing
 
-/// Memory stays bounded whatever the input holds (issue 17): lines of 30 MB (over the 16 MiB limit), documents just
+/// Memory stays bounded whatever the input holds: lines of 30 MB (over the 16 MiB limit), documents just
 /// under the limit, and thousands of one-megabyte lines are read by `iaplens ingest` in a child process whose peak
 /// resident memory (the kernel's VmHWM, read while it runs) stays under 200 MB, and every line is quarantined with
 /// its reason and a bounded excerpt.
@@ -46,7 +46,7 @@ import Testing
         #expect(rows.allSatisfy { ($0[2] as Int) <= 200 && ($0[3] as Int) < 1_000 })
     }
 
-    /// Issue 29: a server that answers a history page with 200 MB. `iaplens fetch` reads at most 16 MiB of it, stops
+    /// A server that answers a history page with 200 MB. `iaplens fetch` reads at most 16 MiB of it, stops
     /// with a sentence naming the request, asks once (an oversized answer is not retried), saves nothing, and its
     /// peak resident memory stays under the bound while the body is still arriving.
     @Test func aFetchAnswered200MBStopsAtTheLimitWithBoundedMemory() throws {

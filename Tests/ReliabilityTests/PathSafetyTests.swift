@@ -3,7 +3,7 @@ import IAPFormats
 import IAPTestSupport
 import Testing
 
-/// Inputs are only read; outputs are only written under `--reports` and at `--database` (issue 7). The CLI runs in
+/// Inputs are only read; outputs are only written under `--reports` and at `--database`. The CLI runs in
 /// a sandbox folder (TMPDIR and the working directory inside it); every file in the sandbox is fingerprinted
 /// before and after. Tests run as root, so read-only permission bits would prove nothing: the fingerprints do.
 @Suite struct PathSafetyTests {

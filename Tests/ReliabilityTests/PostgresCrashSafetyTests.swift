@@ -7,7 +7,7 @@ import Testing
     import Glibc
 #endif
 
-/// Nothing lost, nothing doubled on PostgreSQL either (issue 14): `iaplens run` against a PostgreSQL store killed
+/// Nothing lost, nothing doubled on PostgreSQL either: `iaplens run` against a PostgreSQL store killed
 /// with SIGKILL at seeded random instants, then a run that completes, gives the reports and the row counts of an
 /// uninterrupted run on SQLite; the server releases each killed run's advisory lock (no rerun exits 75).
 @Suite(.serialized) struct PostgresCrashSafetyTests {

@@ -6,7 +6,7 @@ import IAPStore
 import IAPVerification
 import Testing
 
-/// Every reason code a document can be quarantined for is documented with what to do (issue 7): the failure codes
+/// Every reason code a document can be quarantined for is documented with what to do: the failure codes
 /// of the reading and verification layers keep their names as ``QuarantineReason``s (the conversion is an exhaustive
 /// switch; this checks that it maps each to the code of the same name, so a reader sees one name per failure), and `iaplens reasons --markdown` prints one
 /// well-formed table row per code, as the README shows it.

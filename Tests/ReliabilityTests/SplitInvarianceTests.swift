@@ -2,7 +2,7 @@ import Foundation
 import IAPPipeline
 import Testing
 
-/// The same archive gives the same reports however it arrives (issue 7): in one run, in ten runs of random
+/// The same archive gives the same reports however it arrives: in one run, in ten runs of random
 /// (overlapping) file subsets, one file per run in reverse order, and in one run listing the files backwards.
 @Suite struct SplitInvarianceTests {
     func run(_ archive: SimulatedArchive, _ outputs: (database: String, reports: String), inputs: [String]? = nil) throws {

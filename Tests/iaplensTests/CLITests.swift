@@ -34,7 +34,7 @@ import Testing
         #expect(output.stderr.split(separator: "\n").count == 1)
     }
 
-    /// `--as-of` and `--month` cover what has happened (issue 20: `--as-of 9999-12-31` once wrote for minutes).
+    /// `--as-of` and `--month` cover what has happened.
     @Test(arguments: [
         ["--as-of", "9999-12-31T00:00:00Z"], ["--as-of", "2001-01-01T00:00:00Z"], ["--month", "2100-01"],
         ["--month", "1999-12"],
@@ -55,7 +55,7 @@ import Testing
         #expect(output.stderr.contains("--subscribers must be between 0 and 5000000 (got -3)"))
     }
 
-    /// Issue 22: log lines carry the UTC time and a level; `--quiet` says nothing on success (for cron),
+    /// Log lines carry the UTC time and a level; `--quiet` says nothing on success (for cron),
     /// `--verbose` also the settings; both from the environment too.
     @Test func logLinesAreTimestampedAndVerbosityIsChosen() throws {
         let archive = try TestArchive()

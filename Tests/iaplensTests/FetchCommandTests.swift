@@ -2,7 +2,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// `iaplens fetch` and `iaplens run` with an API key in the config file, as a scheduled job runs them (issue 15).
+/// `iaplens fetch` and `iaplens run` with an API key in the config file, as a scheduled job runs them.
 @Suite struct FetchCommandTests {
     @Test func runWithAKeyInItsConfigFetchesThenReports() throws {
         let archive = try TestArchive()

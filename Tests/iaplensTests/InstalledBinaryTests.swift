@@ -2,7 +2,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// Issue 30 (9): copied alone to another folder, as a command-line tool is installed, `iaplens run` once ingested
+/// Copied alone to another folder, as a command-line tool is installed, `iaplens run` once ingested
 /// everything and only then failed: "SQL files not found … set IAPLENS_SQL_DIR". The models are built into the
 /// binary now.
 @Suite struct InstalledBinaryTests {

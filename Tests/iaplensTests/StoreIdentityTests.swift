@@ -3,7 +3,7 @@ import IAPStore
 import IAPTestSupport
 import Testing
 
-/// What `--database` may name (issue 20, cases 4, 6 and 7): another application's database is refused and left
+/// What `--database` may name: another application's database is refused and left
 /// untouched, two paths to one store take one lock, and text from hostile documents never reaches the terminal raw.
 @Suite struct StoreIdentityTests {
     @Test func anotherApplicationsSQLiteDatabaseIsRefusedAndLeftUntouched() throws {

@@ -50,7 +50,7 @@ public enum Base64Decoding {
     // The tables live in memory of their own, never freed and never written after it is filled, and are read
     // through pointers. Held as static arrays, each call retained and released them, and with every core decoding
     // at once the cores took turns owning the arrays' reference counts (Documentation/Performance.md,
-    // "Session 22").
+    // "Retains, copies and purges").
     nonisolated(unsafe) private static let urlTable = permanent(table(for: .url))
     nonisolated(unsafe) private static let standardTable = permanent(table(for: .standard))
     nonisolated(unsafe) private static let urlShifted = permanent(shiftedTables(for: .url))
@@ -115,7 +115,7 @@ public enum Base64Decoding {
             // Each group: one 4-byte load, four look-ups, and (but for the last) one 4-byte store whose fourth
             // byte the next group overwrites. Invalid characters are collected in `seen` and checked once at the
             // end: a JWS is valid base64 nearly always, so a branch per group only costs
-            // (Documentation/Performance.md, session 14).
+            // (Documentation/Performance.md, "Reading through ISA-L").
             let raw = UnsafeRawPointer(input)
             guard let outBase = out.baseAddress else { return }
             let outRaw = UnsafeMutableRawPointer(outBase)

@@ -4,7 +4,7 @@ import CISAL
 ///
 /// Gzip goes through Intel's ISA-L rather than zlib: it inflates the same streams, checks the same CRC-32 and size
 /// trailers, and in ingest's reader thread took about 55 % of zlib's time on notification archives
-/// (Documentation/Performance.md, session 14). Buffers and the inflate state live at fixed addresses for the
+/// (Documentation/Performance.md, "Reading through ISA-L"). Buffers and the inflate state live at fixed addresses for the
 /// object's lifetime.
 final class ChunkSource {
     /// Outcome of one ``next()`` call.

@@ -7,7 +7,7 @@ import COpenSSL
 /// The CRC-64 is how the reader checks that the bytes it reads are the bytes a file's hash was taken of (a file
 /// rewritten in between is reported as changed): it detects any change but a deliberate one, which needs no race to
 /// make, at a fraction of SHA-256's cost; hashing every archive byte a second time was about 1.5 µs of CPU per
-/// notification (Documentation/Performance.md, "Session 21").
+/// notification (Documentation/Performance.md, "Decoding counted in instructions").
 ///
 /// The state is a plain C struct copied by value; the class only gives it a fixed owner while bytes stream in.
 public final class StreamingDigest {

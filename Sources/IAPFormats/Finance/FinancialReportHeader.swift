@@ -9,7 +9,7 @@ extension FinancialReportReader {
         let missing: [String]
         /// The positions of the columns no required name claims, in order: a row's other columns. Worked out once
         /// here, not for every row (a set of the required names and two lower-casings per cell cost about as much as
-        /// reading the row; Documentation/Performance.md, "Session 21").
+        /// reading the row; Documentation/Performance.md, "Decoding counted in instructions").
         let otherPositions: [Int]
 
         init?(_ cells: [String]) {

@@ -8,7 +8,7 @@ import Glibc
 /// Why: Apple's signed payloads are flat objects of short strings, integers and booleans (a notification's `data` is
 /// the one object inside one). Building a ``JSONObject`` for each — a `String` per key, a key index, arrays that are
 /// freed again at once — cost about a third of decoding a notification outside the signature checks
-/// (Documentation/Performance.md, "Session 17").
+/// (Documentation/Performance.md, "Apple's payloads read in place").
 ///
 /// It takes only the plain form those payloads have, where reading in place is certainly the same as parsing:
 /// keys and strings of printable ASCII without escapes, integers of at most 18 digits, `true`, `false`, `null`, and
@@ -61,10 +61,10 @@ public struct FlatJSONObject: Sendable {
     /// them, so the search usually ends at once).
     ///
     /// A decoder asks for a dozen optional keys a notification that Apple leaves out, and each used to be a scan of
-    /// every member: ``keyFilter`` answers most of them at once (Documentation/Performance.md, "Session 21").
+    /// every member: ``keyFilter`` answers most of them at once (Documentation/Performance.md, "Decoding counted in instructions").
     public func position(of key: String, from hint: Int) -> Int? {
         // Read through `utf8`, not `withUTF8`, which needs a mutable copy of the key: a retain and a release for
-        // each of some sixty look-ups per document (Documentation/Performance.md, "Session 22").
+        // each of some sixty look-ups per document (Documentation/Performance.md, "Retains, copies and purges").
         if let found = key.utf8.withContiguousStorageIfAvailable({ position(ofUTF8: $0, from: hint) }) { return found }
         var key = key
         return key.withUTF8 { position(ofUTF8: $0, from: hint) }

@@ -8,7 +8,7 @@
 /// the server's own autovacuum (`autovacuum_analyze_scale_factor`), which cannot be relied on to have run yet
 /// after a load. The size at each `ANALYZE` is kept in `store_settings` (`planner_statistics.<table>`), in the
 /// models' transaction, so a run that fails leaves no record of statistics it did not gather.
-/// Documentation/Performance.md, "Session 9".
+/// Documentation/Performance.md, "The report on every core".
 enum PostgresPlannerStatistics {
     /// Growth (or shrinkage) of a table's size, as a fraction, past which its statistics are gathered again.
     static let changedFraction = 0.1

@@ -83,7 +83,7 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         ).bool ?? false
     }
 
-    /// The session's buffers for TEMP tables (see ``connect(_:)``); Documentation/Performance.md, "Session 9".
+    /// The session's buffers for TEMP tables (see ``connect(_:)``); Documentation/Performance.md, "The report on every core".
     static let modelTemporaryBuffers = "256MB"
 
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {

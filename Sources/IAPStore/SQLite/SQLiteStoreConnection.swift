@@ -34,7 +34,7 @@ struct SQLiteStoreConnection: StoreConnection {
     private static func arguments(_ values: [SQLValue]) -> StatementArguments {
         // As optional existentials: GRDB's initializer for a sequence of `DatabaseValue` reads each through a key
         // path, which cost more than the inserts of Apple's financial reports (Documentation/Performance.md,
-        // "Session 21").
+        // "Decoding counted in instructions").
         StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
             switch value {
             case .null: return DatabaseValue.null

@@ -5,7 +5,7 @@
 /// 1,200 instructions per key, and the writer digests two or three keys per document; this is FNV-1a over the UTF-8
 /// of both parts, with a separator no UTF-8 holds, and a final mix (MurmurHash3's) so that the low bits depend on
 /// every byte too. With it, and single versions bound in place, the writer went from 88,047 to 83,139 instructions
-/// per document (`scripts/writer-instructions.sh`; Documentation/Performance.md, "Session 22").
+/// per document (`scripts/writer-instructions.sh`; Documentation/Performance.md, "Retains, copies and purges").
 ///
 /// Not seeded: an archive built so that its keys share digests would only make the writer take its general paths
 /// (several versions of one transaction, a key checked when the unique index is built again), never store anything

@@ -13,7 +13,7 @@ import Testing
         let folder = try TemporaryFolder()
         #expect(readAll(try folder.write("x.ndjson", "1\n2\n")) == [.document(1, "1"), .document(2, "2")])
         #expect(readAll(try folder.write("empty.jsonl", "")) == [])
-        // Issue 20: an empty .json and an empty .jsonl share one content hash; both hold no document, so the
+        // An empty .json and an empty .jsonl share one content hash; both hold no document, so the
         // quarantine cannot depend on which of them is read first.
         #expect(readAll(try folder.write("empty.json", "")) == [])
         #expect(readAll(try folder.write("empty.json.gz", Gzip.compress([]) ?? [])) == [])

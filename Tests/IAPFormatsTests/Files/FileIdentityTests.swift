@@ -1,7 +1,7 @@
 import IAPFormats
 import Testing
 
-/// What a file's identity rests on (issue 20, case 3): the digest of its first bytes (is it an earlier file with
+/// What a file's identity rests on: the digest of its first bytes (is it an earlier file with
 /// lines appended?), and reading exactly the bytes that were hashed.
 @Suite struct FileIdentityTests {
     @Test func theDigestOfTheFirstBytesIsTakenOnTheWay() throws {

@@ -86,7 +86,7 @@ import Testing
         #expect(throws: ReferenceFileError.self) { try ReferenceFiles.readAccounts(at: folder.path + "/missing.csv") }
     }
 
-    /// Issue 20: ` =1+1` and `\t=1+1` were trimmed into one account. Account IDs stay exactly as written; tokens,
+    /// ` =1+1` and `\t=1+1` were trimmed into one account. Account IDs stay exactly as written; tokens,
     /// UUIDs compared lower-cased, are trimmed.
     @Test func accountIdsAreKeptExactlyAsWritten() throws {
         let folder = try TemporaryFolder()

@@ -3,7 +3,7 @@ import Testing
 
 @testable import IAPModel
 
-/// Numbers outside what the App Store sends are errors that name the field and the range (issue 20), in the strict
+/// Numbers outside what the App Store sends are errors that name the field and the range, in the strict
 /// (V2) and lenient (V1) readers alike; in-range values pass unchanged.
 @Suite struct FieldReaderBoundsTests {
     private func reader(_ json: String) throws -> FieldReader {

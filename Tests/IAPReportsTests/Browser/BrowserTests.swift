@@ -97,7 +97,7 @@ import Testing
         #expect(monthPage.links >= 8 && caseReport.links >= 2)
     }
 
-    /// Issue 30 (7): a 3,000-character product ID made a table scroll with only its first two columns visible, and
+    /// A 3,000-character product ID made a table scroll with only its first two columns visible, and
     /// a 5,000-character account ID overflowed the case page's heading.
     @Test func veryLongIDsKeepEveryPageWithinItsWidth() throws {
         let chromium = try browser()

@@ -84,7 +84,7 @@ extension SignedPayloadDecoder {
     ///
     /// Throws its failure instead of returning a `Result`: a `Result` (or an optional tuple) holding a payload of
     /// some twenty strings was copied and destroyed through the runtime's generic witnesses, twice per
-    /// transaction (Documentation/Performance.md, "Session 22").
+    /// transaction (Documentation/Performance.md, "Retains, copies and purges").
     func decodeTransaction(_ jws: InPlaceString, fallbackSignedDate: Int64? = nil) throws(DocumentFailure)
         -> DecodedTransaction
     {
