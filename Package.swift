@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "IAPStore",
             dependencies: [
-                "CSQLite", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
+                "IAPFormats", "CSQLite", "CLibPQ", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -131,8 +131,9 @@ let package = Package(
         .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPVerificationTests",
-            dependencies: ["IAPVerification", "IAPSigning", "CFixedKeyECDSA"],
-            resources: [.copy("Certificates")],
+            dependencies: ["IAPVerification", "IAPSigning", "CFixedKeyECDSA", "COpenSSL"],
+            // Wycheproof: the public ECDSA P-256/SHA-256 test vectors (C2SP/wycheproof, Apache-2.0), as data.
+            resources: [.copy("Certificates"), .copy("Wycheproof")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "IAPSigningTests", dependencies: ["IAPSigning", "IAPVerification"], swiftSettings: swiftSettings),

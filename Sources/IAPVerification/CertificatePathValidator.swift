@@ -10,7 +10,7 @@ final class CertificatePathValidator: @unchecked Sendable {
     private let keyTableAfter: Int
 
     /// Builds the store, or throws if OpenSSL refuses a root.
-    init(roots: [TrustedRoot], keyTableAfter: Int = LeafPublicKey.defaultTableAfter) throws(VerificationConfigurationError) {
+    init(roots: [TrustedRoot], keyTableAfter: Int = JWSVerifier.defaultKeyTableAfter) throws(VerificationConfigurationError) {
         self.keyTableAfter = keyTableAfter
         guard !roots.isEmpty else { throw .noTrustedRoots }
         guard let store = X509_STORE_new() else { throw .openSSL(operation: "X509_STORE_new", detail: OpenSSLError.drain()) }

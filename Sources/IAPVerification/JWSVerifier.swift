@@ -27,7 +27,7 @@ public final class JWSVerifier: Sendable {
 
     /// Builds the trust store once from the roots; throws if the list is empty or OpenSSL rejects a root.
     /// - Parameter reusingSignatures: false checks every JWS even when the same bytes were accepted before (the
-    ///   benchmark's comparison, `IAPLENS_NO_SIGNATURE_REUSE`).
+    ///   benchmark's comparison, `IAPLENS_REFERENCE=signature-reuse`).
     /// - Parameter keyTableAfter: how many signatures a leaf key checks through EVP before its table of multiples is
     ///   built, with which it checks the rest in about a third of the time (``LeafPublicKey``); 0 builds it at once.
     public init(
@@ -40,7 +40,8 @@ public final class JWSVerifier: Sendable {
     }
 
     /// The signatures a leaf key checks through EVP before it builds its precomputed table (1,000).
-    public static let defaultKeyTableAfter = LeafPublicKey.defaultTableAfter
+    /// Under `IAPLENS_REFERENCE=leaf-key-table` no table is ever built and every check goes through EVP, the reference.
+    public static let defaultKeyTableAfter = FastPath.leafKeyTable.isEnabled ? LeafPublicKey.defaultTableAfter : .max
 
     /// How many validated chains are cached right now (at most 64).
     public var cachedChainCount: Int { cache.count }

@@ -37,11 +37,30 @@ final class LeafPublicKey: @unchecked Sendable {
 
     /// Takes the key out of a certificate, or returns nil unless it is an EC key on P-256 (ES256 requires one).
     /// - Parameter tableAfter: the signatures checked through EVP before the key's table is built (0: at once).
-    init?(certificate: X509Certificate, tableAfter: Int = LeafPublicKey.defaultTableAfter) {
+    convenience init?(certificate: X509Certificate, tableAfter: Int = LeafPublicKey.defaultTableAfter) {
         guard let key = X509_get_pubkey(certificate.pointer) else {
             ERR_clear_error()
             return nil
         }
+        self.init(owning: key, tableAfter: tableAfter)
+    }
+
+    /// Takes a key given as a DER SubjectPublicKeyInfo (as test vectors give keys), or returns nil unless it is a
+    /// P-256 key.
+    convenience init?(subjectPublicKeyInfo der: [UInt8], tableAfter: Int = LeafPublicKey.defaultTableAfter) {
+        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor = buffer.baseAddress
+            return d2i_PUBKEY(nil, &cursor, buffer.count)
+        }
+        guard let key = parsed else {
+            ERR_clear_error()
+            return nil
+        }
+        self.init(owning: key, tableAfter: tableAfter)
+    }
+
+    /// Keeps `key` when it is an EC key on P-256; otherwise frees it and returns nil.
+    private init?(owning key: OpaquePointer, tableAfter: Int) {
         var curveName = [CChar](repeating: 0, count: 64)
         var nameLength = 0
         let isP256 = EVP_PKEY_get_base_id(key) == EVP_PKEY_EC

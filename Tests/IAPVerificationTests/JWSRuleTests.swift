@@ -174,6 +174,15 @@ struct JWSRuleTests {
         #expect(reason(parts.joined(separator: ".")) == .badBase64)
     }
 
+    @Test("A padded signature segment is bad base64url: one signature has one spelling, so one JWS one identity")
+    func paddedSignatureSegment() {
+        var parts = segments(valid)
+        // 64 bytes are 86 characters of base64url; "==" makes them a multiple of 4, which padding used to pass.
+        #expect(parts[2].count == 86)
+        parts[2] += "=="
+        #expect(reason(parts.joined(separator: ".")) == .badBase64)
+    }
+
     @Test("Standard-alphabet characters in a segment are bad base64url")
     func standardAlphabetInSegment() {
         var parts = segments(valid)

@@ -7,7 +7,9 @@ import CTextVectors
 public enum Base64Decoding {
     /// Which 64-character alphabet a text uses.
     public enum Alphabet {
-        /// RFC 4648 §5, used by JWS compact segments; padding is tolerated but not required.
+        /// RFC 4648 §5 without padding, as JWS compact segments are written (RFC 7515 §2). A `=` is refused, as
+        /// Apple's libraries refuse it: padded, the same signature would be a second text, and so a second identity
+        /// for one JWS (``CompactJWS/identity`` is taken of the exact text).
         case url
         /// RFC 4648 §4, used by `x5c`; padding is tolerated but not required.
         case standard
@@ -78,16 +80,20 @@ public enum Base64Decoding {
     /// speed), the rest four characters at a time into a buffer sized up front, through the pre-shifted tables. The
     /// leftover characters go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
     public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
-        decode(bytes: bytes, alphabet: alphabet, vectors: true)
+        decode(bytes: bytes, alphabet: alphabet, vectors: useVectors)
     }
+
+    /// Off under `IAPLENS_REFERENCE=vector-text`.
+    private static let useVectors = FastPath.vectorText.isEnabled
 
     /// `vectors: false` decodes everything through the tables, as a CPU without AVX2 does, so the tests can hold one
     /// path to the other.
     static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet, vectors: Bool) -> [UInt8]? {
         var count = bytes.count
-        // Padding may only close the text, at most two characters, and only up to a multiple of 4.
+        // Padding may only close the text, at most two characters, and only up to a multiple of 4; base64url has
+        // none (a `=` is then outside the alphabet, and refused).
         var padding = 0
-        while count > 0, bytes[count - 1] == UInt8(ascii: "="), padding < 2 {
+        while alphabet == .standard, count > 0, bytes[count - 1] == UInt8(ascii: "="), padding < 2 {
             count -= 1
             padding += 1
         }

@@ -61,8 +61,8 @@ public struct IngestStage: Sendable {
     public func run(runId: Int64) throws -> IngestSummary {
         MemoryRelease.returnLargeBlocksWhenFreed()
         let discovery = try InputDiscovery.discover(options.inputs)
-        // IAPLENS_NO_SIGNATURE_REUSE=1 checks every signature again (the benchmark measures what reuse saves).
-        let reuse = (ProcessInfo.processInfo.environment["IAPLENS_NO_SIGNATURE_REUSE"] ?? "").isEmpty
+        // IAPLENS_REFERENCE=signature-reuse checks every signature again (FastPath).
+        let reuse = FastPath.signatureReuse.isEnabled
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots, reusingSignatures: reuse) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
         let storeWriter = store.makeDocumentWriter()

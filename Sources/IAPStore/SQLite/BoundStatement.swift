@@ -1,4 +1,5 @@
 import Foundation
+import IAPFormats
 import GRDB
 import GRDBSQLite
 
@@ -37,7 +38,7 @@ struct BoundStatement {
         let rowText = text
         let boundInPlace = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard let base = bytes.baseAddress, memchr(base, 0, bytes.count) == nil else { return false }
-            if let stable = rowText.store(UnsafeRawBufferPointer(bytes)) {
+            if Self.rowTextInPlace, let stable = rowText.store(UnsafeRawBufferPointer(bytes)) {
                 sqlite3_bind_text(handle, parameter, stable.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
             } else {
                 sqlite3_bind_text(
@@ -110,6 +111,9 @@ struct BoundStatement {
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    /// Off under `IAPLENS_REFERENCE=sqlite-row-text`: every text value is then copied by SQLite (`SQLITE_TRANSIENT`).
+    private static let rowTextInPlace = FastPath.sqliteRowText.isEnabled
 
     /// The current row of a query, read by column position (0-based).
     struct RowReader {
