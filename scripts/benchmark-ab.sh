@@ -12,7 +12,7 @@
 # Usage: scripts/benchmark-ab.sh --a BIN --b BIN [--a-env "K=V ..."] [--b-env "K=V ..."] [--size 200k]
 #                                [--data DIR] [--archive DIR] [--rounds 3] [--seconds 3] [--no-verify]
 #   --a, --b          the two iaplens executables (the same one twice to compare settings through --a-env/--b-env)
-#   --a-env, --b-env  environment for each build's runs, e.g. "IAPLENS_NO_SIGNATURE_REUSE=1"
+#   --a-env, --b-env  environment for each build's runs, e.g. "IAPLENS_REFERENCE=leaf-key-table"
 #   --size            the simulated real-shaped archive to use, made once under --data as scripts/benchmark.sh does
 #   --archive         any archive folder instead (it needs certs/root.pem unless --no-verify)
 #   --rounds          rounds of one run per build; default 3

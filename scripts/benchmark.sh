@@ -90,13 +90,13 @@ for size in $sizes; do
         rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
         extra=()
         [ $mode = noverify ] && extra=(--no-verify)
-        reuse=""
-        [ $mode = reverify ] && reuse=1
+        reference=""
+        [ $mode = reverify ] && reference=signature-reuse
         note "ingest $size ($mode)"
         # The previous run's store (gigabytes at 1M, most of it still dirty in the page cache) is written back by
         # the kernel on the same cores; it is flushed first, so that its writeback is not on this run's clock.
         sync
-        IAPLENS_NO_SIGNATURE_REUSE="$reuse" /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${root[@]}" "${extra[@]}" \
+        IAPLENS_REFERENCE="$reference" /usr/bin/time -v "$iaplens" ingest --input "$archive" --database "$db" "${common[@]}" "${root[@]}" "${extra[@]}" \
             > "$data/ingest-$size-$mode.out" 2> "$data/ingest-$size-$mode.time"
         documents=$(sed -nE 's/^ingest: .* ([0-9]+) document\(s\):.*/\1/p' "$data/ingest-$size-$mode.out" | tail -1)
         record "ingest_${size}_${mode}_documents" "$documents"

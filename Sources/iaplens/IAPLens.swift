@@ -1,4 +1,5 @@
 import ArgumentParser
+import IAPFormats
 import IAPStore
 
 /// `iaplens`: App Store purchase records in, finance / trust-and-safety / product reports out.
@@ -15,6 +16,8 @@ struct IAPLens: AsyncParsableCommand {
                 --bundle-id com.example.app --app-apple-id 1234567890 --products products.csv
 
             Try it on simulated data: iaplens demo
+
+            Reference paths: IAPLENS_REFERENCE=all (or a comma-separated list of \(FastPath.allCases.map(\.rawValue).joined(separator: ", "))) runs the reference implementation in place of each fast path named: slower, the same reports.
 
             Exit codes: \(ExitStatus.summary)
             """,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IAPFormats
 import IAPPipeline
 
 /// How much the command says on standard error: `--quiet` warnings and errors only (and no summary on standard
@@ -19,6 +20,8 @@ struct LogOptions: ParsableArguments {
             }
         }
         if isQuiet && isVerbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
+        // Every command has these options, so a misspelt fast path stops every command before it starts.
+        do { try FastPath.validateEnvironment() } catch { throw ValidationError(error.description) }
     }
 
     var isQuiet: Bool { quiet || Self.environmentFlag("IAPLENS_QUIET") }
