@@ -13,7 +13,7 @@ struct UTCDate: Equatable {
     init(epochSeconds seconds: Int64) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
-        (year, month, day) = ISO8601Millis.civilFromDays(days)
+        (year, month, day) = CivilCalendar.civilFromDays(days)
         hour = secondOfDay / 3_600
         minute = secondOfDay % 3_600 / 60
         second = secondOfDay % 60

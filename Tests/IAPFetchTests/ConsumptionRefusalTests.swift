@@ -97,12 +97,12 @@ import Testing
         defer { server.stop() }
         let store = try StoreLocation(world.archive.database).open()
         let facts = try ReferenceFiles.readConsumptionFacts(at: world.facts)
-        let started = ContinuousClock.now
         let first = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(1)).run(now: world.now)
-        // The deadline plus the one request in flight when it passed (1.5 s here), never every request's time.
-        #expect(ContinuousClock.now - started < .seconds(8), "the run stopped at its deadline")
+        // The request in flight when the deadline passed (slowed to 1.5 s) finished; no other was sent. What is
+        // asserted is what was sent, not how long it took: a loaded machine stretches wall time, not this.
         #expect(first.stoppedByDeadline && first.count(.notTried) > 0, "\(first.line)")
         #expect(first.count(.answered) == 1)
+        #expect(server.consumptionAnswers.count == 1, "nothing was sent after the deadline")
         let second = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(60)).run(now: world.now + 60_000)
         await api.shutdown()
         #expect(second.count(.answered) == 3 && !second.stoppedByDeadline, "\(second.line)")

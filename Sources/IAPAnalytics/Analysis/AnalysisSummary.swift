@@ -6,7 +6,7 @@ public struct AnalysisSummary: Sendable, Equatable {
     public let months: [String]
     /// Rows of every mart, in build order.
     public let martRowCounts: [MartRowCount]
-    /// Consumption requests of the 30 days before T left unanswered past their 12 hours, in a store where
+    /// Consumption requests of the ``ConsumptionRequestOutcome/recentlyMissedWindowDays`` days before T left unanswered past their 12 hours, in a store where
     /// `iaplens consumption` has answered before: a scheduled job that stopped (0 when it never ran).
     public let recentlyMissedConsumptionRequests: Int
 

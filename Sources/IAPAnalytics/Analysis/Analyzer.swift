@@ -44,8 +44,8 @@ public struct Analyzer: Sendable {
             let missed = try connection.integer(
                 """
                 select count(*) from consumption_request_outcomes
-                where answer = 'missed'
-                    and signed_at_ms >= (select as_of_ms from analysis_parameters) - 2592000000
+                where answer = '\(ConsumptionRequestOutcome.missed.rawValue)'
+                    and signed_at_ms >= (select as_of_ms from analysis_parameters) - \(ConsumptionRequestOutcome.recentlyMissedWindowMs)
                     and exists (select 1 from consumption_answers)
                 """) ?? 0
             return AnalysisSummary(

@@ -1,3 +1,4 @@
+import IAPFormats
 import Foundation
 public import IAPFormats
 
@@ -9,8 +10,8 @@ public struct AppleTimeZone: Sendable {
     public static let defaultIdentifier = "America/Los_Angeles"
 
     /// The years the table spans: every time iaplens accepts lies in 2008–2099 (`AppStoreBounds.date`).
-    static let firstInstant: Int64 = 1_199_145_600_000 - 86_400_000
-    static let lastInstant: Int64 = 4_102_444_800_000 + 86_400_000
+    static let firstInstant: Int64 = 1_199_145_600_000 - CivilCalendar.millisecondsPerDay
+    static let lastInstant: Int64 = 4_102_444_800_000 + CivilCalendar.millisecondsPerDay
 
     let zone: TimeZone
 
@@ -22,7 +23,7 @@ public struct AppleTimeZone: Sendable {
 
     /// The UTC instant (ms) at which `day` begins in this zone.
     public func startOfDay(_ day: ReportDay) -> Int64 {
-        let midnightUTC = Int64(day.daysSinceEpoch) * 86_400_000
+        let midnightUTC = Int64(day.daysSinceEpoch) * CivilCalendar.millisecondsPerDay
         var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC) / 1000))) * 1000
         // The offset in force at local midnight, which may differ from the one at UTC midnight on a transition day.
         offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC - offset) / 1000))) * 1000

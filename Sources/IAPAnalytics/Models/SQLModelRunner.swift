@@ -1,3 +1,4 @@
+import IAPFormats
 import Foundation
 import IAPStore
 
@@ -145,7 +146,7 @@ struct SQLModelRunner {
             ("burst_window_ms", "\(integer) not null", .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000)),
             ("high_rate_min_refunds", "\(integer) not null", SQLValue(options.thresholds.highRateRefunds)),
             ("high_rate_min_percent", "\(integer) not null", SQLValue(options.thresholds.highRatePercent)),
-            ("window_ms", "\(integer) not null", .integer(Int64(options.thresholds.windowDays) * 86_400_000)),
+            ("window_ms", "\(integer) not null", .integer(Int64(options.thresholds.windowDays) * CivilCalendar.millisecondsPerDay)),
             ("model_key", "\(text) not null", .text(key)),
         ]
         try connection.executeScript("""

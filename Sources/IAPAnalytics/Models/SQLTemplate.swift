@@ -21,7 +21,7 @@ import IAPFormats
 /// | `string_agg(text, separator)` | the aggregate (or window function) joining text |
 /// | `fixed_order_join` | an inner join the planner must take in the written order |
 /// | `rule('name')` | a number of ``BusinessRules`` (`billing_retry_window_ms`, …) as an integer literal |
-/// | `product_type('consumable')`, `churn_reason('…')`, `churn_type('…')`, `consumption_result('…')` | the code as a string literal, checked against its Swift type |
+/// | `product_type('consumable')`, `churn_reason('…')`, `churn_type('…')`, `consumption_result('…')`, `consumption_outcome('…')` | the code as a string literal, checked against its Swift type |
 /// | `consumption_results('final' or 'sent')` | the list of ``ConsumptionAnswerResult``s for `in (…)` |
 /// | `churn_reason_of_intent(i)`, `churn_reason_of_expired_subtype(s)`, `expiration_intent_of_churn_reason(r)`, `churn_type_of_reason(r)` | the `case` of ``ChurnReason``'s mappings |
 /// | `product_type_name(type)` | Apple's product `type` (or the reports' spelling) as the reports spell it, `unknown` for any other value, NULL for NULL: the CASE is written from ``ProductType`` |
@@ -132,6 +132,8 @@ public struct SQLTemplate: Sendable {
             return try Self.quoted(try one(), among: ChurnType.allCases.map(\.rawValue), what: "churn type")
         case "consumption_result":
             return try Self.quoted(try one(), among: ConsumptionAnswerResult.allCases.map(\.rawValue), what: "consumption result")
+        case "consumption_outcome":
+            return try Self.quoted(try one(), among: ConsumptionRequestOutcome.allCases.map(\.rawValue), what: "consumption outcome")
         case "consumption_results":
             guard let list = Self.resultLists[Self.unquoted(try one())] else {
                 throw Failure(description: "consumption_results takes 'final' or 'sent': {{\(text)}}")

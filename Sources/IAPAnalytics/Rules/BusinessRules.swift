@@ -1,8 +1,10 @@
+import IAPFormats
+
 /// The numbers the reports' definitions rest on, each written once (Documentation/Reports.md "Common rules"). The
 /// SQL models read them by name through `{{ rule('…') }}` (``SQLTemplate``), the pages and the consumption job read
 /// the same constants, and `BusinessRulesTests` fails when a model spells one of them out.
 public enum BusinessRules {
-    static let millisecondsPerDay: Int64 = 86_400_000
+    static let millisecondsPerDay = CivilCalendar.millisecondsPerDay
 
     /// Apple retries a failed renewal for up to 60 days: an episode recovers within this window or becomes billing
     /// churn, and a month stays provisional until this long after its end (Documentation/Reports.md
@@ -31,6 +33,7 @@ public enum BusinessRules {
 
     /// Each rule by the name the SQL models use: `{{ rule('billing_retry_window_ms') }}`.
     public static let byName: [String: Int64] = [
+        "milliseconds_per_day": millisecondsPerDay,
         "billing_retry_window_ms": billingRetryWindowMs,
         "standard_proceeds_percent": standardProceedsPercent,
         "reduced_proceeds_percent": reducedProceedsPercent,

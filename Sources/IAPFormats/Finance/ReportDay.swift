@@ -36,26 +36,13 @@ public struct ReportDay: Sendable, Hashable, Comparable {
 
     /// The day `daysSinceEpoch` days after 1970-01-01 (nil outside 2008–2099).
     public init?(daysSinceEpoch: Int) {
-        // Howard Hinnant's civil-from-days: exact for every day of the proleptic Gregorian calendar.
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let (year, month, day) = CivilCalendar.civilFromDays(Int64(daysSinceEpoch))
+        self.init(year: Int(year), month: Int(month), day: Int(day))
     }
 
     /// Days since 1970-01-01.
     public var daysSinceEpoch: Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        Int(CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 
     /// The next day (nil past 2099-12-31).
@@ -75,13 +62,7 @@ public struct ReportDay: Sendable, Hashable, Comparable {
 
     public static func < (lhs: ReportDay, rhs: ReportDay) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    static func daysIn(month: Int, year: Int) -> Int { Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month))) }
 
     private static func digits(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }

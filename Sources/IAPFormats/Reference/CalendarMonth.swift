@@ -28,7 +28,7 @@ public struct CalendarMonth: Equatable, Sendable {
 
     /// The month's first millisecond (UTC), Unix milliseconds.
     public var startMs: Int64 {
-        ISO8601Millis.daysFromCivil(year: Int64(year), month: Int64(month), day: 1) * 86_400_000
+        CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: 1) * CivilCalendar.millisecondsPerDay
     }
 
     /// The first millisecond after the month: the next month's start.

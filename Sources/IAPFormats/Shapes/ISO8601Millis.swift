@@ -10,10 +10,10 @@ public enum ISO8601Millis {
         guard let year = scanner.digits(4), scanner.take(Byte.minus),
               let month = scanner.digits(2), scanner.take(Byte.minus),
               let day = scanner.digits(2),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month)
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        if scanner.isAtEnd { return days * 86_400_000 }
+        let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
+        if scanner.isAtEnd { return days * CivilCalendar.millisecondsPerDay }
         guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
               let hour = scanner.digits(2), scanner.take(Byte.colon),
               let minute = scanner.digits(2), scanner.take(Byte.colon),
@@ -54,54 +54,14 @@ public enum ISO8601Millis {
     /// (so `-1` ms is `1969-12-31T23:59:59Z`). Years outside 0000–9999 are written with as many digits as needed
     /// and a leading `-` when negative.
     public static func format(_ milliseconds: Int64) -> String {
-        let seconds = floorDivide(milliseconds, 1000)
-        let days = floorDivide(seconds, 86_400)
+        let seconds = CivilCalendar.floorDivide(milliseconds, 1000)
+        let days = CivilCalendar.floorDivide(seconds, 86_400)
         let secondOfDay = seconds - days * 86_400
-        let (year, month, day) = civilFromDays(days)
+        let (year, month, day) = CivilCalendar.civilFromDays(days)
         var text = year < 0 ? "-" + padded(-year, 4) : padded(year, 4)
         text += "-" + padded(month, 2) + "-" + padded(day, 2)
         text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay % 3600 / 60, 2) + ":" + padded(secondOfDay % 60, 2) + "Z"
         return text
-    }
-
-    // MARK: - Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil / civil_from_days)
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (the inverse of ``civilFromDays(_:)``).
-    public static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = floorDivide(shiftedYear, 400)
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01: the one calendar routine every
-    /// module uses (reports, certificates, the simulator), so all of them agree on every date.
-    public static func civilFromDays(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivide(shifted, 146_097)
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    public static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
-        let quotient = value / divisor
-        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
     private static func padded(_ value: Int64, _ width: Int) -> String {

@@ -70,7 +70,7 @@ extension PipelineConfiguration {
         }
         if historyAsked, since < now - HistoryCoverage.appleRetentionMs {
             throw PipelineError.invalidConfiguration(
-                "--since \(ISO8601Millis.format(since)) is older than the \(HistoryCoverage.appleRetentionMs / 86_400_000) days Apple's Notification History keeps (from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs))): Apple cannot answer it. Ask from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs + 3_600_000)) on; for older gaps Apple's Financial Report is what still holds the truth.")
+                "--since \(ISO8601Millis.format(since)) is older than the \(HistoryCoverage.appleRetentionMs / CivilCalendar.millisecondsPerDay) days Apple's Notification History keeps (from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs))): Apple cannot answer it. Ask from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs + 3_600_000)) on; for older gaps Apple's Financial Report is what still holds the truth.")
         }
     }
 

@@ -138,7 +138,7 @@ public struct StoreStatus: Sendable, Equatable {
             if let coverage = cursors[HistoryCoverage.cursorName].flatMap(HistoryCoverage.init(text:)) {
                 // A day inside Apple's 180 days: a fetch starts a minute after the horizon it saw, and the history
                 // at the very edge may be gone before anybody could ask for it.
-                let horizon = Int64(Date().timeIntervalSince1970 * 1000) - HistoryCoverage.appleRetentionMs + 86_400_000
+                let horizon = Int64(Date().timeIntervalSince1970 * 1000) - HistoryCoverage.appleRetentionMs + CivilCalendar.millisecondsPerDay
                 status.historyFetched = coverage.spans.map(Self.format)
                 status.historyGaps = coverage.gaps(after: horizon).map(Self.format)
             }

@@ -91,14 +91,14 @@ struct TimelineDrawing {
 
     /// The first instant of every UTC month inside the span, labelled `YYYY-MM`.
     private func monthStarts() -> [(time: Int64, label: String)] {
-        let day: Int64 = 86_400_000
-        let first = ISO8601Millis.civilFromDays(floorDivide(data.start, day))
+        let day: Int64 = CivilCalendar.millisecondsPerDay
+        let first = CivilCalendar.civilFromDays(floorDivide(data.start, day))
         var year = first.year
         var month = first.month + 1
         if month > 12 { (year, month) = (year + 1, 1) }
         var ticks: [(Int64, String)] = []
         while ticks.count < 400 {
-            let time = ISO8601Millis.daysFromCivil(year: year, month: month, day: 1) * day
+            let time = CivilCalendar.daysFromCivil(year: year, month: month, day: 1) * day
             guard time <= data.end else { break }
             ticks.append((time, "\(year)-" + (month < 10 ? "0\(month)" : "\(month)")))
             month += 1
@@ -110,14 +110,14 @@ struct TimelineDrawing {
     /// Midnight UTC of days inside the span, every 1, 2, 7 or 14 days so that at most about eight are labelled
     /// (`MM-DD`); for spans too short for two month ticks.
     private func dayStarts() -> [(time: Int64, label: String)] {
-        let day: Int64 = 86_400_000
+        let day: Int64 = CivilCalendar.millisecondsPerDay
         let firstDay = floorDivide(data.start, day) + 1
         let lastDay = floorDivide(data.end, day)
         let step: Int = [1, 2, 7, 14].first { (lastDay - firstDay) / Int64($0) <= 8 } ?? 28
         var ticks: [(Int64, String)] = []
         var current = firstDay
         while current <= lastDay && ticks.count < 100 {
-            let date = ISO8601Millis.civilFromDays(current)
+            let date = CivilCalendar.civilFromDays(current)
             let label = (date.month < 10 ? "0" : "") + "\(date.month)-" + (date.day < 10 ? "0" : "") + "\(date.day)"
             ticks.append((current * day, label))
             current += Int64(step)

@@ -110,7 +110,7 @@ enum AppleReconciliationSection {
                     if shortRefunds { item += ", and a refund-history lookup (\(code: "--refund-history all"), the default) recovers refunds" }
                     item += "."
                 } else {
-                    item += "; that is older than the \(HistoryCoverage.appleRetentionMs / 86_400_000) days Apple keeps Notification "
+                    item += "; that is older than the \(HistoryCoverage.appleRetentionMs / CivilCalendar.millisecondsPerDay) days Apple keeps Notification "
                         + "History (counted back from this report's as-of time), so the archive cannot recover it: Apple's "
                         + "financial report above is what still holds the truth for those days."
                 }

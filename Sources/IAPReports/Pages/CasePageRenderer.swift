@@ -123,7 +123,7 @@ enum CasePageRenderer {
     }
 
     private static func timelineChart(_ events: [TimelineEvent]) -> ChartSpec {
-        let day: Int64 = 86_400_000
+        let day: Int64 = CivilCalendar.millisecondsPerDay
         let first = events.map(\.time).min() ?? 0
         let last = events.map(\.time).max() ?? 0
         let pad = max((last - first) / 20, day)

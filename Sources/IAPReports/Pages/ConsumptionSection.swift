@@ -14,6 +14,7 @@ enum ConsumptionSection {
         }
         func count(_ answer: String) -> Int { rows.filter { $0.text("answer") == answer }.count }
         func count(_ result: ConsumptionAnswerResult) -> Int { count(result.rawValue) }
+        func count(_ outcome: ConsumptionRequestOutcome) -> Int { count(outcome.rawValue) }
         let sent = rows.filter { answer in ConsumptionAnswerResult.sent.contains { $0.rawValue == answer.text("answer") } }
         let answered = count(.answered)
         let declines = sent.filter { $0.text("refund_preference") == "DECLINE" }.count
@@ -26,12 +27,12 @@ enum ConsumptionSection {
             .paragraph(
                 "\(strong: .prose(String(rows.count))) request(s) from Apple (a customer asked for a refund): "
                     + "\(strong: "\(answered) answered in time") (\(declines) asking Apple to decline: the account met a "
-                    + "flag rule), \(count(.refused)) refused by Apple, \(count("missed")) missed (no answer within "
+                    + "flag rule), \(count(.refused)) refused by Apple, \(count(.missed)) missed (no answer within "
                     + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
-                    + "\(skippedConsent) without the customer's consent), \(count("decided_before_answer")) decided by "
-                    + "Apple before an answer, \(count("pending")) pending"
-                    + (count("answered_late") > 0 ? ", \(count("answered_late")) answered after the \(BusinessRules.consumptionAnswerWindowHours) hours" : "")
-                    + (count("unverified") > 0 ? ", \(count("unverified")) unverified copies never answered" : "") + "."))
+                    + "\(skippedConsent) without the customer's consent), \(count(.decidedBeforeAnswer)) decided by "
+                    + "Apple before an answer, \(count(.pending)) pending"
+                    + (count(.answeredLate) > 0 ? ", \(count(.answeredLate)) answered after the \(BusinessRules.consumptionAnswerWindowHours) hours" : "")
+                    + (count(.unverified) > 0 ? ", \(count(.unverified)) unverified copies never answered" : "") + "."))
         blocks.append(
             .paragraph(
                 "Of the answered: \(strong: "\(refunded) refunded"), \(strong: "\(declined) declined"), \(open) still "

@@ -67,7 +67,7 @@ public struct IndexPageRenderer {
     /// alone, not comparable with a whole month's estimate; empty when they cover all of it.
     static func partialCoverage(_ month: String, _ set: ReportSet) -> Text {
         guard let parsed = CalendarMonth(month) else { return Text() }
-        let days = ISO8601Millis.daysInMonth(year: Int64(parsed.year), month: Int64(parsed.month))
+        let days = CivilCalendar.daysInMonth(year: Int64(parsed.year), month: Int64(parsed.month))
         let covered = set.archiveMonth(month).appleDaysCovered
         return covered > 0 && covered < days ? .prose(" (\(covered) of \(days) days)") : Text()
     }

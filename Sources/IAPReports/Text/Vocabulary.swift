@@ -78,13 +78,13 @@ extension Vocabulary {
             case .inDoubt, .sending: return "in doubt: sent, no answer recorded"
             }
         }
-        switch code {
-        case "decided_before_answer": return "decided before an answer"
-        case "answered_late": return "answered late (after \(BusinessRules.consumptionAnswerWindowHours) hours)"
-        case "unverified": return "not answered: unverified copy"
-        case "missed": return "missed"
-        case "pending": return "pending"
-        default: return code
+        switch ConsumptionRequestOutcome(rawValue: code) {
+        case .decidedBeforeAnswer: return "decided before an answer"
+        case .answeredLate: return "answered late (after \(BusinessRules.consumptionAnswerWindowHours) hours)"
+        case .unverified: return "not answered: unverified copy"
+        case .missed: return "missed"
+        case .pending: return "pending"
+        case nil: return code
         }
     }
 

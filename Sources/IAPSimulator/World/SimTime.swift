@@ -6,16 +6,16 @@ enum SimTime {
     static let second: Int64 = 1_000
     static let minute: Int64 = 60_000
     static let hour: Int64 = 3_600_000
-    static let day: Int64 = 86_400_000
+    static let day: Int64 = CivilCalendar.millisecondsPerDay
 
     /// Days since 1970-01-01 of a civil date.
     static func days(year: Int, month: Int, day: Int) -> Int64 {
-        ISO8601Millis.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
+        CivilCalendar.daysFromCivil(year: Int64(year), month: Int64(month), day: Int64(day))
     }
 
     /// The civil date of a day count since 1970-01-01.
     static func civil(days: Int64) -> (year: Int, month: Int, day: Int) {
-        let date = ISO8601Millis.civilFromDays(days)
+        let date = CivilCalendar.civilFromDays(days)
         return (Int(date.year), Int(date.month), Int(date.day))
     }
 

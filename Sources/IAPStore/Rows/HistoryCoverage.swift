@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// Which spans of Get Notification History have been fetched completely, as `fetch` records them in the cursor
 /// `notification_history.fetched` and `status` shows them (Documentation/Fetching.md "When Apple's API
 /// misbehaves"): every finished window, merged with those it overlaps or touches, so hourly fetches that continue
@@ -5,7 +7,7 @@
 public struct HistoryCoverage: Sendable, Equatable {
     public static let cursorName = "notification_history.fetched"
     /// Apple keeps notification history for 180 days.
-    public static let appleRetentionMs: Int64 = 180 * 86_400_000
+    public static let appleRetentionMs: Int64 = 180 * CivilCalendar.millisecondsPerDay
 
     /// Disjoint, sorted, half-open spans in Unix milliseconds.
     public private(set) var spans: [Range<Int64>] = []

@@ -6,7 +6,7 @@ struct Consumption: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Answer Apple's pending consumption requests with the app's facts and iaplens's refund-abuse evidence.",
         discussion: """
-            A customer's refund request makes Apple send CONSUMPTION_REQUEST and wait \(BusinessRules.consumptionAnswerWindowHours) hours for Send Consumption Information. Every pending request (not answered, signed at most \(BusinessRules.consumptionAnswerWindowHours) hours ago, not yet refunded or declined) with a row in --facts whose customer consented is answered: the facts, and refundPreference DECLINE when the transaction's account meets a flag rule in the 90 days before the request. Each request is answered at most once; the answer and Apple's status are kept in the store. Run it hourly.
+            A customer's refund request makes Apple send CONSUMPTION_REQUEST and wait \(BusinessRules.consumptionAnswerWindowHours) hours for Send Consumption Information. Every pending request (not answered, signed at most \(BusinessRules.consumptionAnswerWindowHours) hours ago, not yet refunded or declined) with a row in --facts whose customer consented is answered: the facts, and refundPreference DECLINE when the transaction's account meets a flag rule in the window before the request that the last analyze used (--window-days, default \(FlagThreshold.windowDays.defaultValue) days). Each request is answered at most once; the answer and Apple's status are kept in the store. Run it hourly.
 
             --facts is a CSV from the app: transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
 

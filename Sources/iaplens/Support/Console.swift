@@ -196,7 +196,7 @@ extension Console {
         let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
         result("analyze: as of \(asOf), \(months); rows: \(rows)")
         if summary.recentlyMissedConsumptionRequests > 0 {
-            warn("\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last 30 days were missed (no answer within \(BusinessRules.consumptionAnswerWindowHours) hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision.")
+            warn("\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last \(ConsumptionRequestOutcome.recentlyMissedWindowDays) days were missed (no answer within \(BusinessRules.consumptionAnswerWindowHours) hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision.")
         }
     }
 

@@ -25,7 +25,7 @@ covered_days as (
 -- before the first covered day to two after the last is wide enough.
 covered_span as (
     select
-        {{ day_start_ms(min(day)) }} - 86400000 as from_ms,
+        {{ day_start_ms(min(day)) }} - {{ rule('milliseconds_per_day') }} as from_ms,
         {{ day_start_ms(max(day)) }} + 172800000 as until_ms
     from covered_days
 ),
@@ -36,7 +36,7 @@ covered_span as (
 -- text. Formatting a date per transaction cost 5 s at 1M notifications.
 sales as (
     select
-        (transactions.purchased_at_ms + {{ apple_offset_ms(transactions.purchased_at_ms) }}) / 86400000 as day_number,
+        (transactions.purchased_at_ms + {{ apple_offset_ms(transactions.purchased_at_ms) }}) / {{ rule('milliseconds_per_day') }} as day_number,
         transactions.product_id,
         transactions.currency,
         transactions.quantity as units_sold,
@@ -53,7 +53,7 @@ sales as (
 
 refunds as (
     select
-        (transactions.revoked_at_ms + {{ apple_offset_ms(transactions.revoked_at_ms) }}) / 86400000 as day_number,
+        (transactions.revoked_at_ms + {{ apple_offset_ms(transactions.revoked_at_ms) }}) / {{ rule('milliseconds_per_day') }} as day_number,
         transactions.product_id,
         transactions.currency,
         0 as units_sold,
@@ -78,6 +78,7 @@ movements as (
 daily_numbers as (
     select
         day_number,
+        day_number * {{ rule('milliseconds_per_day') }} as day_start_ms,
         product_id,
         currency,
         sum(units_sold) as units_sold,
@@ -86,7 +87,7 @@ daily_numbers as (
         sum(refunded_milli) as refunded_milli,
         sum(est_proceeds_milli) as est_proceeds_milli
     from movements
-    group by 1, 2, 3
+    group by day_number, product_id, currency
 ),
 
 final as (
@@ -102,7 +103,7 @@ final as (
         daily_numbers.est_proceeds_milli
     from daily_numbers
     inner join covered_days
-        on covered_days.day = {{ day_of_ms(daily_numbers.day_number * 86400000) }}
+        on covered_days.day = {{ day_of_ms(daily_numbers.day_start_ms) }}
 )
 
 select * from final;

@@ -61,22 +61,22 @@ final as (
         coalesce(joined.account_id, '') as account_id,
         joined.rules,
         case
-            when not joined.is_verified then 'unverified'
+            when not joined.is_verified then {{ consumption_outcome('unverified') }}
             when joined.result = {{ consumption_result('sending') }}
                 then {{ consumption_result('in_doubt') }}
             when joined.result = {{ consumption_result('answered') }}
                 and joined.sent_at - joined.signed_at_ms
                 > {{ rule('consumption_answer_window_ms') }}
-                then 'answered_late'
+                then {{ consumption_outcome('answered_late') }}
             when joined.result is not null then joined.result
             when joined.decision is not null
                 and joined.decided_at_ms - joined.signed_at_ms
                 <= {{ rule('consumption_answer_window_ms') }}
-                then 'decided_before_answer'
+                then {{ consumption_outcome('decided_before_answer') }}
             when analysis_parameters.as_of_ms - joined.signed_at_ms
                 > {{ rule('consumption_answer_window_ms') }}
-                then 'missed'
-            else 'pending'
+                then {{ consumption_outcome('missed') }}
+            else {{ consumption_outcome('pending') }}
         end as answer,
         case
             when joined.result in ({{ consumption_results('sent') }})

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import IAPFormats
 import IAPStore
 /// Which documents count for this store: the app, the environment, and whether signatures are checked.
 public struct IngestPolicy: Sendable, Equatable {
@@ -38,7 +39,7 @@ public struct IngestPolicy: Sendable, Equatable {
     /// The latest time anything iaplens is told may carry: a day after the wall clock (clocks disagree a little,
     /// Apple's never by a day). Unsigned documents, `--as-of` and `--month` are held to it.
     public static func latestTimeNow() -> Int64 {
-        wallClockMillis() + 86_400_000
+        wallClockMillis() + CivilCalendar.millisecondsPerDay
     }
 
     /// Now, in Unix milliseconds.
