@@ -40,7 +40,7 @@ import Testing
         let first = try StoreLocation(url).open()
         _ = try StoreLocation(url).open()
         let migrations = try first.read { try $0.integer("SELECT count(*) FROM iaplens_migrations") }
-        #expect(migrations == Int64(PostgresSchema.migrations.count))
+        #expect(migrations == Int64(PostgresMigrations.all.count))
         _ = try first.write { try $0.execute("INSERT INTO iaplens_migrations (name) VALUES ('v99 from the future')") }
         #expect(throws: StoreError.self) { _ = try StoreLocation(url).open() }
     }

@@ -105,7 +105,7 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         if try read({ connection in
             guard try connection.value("SELECT to_regclass('iaplens_migrations') IS NOT NULL").bool == true else { return false }
             let applied = Set(try connection.rows("SELECT name FROM iaplens_migrations").compactMap { $0[0].text })
-            let known = Set(PostgresSchema.migrations.map(\.name))
+            let known = Set(PostgresMigrations.all.map(\.name))
             if !applied.isSubset(of: known) { throw StoreError.newerSchema(path: url.redacted) }
             return applied == known
         }) {
@@ -122,9 +122,9 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
                 )
                 """)
             let applied = Set(try connection.rows("SELECT name FROM iaplens_migrations").compactMap { $0[0].text })
-            let known = Set(PostgresSchema.migrations.map(\.name))
+            let known = Set(PostgresMigrations.all.map(\.name))
             if !applied.isSubset(of: known) { throw StoreError.newerSchema(path: url.redacted) }
-            for migration in PostgresSchema.migrations where !applied.contains(migration.name) {
+            for migration in PostgresMigrations.all where !applied.contains(migration.name) {
                 for statement in migration.statements { try connection.executeScript(statement) }
                 try connection.execute("INSERT INTO iaplens_migrations (name) VALUES (?)", [.text(migration.name)])
             }
