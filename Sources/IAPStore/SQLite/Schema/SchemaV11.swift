@@ -11,9 +11,10 @@ import GRDB
 /// instructions.
 ///
 /// Both forms accept exactly the same rows: the same values under the column's own collation, and NULL passes both.
-/// So every stored row already satisfies the new text, and the text is replaced in the schema table itself, the way
-/// SQLite's documentation allows for constraint changes that leave the file's format alone, instead of copying every
-/// row of `documents` and `transaction_versions` into new tables.
+/// Each table is rebuilt the way SQLite's documentation gives for any change of a table's definition ("Making Other
+/// Kinds Of Table Schema Changes"): a new table with the new text, every row copied, the old table dropped, the new
+/// one renamed, its indexes and triggers made again. The schema table itself is never written (`writable_schema`
+/// stays off). On a new store the tables are empty; an older store copies its rows once.
 enum SchemaV11 {
     /// `column IN ('a', 'b', …)`: a column name and a list of single-quoted values (no quote inside a value).
     private static let list = try! NSRegularExpression(
@@ -45,16 +46,28 @@ enum SchemaV11 {
             let rewritten = rewrite(sql)
             return rewritten == sql ? nil : (name, rewritten)
         }
-        if changes.isEmpty { return }
-        // The schema cookie tells every connection (this one included) to read the schema again.
-        let cookie = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        try db.execute(sql: "PRAGMA writable_schema = ON")
         for change in changes {
-            try db.execute(
-                sql: "UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?", arguments: [change.sql, change.name])
+            let temporary = "v11_rebuilt_" + change.name
+            guard let create = createStatement(change.sql, renamedTo: temporary) else {
+                throw DatabaseError(message: "v11: cannot read the definition of table \(change.name)")
+            }
+            // Its indexes and triggers go with the old table; their text is kept to make them again.
+            let dependents = try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = ? AND type IN ('index', 'trigger') AND sql IS NOT NULL",
+                arguments: [change.name])
+            try db.execute(sql: create)
+            try db.execute(sql: "INSERT INTO \(temporary) SELECT * FROM \(change.name)")
+            try db.execute(sql: "DROP TABLE \(change.name)")
+            try db.execute(sql: "ALTER TABLE \(temporary) RENAME TO \(change.name)")
+            for statement in dependents { try db.execute(sql: statement) }
         }
-        try db.execute(sql: "PRAGMA schema_version = \(cookie + 1)")
-        try db.execute(sql: "PRAGMA writable_schema = OFF")
-        db.clearSchemaCache()
+    }
+
+    /// `CREATE TABLE name (…)` as `CREATE TABLE temporary (…)`, or nil when the text does not start that way.
+    static func createStatement(_ sql: String, renamedTo temporary: String) -> String? {
+        let head = try! NSRegularExpression(pattern: #"^\s*CREATE\s+TABLE\s+(?:"[^"]+"|[A-Za-z_][A-Za-z0-9_]*)"#, options: [.caseInsensitive])
+        let text = sql as NSString
+        guard let match = head.firstMatch(in: sql, range: NSRange(location: 0, length: text.length)) else { return nil }
+        return "CREATE TABLE \(temporary)" + text.substring(from: match.range.location + match.range.length)
     }
 }
