@@ -23,8 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // `iaplens fetch`: Apple's App Store Server API over HTTPS (and, in the tests, the fake API's server).
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // The tests' fake Apple APIs are SwiftNIO servers. iaplens itself talks HTTPS through Foundation's URLSession.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // The command line's timestamped, levelled log lines (--quiet, --verbose).
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -83,9 +82,6 @@ let package = Package(
             name: "IAPFetch",
             dependencies: [
                 "COpenSSL", "IAPFormats", "IAPStore",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -73,7 +73,9 @@ import Testing
             into: setup.archive.root + "/fetched-archive", database: setup.archive.root + "/fetched.sqlite",
             reports: setup.archive.root + "/fetched-reports")
         #expect(setup.server.badTokens.isEmpty, "\(setup.server.badTokens)")
-        #expect(summary.retries >= 3)
+        // The 429 and the 500 are retried by RetryingExchange; the dropped connection, a reused one, is sent again
+        // by libcurl itself (a read is safe to repeat; a request that acts never shares a connection).
+        #expect(summary.retries >= 2)
         #expect(summary.notificationPages == 2, "31 notifications, 20 a page")
         #expect(summary.customers == 16)
         #expect(summary.refundPages == 4)

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import IAPFormats
-import NIOCore
-import NIOHTTP1
 
 /// The App Store Connect API, as `fetch` uses it: Download Finance Reports (`GET /v1/financeReports`). A different API
 /// from the App Store Server API: its own key and token (``AppStoreConnectKey``), its own error body
@@ -23,7 +20,7 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     private let baseURL: String
     private let key: AppStoreConnectKey
     private let retry: RetryPolicy
-    private let client: HTTPClient
+    private let transport: HTTPTransport
     private let lock = NSLock()
     private var cachedToken: (token: String, expiresAt: Int64)?
     private(set) var requests = 0
@@ -33,15 +30,12 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
         self.key = key
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.retry = retry
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(120))
-        // Apple's API never redirects: a redirect is someone else's answer (RetryingExchange refuses it).
-        configuration.redirectConfiguration = .disallow
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // Apple's API never redirects: the transport never follows one, and RetryingExchange refuses it.
+        transport = HTTPTransport(idleTimeout: .seconds(120))
     }
 
     public func shutdown() async {
-        try? await client.shutdown()
+        transport.shutdown()
     }
 
     /// Download Finance Reports: the detailed report (`FINANCE_DETAIL`, region `Z1`) of one fiscal month.
@@ -86,13 +80,13 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
         try await RetryingExchange.run(
             retry: retry, name: name, bodyLimit: Self.bodyLimit, onRetry: { self.lock.withLock { self.retries += 1 } }
         ) {
-            var request = HTTPClientRequest(url: self.baseURL + path)
-            request.method = .GET
-            request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
-            request.headers.add(name: "Accept", value: "application/a-gzip, application/json")
-            request.headers.add(name: "User-Agent", value: "iaplens")
+            let headers = [
+                ("Authorization", "Bearer " + (try self.bearerToken())), ("Accept", "application/a-gzip, application/json"),
+                ("User-Agent", "iaplens"),
+            ]
             self.lock.withLock { self.requests += 1 }
-            let answer = try await RetryingExchange.send(request, with: self.client, limit: Self.bodyLimit)
+            let answer = try await RetryingExchange.send(
+                "GET", self.baseURL + path, headers: headers, with: self.transport, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.connectUnauthorized(
                     status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId,

@@ -1,8 +1,5 @@
-import AsyncHTTPClient
 import Foundation
 import IAPFormats
-import NIOCore
-import NIOHTTP1
 
 /// Apple's App Store Server API, as `fetch` uses it: three endpoints, each answer a JSON page. Authenticates every
 /// request with a fresh-enough bearer token, retries what Apple says may be retried, and counts what it did.
@@ -29,7 +26,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     private let baseURL: String
     private let key: AppStoreAPIKey
     private let retry: RetryPolicy
-    private let client: HTTPClient
+    private let transport: HTTPTransport
+    private let timeout: Duration
     private let lock = NSLock()
     private var cachedToken: (token: String, expiresAt: Int64)?
     private var counters = Counters()
@@ -38,17 +36,14 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         self.key = key
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.retry = retry
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(
-            connect: .seconds(10), read: .seconds(Int64(timeout.components.seconds)))
-        // Apple's API never redirects: a redirect is someone else's answer (RetryingExchange refuses it).
-        configuration.redirectConfiguration = .disallow
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        // Apple's API never redirects: the transport never follows one, and RetryingExchange refuses it.
+        transport = HTTPTransport(idleTimeout: timeout)
+        self.timeout = timeout
     }
 
     /// Closes the connections; call once when done.
     public func shutdown() async {
-        try? await client.shutdown()
+        transport.shutdown()
     }
 
     public var counts: Counters { lock.withLock { counters } }
@@ -58,7 +53,7 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         var path = "/inApps/v1/notifications/history"
         if let paginationToken { path += "?paginationToken=" + Self.escaped(paginationToken) }
         let body = JSONValue.object(JSONObject([("startDate", .number(JSONNumber(start))), ("endDate", .number(JSONNumber(end)))]))
-        return try await send(.POST, path, body: body.canonicalJSON(), name: "Get Notification History")
+        return try await send("POST", path, body: body.canonicalJSON(), name: "Get Notification History")
     }
 
     /// Get Refund History of the customer who owns `transactionId`, after `revision`.
@@ -66,13 +61,13 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         try Self.checkTransactionId(transactionId)
         var path = "/inApps/v2/refund/lookup/" + Self.escaped(transactionId)
         if let revision { path += "?revision=" + Self.escaped(revision) }
-        return try await send(.GET, path, body: nil, name: "Get Refund History for \(transactionId)")
+        return try await send("GET", path, body: nil, name: "Get Refund History for \(transactionId)")
     }
 
     /// Look Up Order ID.
     func lookUpOrder(_ orderId: String) async throws -> JSONObject {
         guard Self.isOrderId(orderId) else { throw FetchError.invalidIdentifier(kind: "order ID", value: orderId) }
-        return try await send(.GET, "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
+        return try await send("GET", "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
     }
 
     private func bearerToken() throws(FetchError) -> String {
@@ -94,13 +89,13 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         }
         let name = "Send Consumption Information for \(transactionId)"
         let (status, answer) = try await exchange(
-            .PUT, "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name,
+            "PUT", "/inApps/v2/transactions/consumption/" + Self.escaped(transactionId), body: body, name: name,
             retriesUnanswered: false)
         return (status, answer)
     }
 
     /// A JSON page: 200 is the answer, any other status that is not retried stops with ``FetchError/rejected``.
-    private func send(_ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String) async throws -> JSONObject {
+    private func send(_ method: String, _ path: String, body: [UInt8]?, name: String) async throws -> JSONObject {
         let (status, bytes) = try await exchange(method, path, body: body, name: name)
         guard status == 200 else {
             throw FetchError.rejected(status: status, request: name, body: String(decoding: bytes, as: UTF8.self))
@@ -114,22 +109,22 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// One request until Apple answers something final: 429 / retryable 5xx / network failures are retried
     /// (``RetryPolicy``), 401 / 403 stop with ``FetchError/unauthorized``, anything else is returned.
     private func exchange(
-        _ method: HTTPMethod, _ path: String, body: [UInt8]?, name: String, retriesUnanswered: Bool = true
+        _ method: String, _ path: String, body: [UInt8]?, name: String, retriesUnanswered: Bool = true
     ) async throws -> (Int, [UInt8]) {
         try await RetryingExchange.run(
             retry: retry, name: name, bodyLimit: Self.bodyLimit, retriesUnanswered: retriesUnanswered,
             onRetry: { self.lock.withLock { self.counters.retries += 1 } }
         ) {
-            var request = HTTPClientRequest(url: self.baseURL + path)
-            request.method = method
-            request.headers.add(name: "Authorization", value: "Bearer " + (try self.bearerToken()))
-            request.headers.add(name: "User-Agent", value: "iaplens")
-            if let body {
-                request.headers.add(name: "Content-Type", value: "application/json")
-                request.body = .bytes(ByteBuffer(bytes: body))
-            }
+            var headers = [("Authorization", "Bearer " + (try self.bearerToken())), ("User-Agent", "iaplens")]
+            if body != nil { headers.append(("Content-Type", "application/json")) }
             self.lock.withLock { self.counters.requests += 1 }
-            let answer = try await RetryingExchange.send(request, with: self.client, limit: Self.bodyLimit)
+            // A request that acts goes over a connection of its own. libcurl sends a request again by itself when a
+            // reused connection closes before any answer; for an action that may already have reached Apple, that
+            // would be a second action. On a new connection it reports the failure instead, which is final here.
+            let transport = retriesUnanswered ? self.transport : HTTPTransport(idleTimeout: self.timeout)
+            defer { if !retriesUnanswered { transport.shutdown() } }
+            let answer = try await RetryingExchange.send(
+                method, self.baseURL + path, headers: headers, body: body, with: transport, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.unauthorized(
                     status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId, bundleId: self.key.bundleId)

@@ -1,7 +1,4 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 
 /// One request to one of Apple's APIs until the answer is final, the rules of every fetch in one place
 /// (Documentation/Fetching.md "When Apple's API misbehaves"):
@@ -53,7 +50,7 @@ enum RetryingExchange {
                 retryAfter = answer.retryAfter
             } catch let error as FetchError {
                 throw error
-            } catch is NIOTooManyBytesError {
+            } catch is HTTPTransport.BodyTooLarge {
                 throw FetchError.tooLarge(request: name, limit: bodyLimit)
             } catch is AttemptTimedOut {
                 outcome = "no complete answer within \(seconds(budget))"
@@ -77,13 +74,13 @@ enum RetryingExchange {
         }
     }
 
-    /// Sends `request` once with `client` and reads the whole answer: the shared attempt of both APIs.
-    static func send(_ request: HTTPClientRequest, with client: HTTPClient, limit: Int) async throws -> Answer {
-        let response = try await client.execute(request, timeout: .hours(1))
-        let bytes = Array(buffer: try await response.body.collect(upTo: limit))
-        return Answer(
-            status: Int(response.status.code), body: bytes,
-            retryAfter: response.headers.first(name: "Retry-After").flatMap(retryAfter))
+    /// Sends one request with `transport` and reads the whole answer: the shared attempt of both APIs.
+    static func send(
+        _ method: String, _ url: String, headers: [(String, String)], body: [UInt8]? = nil, with transport: HTTPTransport,
+        limit: Int
+    ) async throws -> Answer {
+        let answer = try await transport.send(method: method, url: url, headers: headers, body: body, limit: limit)
+        return Answer(status: answer.status, body: answer.body, retryAfter: answer.retryAfter.flatMap(retryAfter))
     }
 
     /// `Retry-After` in seconds (an HTTP date is read as "no advice"): at most a day, so a hostile value cannot
