@@ -1,11 +1,10 @@
 // swift-tools-version: 6.1
 // iaplens — App Store purchase records into finance, trust-and-safety and product reports.
 //
-// Layers, one direction of dependency, drawn in Documentation/Architecture.md: two branches that meet only in
-// IAPPipeline. Reading: IAPFormats → IAPVerification, IAPModel. Storing and reporting: IAPStore (the engine
-// boundary: SQLite or PostgreSQL) → IAPAnalytics → IAPReports. Then IAPPipeline → iaplens (the CLI).
-// IAPSigning (test PKI + JWS signer) and IAPSimulator sit beside them and are used by tests, the simulator and
-// benchmarks, never by the ingest path.
+// Layers, one direction of dependency: formats → verification → model → store → analytics → reports → pipeline → CLI,
+// drawn from this file in Documentation/Architecture.md (scripts/architecture-graph.sh). IAPTestSigning (a test chain
+// shaped like Apple's, an ES256 signer) and IAPSimulator sit beside them, for the tests, the simulator and the
+// benchmarks, never the ingest path.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -32,10 +31,10 @@ let package = Package(
         // MARK: - System libraries (Debian packages; the README's commands install them)
         .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
         // The executables allocate through jemalloc instead of glibc's malloc: 2-5 % less CPU per ingested
-        // notification, within the memory bound (Documentation/Performance.md "Session 16"). Depending on this target
-        // links Debian's libjemalloc-dev, whose malloc comes before glibc's, with its one option (`malloc_conf`).
-        // The test binaries keep glibc's allocator; MemoryRelease handles both.
-        .target(name: "CAllocatorSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
+        // notification, within the memory bound (Documentation/Performance.md "Fast paths and their references").
+        // Depending on this target links Debian's libjemalloc-dev, whose malloc comes before glibc's, with its one
+        // option (`malloc_conf`). The test binaries keep glibc's allocator; MemoryRelease handles both.
+        .target(name: "CJemallocSettings", linkerSettings: [.linkedLibrary("jemalloc")]),
         .systemLibrary(name: "CLibCSV", providers: [.apt(["libcsv-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Reading gzip archives: Intel ISA-L's inflate, faster than zlib's on the same streams (Performance.md).
@@ -43,12 +42,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // Base64 decoding and the JSON string scan with AVX2 (Debian packages no vectorised decoder; Performance.md
-        // "Session 18").
-        .target(name: "CTextVectors"),
+        // "Fast paths and their references").
+        .target(name: "CAVX2TextKernels"),
         .target(name: "CFixedKeyECDSA", linkerSettings: [.linkedLibrary("crypto")]),
 
         // MARK: - Libraries, in layer order
-        .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CTextVectors"], swiftSettings: swiftSettings),
+        .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CAVX2TextKernels"], swiftSettings: swiftSettings),
         .target(name: "IAPVerification", dependencies: ["COpenSSL", "CFixedKeyECDSA", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
@@ -90,13 +89,13 @@ let package = Package(
             dependencies: ["IAPFetch", "IAPStore", "IAPFormats", "IAPAnalytics"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
-        .target(name: "IAPSimulator", dependencies: ["IAPSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "IAPTestSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
+        .target(name: "IAPSimulator", dependencies: ["IAPTestSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
-                "IAPConsumption", "CAllocatorSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IAPConsumption", "CJemallocSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -106,17 +105,23 @@ let package = Package(
         .executableTarget(
             name: "iaplens-bench",
             dependencies: [
-                "COpenSSL", "CFixedKeyECDSA", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CAllocatorSettings",
+                "COpenSSL", "CFixedKeyECDSA", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CJemallocSettings",
             ],
             path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings
         ),
 
+        // The fuzzer's checks (Fuzz/DecodingChecks): linked into the libFuzzer target by scripts/fuzz.sh, and replayed
+        // over the seed corpus by ReliabilityTests on every test run.
+        .target(
+            name: "IAPDecodingChecks", dependencies: ["IAPFormats", "IAPModel", "IAPVerification"],
+            path: "Fuzz/DecodingChecks", swiftSettings: swiftSettings),
+
         // MARK: - Tests (mirror Sources/)
         .target(
             name: "IAPTestSupport",
             dependencies: [
-                "IAPSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics", "IAPFetch", "COpenSSL",
+                "IAPTestSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics", "IAPFetch", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -127,12 +132,12 @@ let package = Package(
         .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPVerificationTests",
-            dependencies: ["IAPVerification", "IAPSigning", "CFixedKeyECDSA", "COpenSSL"],
+            dependencies: ["IAPVerification", "IAPTestSigning", "CFixedKeyECDSA", "COpenSSL"],
             // Wycheproof: the public ECDSA P-256/SHA-256 test vectors (C2SP/wycheproof, Apache-2.0), as data.
             resources: [.copy("Certificates"), .copy("Wycheproof")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "IAPSigningTests", dependencies: ["IAPSigning", "IAPVerification"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPTestSigningTests", dependencies: ["IAPTestSigning", "IAPVerification"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPModelTests", dependencies: ["IAPModel"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
@@ -141,7 +146,7 @@ let package = Package(
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPPipelineTests",
-            dependencies: ["IAPPipeline", "IAPTestSupport", "IAPSigning"],
+            dependencies: ["IAPPipeline", "IAPTestSupport", "IAPTestSigning"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -159,7 +164,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPSigning", "IAPAnalytics"],
+            dependencies: [
+                "IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPTestSigning", "IAPAnalytics",
+                "IAPDecodingChecks",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Fuzzes the JWS and JSON decoding paths with libFuzzer for a bounded time; exits non-zero on a crash.
+# Fuzzes the JWS and JSON decoding paths with libFuzzer for a bounded time; exits non-zero on a crash or on a problem
+# the checks (Fuzz/DecodingChecks) find. The tests replay the same seeds through the same checks on every run
+# (`DecodingCorpusReplayTests`); this is the coverage-guided search beyond them, run by hand or on a schedule.
 #
 #   scripts/fuzz.sh [seconds]        (default 45; FUZZ_RUNS=n bounds the iterations instead, FUZZ_JOBS for workers)
 #
-# Builds IAPFormats and IAPVerification (with their C targets, CTextVectors and CFixedKeyECDSA) and IAPModel from Sources/ with
+# Builds IAPFormats and IAPVerification (with their C targets, CAVX2TextKernels and CFixedKeyECDSA) and IAPModel from Sources/ with
 # -sanitize=fuzzer (coverage-instrumented), links Fuzz/FuzzDecoding.swift against them, seeds the corpus with every
 # line of a small simulated archive (signed V2 notifications, history and refund pages, order lookups, V1 bodies,
 # envelopes, noise) and trusts the simulator's root so mutations reach the signature and chain checks. Crash inputs
@@ -14,7 +16,7 @@ seconds="${1:-45}"
 out=.build/fuzz
 mkdir -p "$out/modules" "$out/artifacts"
 flags=(-sanitize=fuzzer -parse-as-library -O -g -package-name iaplens -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility
-       -I Sources/CZlib -I Sources/CISAL -I Sources/COpenSSL -I Sources/CLibCSV -I Sources/CTextVectors/include
+       -I Sources/CZlib -I Sources/CISAL -I Sources/COpenSSL -I Sources/CLibCSV -I Sources/CAVX2TextKernels/include
        -I Sources/CFixedKeyECDSA/include -I "$out/modules")
 
 build_module() {  # name, then dependencies' static libraries are linked at the end
@@ -31,8 +33,8 @@ build_module() {  # name, then dependencies' static libraries are linked at the 
 }
 
 echo "fuzz: building instrumented modules" >&2
-# The C targets IAPFormats and IAPVerification call (SwiftPM builds them as CTextVectors and CFixedKeyECDSA).
-for target in CTextVectors CFixedKeyECDSA; do
+# The C targets IAPFormats and IAPVerification call (SwiftPM builds them as CAVX2TextKernels and CFixedKeyECDSA).
+for target in CAVX2TextKernels CFixedKeyECDSA; do
     mkdir -p "$out/c/$target"
     for source in Sources/$target/*.c; do
         clang -O2 -g -fsanitize=fuzzer-no-link -I Sources/$target/include -c "$source" \
@@ -44,8 +46,8 @@ done
 build_module IAPFormats
 build_module IAPVerification
 build_module IAPModel
-swiftc "${flags[@]}" Fuzz/FuzzDecoding.swift -o "$out/fuzz-decoding" \
-    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lCTextVectors -lCFixedKeyECDSA -lcrypto -lz -lisal -lcsv
+swiftc "${flags[@]}" Fuzz/FuzzDecoding.swift Fuzz/DecodingChecks/*.swift -o "$out/fuzz-decoding" \
+    -L "$out/modules" -lIAPModel -lIAPVerification -lIAPFormats -lCAVX2TextKernels -lCFixedKeyECDSA -lcrypto -lz -lisal -lcsv
 
 # Seeds: one file per line of a small simulated archive (the CLI built by `swift build`), plus a few hand-made ones.
 bin="$(swift build --show-bin-path)/iaplens"

@@ -1,7 +1,7 @@
 #ifndef IAPLENS_OPENSSL_SHIM_H
 #define IAPLENS_OPENSSL_SHIM_H
 // OpenSSL 3 headers used by iaplens. Deprecated low-level APIs are used on purpose, and their warnings
-// silenced here: EC_KEY and ECDSA_do_sign_ex by IAPSigning (deterministic test signatures), and
+// silenced here: EC_KEY and ECDSA_do_sign_ex by IAPTestSigning (deterministic test signatures), and
 // SHA256_Init/Update/Final by IAPFormats' MemoryDigest, because OpenSSL 3's one-shot SHA256() fetches
 // the algorithm from the provider registry on every call. Verification itself uses X509 and EVP APIs.
 #define OPENSSL_SUPPRESS_DEPRECATED 1

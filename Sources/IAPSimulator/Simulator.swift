@@ -1,6 +1,6 @@
 import IAPFormats
 public import Foundation
-import IAPSigning
+import IAPTestSigning
 
 /// Writes a deterministic, signed, realistically noisy App Store archive.
 public struct Simulator: Sendable {

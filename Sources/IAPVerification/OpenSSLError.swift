@@ -1,6 +1,6 @@
 internal import COpenSSL
 
-/// Reads OpenSSL's thread-local error queue into text for messages (also used by IAPSigning).
+/// Reads OpenSSL's thread-local error queue into text for messages (also used by IAPTestSigning).
 package enum OpenSSLError {
     /// Empties the error queue and returns its entries joined by "; " (or "no detail" when empty).
     package static func drain() -> String {

@@ -1,7 +1,7 @@
 import IAPPipeline
 import Foundation
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 import IAPTestSupport
 import Testing
 

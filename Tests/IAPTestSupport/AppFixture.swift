@@ -1,5 +1,5 @@
 public import IAPFormats
-public import IAPSigning
+public import IAPTestSigning
 
 /// Builds signed App Store documents for one test app, the way Apple shapes them: V2 notification
 /// bodies with nested signed transaction/renewal info, refund-history pages, order lookups, V1 bodies.

@@ -1,6 +1,6 @@
 import Foundation
 public import IAPFormats
-import IAPSigning
+import IAPTestSigning
 
 /// A temporary folder of test input files and outputs, removed when the test ends.
 public final class TestArchive: @unchecked Sendable {

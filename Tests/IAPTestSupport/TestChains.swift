@@ -1,4 +1,4 @@
-import IAPSigning
+import IAPTestSigning
 
 /// Certificate chains of Apple's shape for tests, generated once per process (deterministic seeds).
 public enum TestChains {

@@ -1,6 +1,6 @@
 import Foundation
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 import IAPVerification
 import Testing
 

@@ -1,5 +1,5 @@
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 @testable import IAPVerification
 import Testing
 

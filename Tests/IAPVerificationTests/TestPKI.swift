@@ -1,4 +1,4 @@
-import IAPSigning
+import IAPTestSigning
 import IAPVerification
 
 /// Chains, signers and payloads shared by the verification tests.

@@ -1,5 +1,5 @@
 import Foundation
-import IAPSigning
+import IAPTestSigning
 import IAPVerification
 import Testing
 

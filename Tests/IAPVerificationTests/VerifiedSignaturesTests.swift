@@ -1,4 +1,4 @@
-import IAPSigning
+import IAPTestSigning
 import IAPVerification
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import IAPFormats
 import IAPPipeline
-import IAPSigning
+import IAPTestSigning
 import IAPStore
 import IAPTestSupport
 import Testing

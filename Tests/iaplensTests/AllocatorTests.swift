@@ -2,7 +2,7 @@ import Foundation
 import IAPTestSupport
 import Testing
 
-/// The `iaplens` executable allocates through jemalloc (the CAllocatorSettings target), the allocator its performance
+/// The `iaplens` executable allocates through jemalloc (the CJemallocSettings target), the allocator its performance
 /// and memory figures were measured with (Documentation/Performance.md "jemalloc, and what the rest is made of"). A build that silently fell back
 /// to glibc's malloc would still pass every other test, only slower; this one fails.
 @Suite struct AllocatorTests {
@@ -12,7 +12,7 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains("Begin jemalloc statistics"), "iaplens did not run on jemalloc: \(result.stderr.prefix(300))")
-        // CAllocatorSettings' malloc_conf reached it: freed pages go back after a second, not ten (report's peak).
+        // CJemallocSettings' malloc_conf reached it: freed pages go back after a second, not ten (report's peak).
         #expect(result.stderr.contains("opt.dirty_decay_ms: 1000"))
     }
 

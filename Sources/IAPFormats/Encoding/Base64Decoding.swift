@@ -1,4 +1,4 @@
-import CTextVectors
+import CAVX2TextKernels
 
 /// Strict base64 decoding for JWS segments (base64url) and `x5c` entries (standard base64).
 ///
@@ -76,7 +76,7 @@ public enum Base64Decoding {
 
     /// Decodes raw UTF-8 bytes; see `decode(_:alphabet:)`.
     ///
-    /// Whole blocks of 32 characters go through AVX2 where the CPU has it (`CTextVectors`, about five times the table's
+    /// Whole blocks of 32 characters go through AVX2 where the CPU has it (`CAVX2TextKernels`, about five times the table's
     /// speed), the rest four characters at a time into a buffer sized up front, through the pre-shifted tables. The
     /// leftover characters go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
     public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {

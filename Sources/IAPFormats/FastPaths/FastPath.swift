@@ -15,7 +15,7 @@ public enum FastPath: String, CaseIterable, Sendable {
     /// A JWS whose exact bytes were already accepted at the same instant is not checked again
     /// (`VerifiedSignatures`). Reference: every signature checked.
     case signatureReuse = "signature-reuse"
-    /// Base64 decoding and the JSON string scan 32 bytes at a time with AVX2 (`CTextVectors`), where the CPU has it.
+    /// Base64 decoding and the JSON string scan 32 bytes at a time with AVX2 (`CAVX2TextKernels`), where the CPU has it.
     /// Reference: the portable table decoder and 16-byte scan.
     case vectorText = "vector-text"
     /// Apple's flat payloads read in place (`FlatJSONObject`). Reference: the full JSON parser's tree (`JSONParser`).

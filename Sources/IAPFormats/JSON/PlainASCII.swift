@@ -1,4 +1,4 @@
-import CTextVectors
+import CAVX2TextKernels
 
 /// The fast path of every JSON string scan (``JSONScanner`` and ``FlatJSONObject``): how far the text runs from a
 /// position before a byte that needs a look, which is a quote, a backslash, a control character or a non-ASCII
@@ -8,7 +8,7 @@ enum PlainASCII {
     static let useVectors = FastPath.vectorText.isEnabled
 
     /// The first position at or after `start` where a block of eight holds such a byte, checked 32 bytes at a time
-    /// with AVX2 where the CPU has it (`CTextVectors`), then sixteen, then eight; the caller looks at the bytes from
+    /// with AVX2 where the CPU has it (`CAVX2TextKernels`), then sixteen, then eight; the caller looks at the bytes from
     /// there one at a time (fewer than eight may be left). `vectors: false` skips the AVX2 step, as a CPU without it
     /// does, so the tests can hold one path to the other.
     @inline(__always)

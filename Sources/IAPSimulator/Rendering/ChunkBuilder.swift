@@ -1,5 +1,5 @@
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 
 /// Generates, signs and renders one chunk of customers into file lines, lookups and expectations.
 ///

@@ -1,5 +1,5 @@
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 
 /// Turns events into Apple-shaped documents: signed V2 notifications and V1 bodies.
 struct DocumentRenderer: Sendable {

@@ -7,7 +7,7 @@ import Glibc
 /// (``SQLiteModelWorkspace``).
 public enum MemoryRelease {
     /// Freed memory stays resident until the allocator is told to give it back: glibc keeps freed blocks in
-    /// per-thread arenas, jemalloc keeps freed pages for a while (a second in iaplens, `CAllocatorSettings`). After a
+    /// per-thread arenas, jemalloc keeps freed pages for a while (a second in iaplens, `CJemallocSettings`). After a
     /// load on many threads that is tens of MB nobody uses, and the next phase (the index sorts at the end of a bulk
     /// load) would add its memory on top. Both entry points are looked up at run time: `<malloc.h>` is not part of
     /// Swift's Glibc module, and the `iaplens` executable links jemalloc (Documentation/Performance.md "jemalloc, and what the rest is made of")
@@ -26,7 +26,7 @@ public enum MemoryRelease {
     /// After each of ingest's writes. The rows were allocated on the worker threads and are freed on the writer's.
     /// glibc keeps that memory in the workers' arenas until it is trimmed, so it is trimmed after every write (every
     /// fourth saved about 1 % of the CPU but let the 1M peak grow to 168 MB, against 149 MB). jemalloc hands freed
-    /// pages back within about a second on its own (`CAllocatorSettings`); purging it after every write as well made
+    /// pages back within about a second on its own (`CJemallocSettings`); purging it after every write as well made
     /// it hand back pages the next batch needed again: at 1M, 300,000 page faults instead of 165,000 and 1.6 µs more
     /// CPU per document, for 3 MB less at the peak (Documentation/Performance.md, "Retains, copies and purges").
     public static func returnFreedMemoryAfterWrite() {

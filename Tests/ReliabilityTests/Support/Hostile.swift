@@ -1,6 +1,6 @@
 import Foundation
 import IAPFormats
-import IAPSigning
+import IAPTestSigning
 import IAPTestSupport
 
 /// Building blocks for hostile documents: an app fixture for the simulated archive's app, raw JWS assembly.

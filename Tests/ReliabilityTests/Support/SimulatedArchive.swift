@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import IAPPipeline
-import IAPSigning
+import IAPTestSigning
 import IAPSimulator
 import IAPTestSupport
 

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IAPSigning
+@testable import IAPTestSigning
 import IAPVerification
 import Testing
 
