@@ -48,7 +48,7 @@ fi
 # The previous run's folders are moved aside and deleted only after every timing: deleting thousands of report
 # files minutes before writing as many again cost a report 2-4 s of kernel time in ext4's inode allocation, which
 # passes over inodes freed shortly before; a scheduled run never sees it (Documentation/Performance.md
-# "Less work before the other worker can start").
+# "Analyze and report").
 old_runs=()
 trap 'rm -rf "${old_runs[@]}"' EXIT
 engines=(sqlite)

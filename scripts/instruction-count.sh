@@ -1,6 +1,6 @@
 # Sourced by scripts/writer-instructions.sh and scripts/decode-instructions.sh: their common options, and one run of
 # iaplens-bench under Valgrind's callgrind that counts only inside one function (Documentation/Performance.md,
-# "What SQLite did per row" and "Decoding counted in instructions"). CPU seconds on this shared VM move by 10 % and more between runs; an instruction count does not.
+# "Ingest's text bound in place" and "Decoding counted in instructions"). CPU seconds on this shared VM move by 10 % and more between runs; an instruction count does not.
 #
 #   instruction_count_options NAME DEFAULT_DOCUMENTS "$@"   sets bench, archive, documents, profile and work (a
 #                                                          temporary folder, removed on exit)

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Counts the instructions the SQLite writer executes per document (Documentation/Performance.md, "What SQLite did per row").
+# Counts the instructions the SQLite writer executes per document (Documentation/Performance.md, "Ingest's text bound in place").
 #
 # CPU seconds on this shared VM move by 10 % and more between runs, so a writer change worth a microsecond per
 # document does not show in them; an instruction count does not move at all. This runs `iaplens-bench write-archive`
 # under Valgrind's callgrind, counting only inside `SQLiteDocumentWriter.write` (the rows' SQL, binding and
-# commits, not the reading and decoding that prepare them), and prints instructions per document. "What SQLite did per row" found
+# commits, not the reading and decoding that prepare them), and prints instructions per document. "Ingest's text bound in place" found
 # the CHECK lists' temporary b-trees this way: 162k instructions per document before, 100k after.
 #
 # Usage: scripts/writer-instructions.sh [--bench PATH] [--archive DIR] [--documents N] [--profile FILE]

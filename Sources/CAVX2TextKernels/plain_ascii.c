@@ -1,6 +1,6 @@
 #include "text_vectors.h"
 
-/* The fast path of every JSON string scan, 32 bytes a step (Documentation/Performance.md, "Text kernels in vectors"). A
+/* The fast path of every JSON string scan, 32 bytes a step (Documentation/Performance.md, "AVX2 text kernels"). A
    notification's strings are about 24 KB of base64 (the JWS inside the line, the JWS inside its payload), and
    the portable 16-byte loop of PlainASCII.swift ran at about 5 GB/s.
 

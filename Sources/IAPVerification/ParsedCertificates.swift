@@ -6,7 +6,7 @@ import Foundation
 /// Why: OpenSSL 3 decodes a certificate's public key through its provider decoders, and parsing the two certificates
 /// of a chain costs hundreds of microseconds. A real-shaped archive carries a few hundred documents signed by another
 /// root, each parsed in full until this cache: about 1 % of a verified ingest's CPU (Documentation/Performance.md,
-/// "What SQLite did per row"). Validation itself still runs every time, so a failure is re-derived exactly as before; only the
+/// "Ingest's text bound in place"). Validation itself still runs every time, so a failure is re-derived exactly as before; only the
 /// parse is shared. Bounded like ``ChainCache``, so hostile input cannot grow memory.
 final class ParsedCertificates: @unchecked Sendable {
     private let lock = NSLock()

@@ -2,7 +2,7 @@ internal import CFixedKeyECDSA
 
 /// A leaf key with OpenSSL's precomputed multiples of it (`CFixedKeyECDSA`): about 150 KB, built once in about
 /// 20 ms, after which an ES256 check costs about a third of one through `EVP_PKEY_verify`, which doubles the point
-/// 256 times on every call (Documentation/Performance.md, "A leaf key's multiples precomputed").
+/// 256 times on every call (Documentation/Performance.md, "A leaf key's table of multiples").
 ///
 /// `@unchecked Sendable`: the table is only read once built, so several threads may verify with it at once.
 final class PrecomputedKey: @unchecked Sendable {

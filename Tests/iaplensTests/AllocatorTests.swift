@@ -3,7 +3,7 @@ import IAPTestSupport
 import Testing
 
 /// The `iaplens` executable allocates through jemalloc (the CJemallocSettings target), the allocator its performance
-/// and memory figures were measured with (Documentation/Performance.md "jemalloc, and what the rest is made of"). A build that silently fell back
+/// and memory figures were measured with (Documentation/Performance.md "jemalloc as the allocator"). A build that silently fell back
 /// to glibc's malloc would still pass every other test, only slower; this one fails.
 @Suite struct AllocatorTests {
     @Test func theExecutableRunsOnJemalloc() throws {

@@ -6,7 +6,7 @@
 // key Q on every call and doubles 256 times. Here OpenSSL also builds the generator-sized table once for Q, by
 // treating Q as the generator of a copy of the curve; each verification is then two table look-ups, one addition
 // and a comparison. All arithmetic is OpenSSL's; this file only composes it (see Documentation/Performance.md,
-// "A leaf key's multiples precomputed").
+// "A leaf key's table of multiples").
 #include <stddef.h>
 
 #ifdef __cplusplus

@@ -24,7 +24,7 @@ public enum SQLModelCatalog {
             "int_account_tokens", .intermediate, .temporaryTable,
             // The account in the index too: int_transactions_priced looks up every token, and with the workers'
             // small caches a second fetch from the table per lookup cost about 1 s at 1M (Performance.md
-            // "The finance benchmark on the real-shaped archive").
+            // "Analyze and report").
             indexes: [.on("int_account_tokens_by_token", ["app_account_token", "account_id"])]),
         SQLModel(
             "int_transactions_priced", .intermediate, .temporaryTable,

@@ -1,6 +1,6 @@
 /// A JSON string value that may still lie in the document it was read from (``FlatJSONObject``), so that a long one
 /// (a JWS inside a notification's payload, 5 KB; the notification's own JWS in its line, 10 KB) is not copied into a
-/// `String` unless something asks for one (Documentation/Performance.md, "Text kernels in vectors").
+/// `String` unless something asks for one (Documentation/Performance.md, "AVX2 text kernels").
 ///
 /// Equal when the texts are equal, wherever each lies.
 public struct InPlaceString: Sendable, Equatable, CustomStringConvertible {

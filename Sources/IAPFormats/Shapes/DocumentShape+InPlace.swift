@@ -9,7 +9,7 @@ public struct SignedNotificationLine: Sendable, Equatable {
 extension DocumentShape {
     /// A V2 notification line, bare (`{"signedPayload"}`) or in an envelope (`{"receivedAt": <ms>, "body":
     /// {"signedPayload"}}`), read in place (``FlatJSONObject``) so that its JWS, about 10 KB, is never copied into a
-    /// `String` (Documentation/Performance.md, "Text kernels in vectors").
+    /// `String` (Documentation/Performance.md, "AVX2 text kernels").
     ///
     /// Nil whenever the line is anything else, or anything ``recognise(_:)-([UInt8])`` would refuse or word itself
     /// (another shape, a string `receivedAt`, a time out of range, JSON outside the plain form): the caller then

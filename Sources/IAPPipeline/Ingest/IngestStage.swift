@@ -27,7 +27,7 @@ public struct IngestStage: Sendable {
         /// decides there; a V1 notification carries its subscriber's whole history (12 transaction versions on
         /// average in the real-shaped archive). In the real-shaped 1M archive, the first V2 documents after the
         /// lookup pages and the V1 notifications peaked at 191 MB; with this bound at 165 MB, and the whole
-        /// --no-verify ingest took 109 s against 113 s (Documentation/Performance.md "The finance benchmark on the real-shaped archive").
+        /// --no-verify ingest took 109 s against 113 s (Documentation/Performance.md "Analyze and report").
         public var batchRows: Int = 16_384
         /// Lines read per chunk and verified per round on all cores (a round also stops at 4 MB).
         public var chunkSize: Int = 256

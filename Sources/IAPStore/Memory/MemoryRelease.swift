@@ -10,7 +10,7 @@ public enum MemoryRelease {
     /// per-thread arenas, jemalloc keeps freed pages for a while (a second in iaplens, `CJemallocSettings`). After a
     /// load on many threads that is tens of MB nobody uses, and the next phase (the index sorts at the end of a bulk
     /// load) would add its memory on top. Both entry points are looked up at run time: `<malloc.h>` is not part of
-    /// Swift's Glibc module, and the `iaplens` executable links jemalloc (Documentation/Performance.md "jemalloc, and what the rest is made of")
+    /// Swift's Glibc module, and the `iaplens` executable links jemalloc (Documentation/Performance.md "jemalloc as the allocator")
     /// while the test binaries run on glibc's allocator.
     public static func returnFreedMemory() {
         #if canImport(Glibc)

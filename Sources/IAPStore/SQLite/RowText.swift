@@ -5,7 +5,7 @@ import GRDBSQLite
 ///
 /// Why: bound with `SQLITE_TRANSIENT`, every text value costs SQLite an allocation, a copy and, at the next bind, a
 /// free: about sixty per document, a third of the writer's instructions once the CHECK lists were gone
-/// (Documentation/Performance.md, "What SQLite did per row"). Copied into this buffer and bound with `SQLITE_STATIC`, a value is one
+/// (Documentation/Performance.md, "Ingest's text bound in place"). Copied into this buffer and bound with `SQLITE_STATIC`, a value is one
 /// copy into memory that stays put until the row has been stepped. Swift's own string storage is not used for that:
 /// its address is only guaranteed inside `withContiguousStorageIfAvailable`, and a small string has none at all.
 ///

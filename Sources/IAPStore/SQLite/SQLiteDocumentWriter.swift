@@ -63,13 +63,11 @@ public struct SQLiteDocumentWriter: DocumentWriter {
     /// Connection settings for a bulk load, set once before the first batch; they change neither what is stored
     /// nor durability (WAL, synchronous NORMAL):
     /// - a 32 MB page cache: it holds a whole batch's dirty pages, so SQLite does not spill pages to the WAL in
-    ///   the middle of a transaction and write them again at commit. 64 MB was faster on an
-    ///   earlier VM; on the 2-core EPYC of "A machine like the target's" (Documentation/Performance.md) the real-shaped 1M archive
-    ///   ingested faster with 32 MB and with 35 MB less memory: verified 136–137 s against 140–141 s (peak 142
-    ///   against 177 MB), --no-verify 49.8 against 52.6 s. 16 MB was slower again (139.4 s);
+    ///   the middle of a transaction and write them again at commit; 16 and 64 MB were both slower at 1M, and 64 MB
+    ///   cost 35 MB more memory (Documentation/Performance.md, "SQLite's bulk-load settings");
     /// - a checkpoint every 64 MB of WAL instead of every 4 MB: a checkpoint copies each page once however many
-    ///   commits rewrote it, and fsyncs, so rarer checkpoints write and sync far less (100k archive under
-    ///   --no-verify: 10.7 s -> 9.3 s). The WAL file may grow to that size while ingest runs.
+    ///   commits rewrote it, and fsyncs, so rarer checkpoints write and sync far less. The WAL file may grow to that
+    ///   size while ingest runs.
     public func prepareForBulkLoad(cacheMegabytes: Int = 32, checkpointPages: Int = 16_384) throws {
         try store.database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA cache_size = -\(cacheMegabytes * 1024)")

@@ -95,7 +95,7 @@ public final class SQLiteModelWorkspace: ModelWorkspace {
         // A model's sorts and temporary b-trees free their memory when it ends, but glibc keeps it in the worker
         // thread's arena: at 1M real-shaped notifications the heap crept up model by model, in steps of about 8 MB,
         // from 104 MB to 151 MB, and analyze peaked at up to 200 MB; trimmed, the heap stays under 70 MB
-        // (Documentation/Performance.md "The finance benchmark on the real-shaped archive").
+        // (Documentation/Performance.md "Analyze and report").
         defer { MemoryRelease.returnFreedMemory() }
         return try workers[index].writeWithoutTransaction { db in try body(SQLiteStoreConnection(db)) }
     }

@@ -34,7 +34,7 @@ public struct ReferenceWriter: Sendable {
     public func replaceAccounts(_ rows: [AccountReferenceRow]) throws {
         // Every run that passes --accounts compares the file with the stored mapping, so this stays linear: each
         // token's first row in line order, kept by a set, instead of a dictionary of rows sorted again (a
-        // 114k-row mapping: Performance.md "The finance benchmark on the real-shaped archive"). The file's rows come in line order, where the sort is
+        // 114k-row mapping: Performance.md "Analyze and report"). The file's rows come in line order, where the sort is
         // one pass.
         var seen = Set<String>(minimumCapacity: rows.count)
         let first = rows.sorted { $0.line < $1.line }.filter { seen.insert($0.appAccountToken).inserted }

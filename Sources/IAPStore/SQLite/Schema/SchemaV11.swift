@@ -7,7 +7,7 @@ import GRDB
 /// Why: SQLite tests an IN list of three values or more against a temporary b-tree that it builds for each row it
 /// writes (opened, filled with the list, searched, dropped). Ingest writes `documents.outcome` and
 /// `transaction_versions.source` for every document, and those two lists cost about 11,000 instructions per row each,
-/// a seventh of the writer's work (Documentation/Performance.md, "What SQLite did per row"). A chain of comparisons is a few
+/// a seventh of the writer's work (Documentation/Performance.md, "Ingest's text bound in place"). A chain of comparisons is a few
 /// instructions.
 ///
 /// Both forms accept exactly the same rows: the same values under the column's own collation, and NULL passes both.

@@ -105,15 +105,15 @@ enum SecondaryIndexes {
         // Each build sorts its keys within the page cache's budget, then merges: an 8 MB budget keeps the
         // sort from raising the load's peak memory, at no measurable cost in time.
         // The sorts run on this thread alone (SQLite's default, `PRAGMA threads = 0`). SQLite's worker threads made the
-        // builds of a 1M-document store 0.45 s shorter on two cores (2.2 s against 1.75 s, "What the profile showed") but cost more CPU
+        // builds of a 1M-document store shorter on two cores but cost more CPU
         // in all: `iaplens-bench write-archive` measured 8.7 µs per document with two and 6.8 with one
-        // (Documentation/Performance.md, "What SQLite did per row").
+        // (Documentation/Performance.md, "Ingest's text bound in place").
         let cacheSize = try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? -2_000
         try db.execute(sql: "PRAGMA cache_size = -8192")
         defer { try? db.execute(sql: "PRAGMA cache_size = \(cacheSize)") }
         // The smaller cache frees the load's pages, and each sort its buffers, but glibc keeps both (and the ingest
         // pipeline's freed buffers) in the heap: at 1M real-shaped notifications the index builds held 162 MB
-        // between sorts and peaked at 187 MB (Documentation/Performance.md "The finance benchmark on the real-shaped archive").
+        // between sorts and peaked at 187 MB (Documentation/Performance.md "Analyze and report").
         MemoryRelease.returnFreedMemory()
         for index in missing {
             defer { MemoryRelease.returnFreedMemory() }
