@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CISAL", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
+        // HTTPS to Apple's APIs (IAPFetch's HTTPTransport).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Base64 decoding and the JSON string scan with AVX2 (Debian packages no vectorised decoder; Performance.md
         // "Fast paths and their references").
         .target(name: "CAVX2TextKernels"),
@@ -48,6 +50,8 @@ let package = Package(
 
         // MARK: - Libraries, in layer order
         .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CAVX2TextKernels"], swiftSettings: swiftSettings),
+        // Apple's financial reports and payment summaries, the fiscal calendar and exact decimal amounts.
+        .target(name: "IAPFinanceFiles", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPVerification", dependencies: ["COpenSSL", "CFixedKeyECDSA", "IAPFormats"], swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
@@ -60,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "IAPAnalytics",
-            dependencies: ["IAPStore", "IAPFormats"],
+            dependencies: ["IAPStore", "IAPFormats", "IAPFinanceFiles"],
             swiftSettings: swiftSettings,
             // The SQL/*.sql models are compiled into the binary (EmbeddedSQLModels), so iaplens is one file.
             plugins: ["EmbedSQLModels"]
@@ -68,19 +72,19 @@ let package = Package(
         .executableTarget(name: "iaplens-embed-sql", swiftSettings: swiftSettings),
         .plugin(name: "EmbedSQLModels", capability: .buildTool(), dependencies: ["iaplens-embed-sql"]),
         .target(
-            name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "CLibCSV"], swiftSettings: swiftSettings),
+            name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "IAPFinanceFiles", "CLibCSV"], swiftSettings: swiftSettings),
         .target(
             name: "IAPPipeline",
             dependencies: [
-                "IAPFormats", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
-                "IAPConsumption",
+                "IAPFormats", "IAPFinanceFiles", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
+                "IAPFetch", "IAPConsumption",
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "IAPFetch",
             dependencies: [
-                "COpenSSL", "IAPFormats", "IAPStore",
+                "CCurl", "COpenSSL", "IAPFormats", "IAPFinanceFiles", "IAPStore",
             ],
             swiftSettings: swiftSettings
         ),
@@ -90,7 +94,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "IAPTestSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
-        .target(name: "IAPSimulator", dependencies: ["IAPTestSigning", "IAPFormats", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "IAPSimulator", dependencies: ["IAPTestSigning", "IAPFormats", "IAPFinanceFiles", "CZlib"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
@@ -121,7 +125,7 @@ let package = Package(
         .target(
             name: "IAPTestSupport",
             dependencies: [
-                "IAPTestSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPAnalytics", "IAPFetch", "COpenSSL",
+                "IAPTestSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPFinanceFiles", "IAPAnalytics", "IAPFetch", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -129,7 +133,8 @@ let package = Package(
             path: "Tests/IAPTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats", "IAPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "IAPFinanceFilesTests", dependencies: ["IAPFinanceFiles", "IAPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPVerificationTests",
             dependencies: ["IAPVerification", "IAPTestSigning", "CFixedKeyECDSA", "COpenSSL"],
@@ -159,6 +164,7 @@ let package = Package(
             name: "IAPFetchTests",
             dependencies: [
                 "IAPFetch", "IAPConsumption", "IAPTestSupport", "IAPPipeline", "IAPStore", "IAPSimulator", "IAPFormats",
+                "IAPFinanceFiles",
             ],
             swiftSettings: swiftSettings
         ),

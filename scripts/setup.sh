@@ -4,8 +4,8 @@
 # Safe to run again: it only installs what is missing.
 set -euo pipefail
 
-# libcurl4 and ca-certificates: Foundation's URLSession, through which fetch talks HTTPS to Apple, runs on libcurl.
-packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libisal-dev libjemalloc-dev libpq-dev libcurl4 ca-certificates)
+# libcurl4-openssl-dev and ca-certificates: fetch and consumption talk HTTPS to Apple through libcurl.
+packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libisal-dev libjemalloc-dev libpq-dev libcurl4-openssl-dev ca-certificates)
 # The tests also render the HTML reports in a real headless browser (and the charts' font).
 [ "${1:-}" = "--tests" ] && packages+=(chromium fonts-dejavu-core)
 missing=()

@@ -392,7 +392,7 @@ func runDecodeArchive() throws {
     // With --root, the same processing with every signature checked (none taken from the reuse cache), so the
     // difference from a run without it is what verification adds to one thread's work per document.
     let verifier = try argument("--root").map { path in
-        try JWSVerifier(trustedRoots: try TrustedRoot.load(fromFile: path), reusingSignatures: false)
+        try JWSVerifier(trustedRoots: try TrustedRoot.load(fromFile: path))
     }
     let policy = IngestPolicy(bundleId: bundleId, verifySignatures: verifier != nil)
     let processor = DocumentProcessor(policy: policy, verifier: verifier)

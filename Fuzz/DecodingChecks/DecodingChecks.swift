@@ -22,8 +22,8 @@ public struct DecodingChecks: Sendable {
     private static let fallbackMillis: Int64 = 1_647_345_600_000
 
     public init(roots: [TrustedRoot]) {
-        verifier = try? JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: 0)
-        evpVerifier = try? JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: .max)
+        verifier = try? JWSVerifier(trustedRoots: roots, keyTableAfter: 0)
+        evpVerifier = try? JWSVerifier(trustedRoots: roots, keyTableAfter: .max)
     }
 
     /// Every check on one input; the problems found (none for a correct decoder, whatever the input).

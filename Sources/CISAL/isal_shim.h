@@ -5,8 +5,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <isa-l/igzip_lib.h>
-// CRC-64 (ECMA-182, reflected): the reader's check that a file's bytes are the ones its hash was taken of.
-#include <isa-l/crc64.h>
 
 /// A zeroed, initialised state that parses and checks gzip headers and trailers (CRC-32 and size), or NULL.
 static inline struct inflate_state *iaplens_gunzip_new(void) {

@@ -1,4 +1,5 @@
 import Foundation
+import IAPFinanceFiles
 import IAPFormats
 import IAPStore
 

@@ -13,27 +13,17 @@ public final class JWSVerifier: Sendable {
     /// SHA-256 fingerprints of the configured roots, in the order given.
     public let trustedRootFingerprints: [String]
     private let checks = Atomic<Int>(0)
-    private let reuses = Atomic<Int>(0)
-    /// 32,768 signatures: a few megabytes, far more than the distance between Apple's retries of one notification.
-    private let recent: VerifiedSignatures?
 
     /// How many signatures this verifier has checked (each one P-256 verify): the benchmark divides the machine's
     /// verify rate by it per document instead of assuming a count.
     public var signatureChecks: Int { checks.load(ordering: .relaxed) }
 
-    /// How many JWS were the same bytes as one this verifier had accepted at the same instant, and so were not
-    /// checked again (``VerifiedSignatures``).
-    public var signaturesReused: Int { reuses.load(ordering: .relaxed) }
-
     /// Builds the trust store once from the roots; throws if the list is empty or OpenSSL rejects a root.
-    /// - Parameter reusingSignatures: false checks every JWS even when the same bytes were accepted before (the
-    ///   benchmark's comparison, `IAPLENS_REFERENCE=signature-reuse`).
     /// - Parameter keyTableAfter: how many signatures a leaf key checks through EVP before its table of multiples is
     ///   built, with which it checks the rest in about a third of the time (``LeafPublicKey``); 0 builds it at once.
     public init(
-        trustedRoots: [TrustedRoot], reusingSignatures: Bool = true, keyTableAfter: Int = JWSVerifier.defaultKeyTableAfter
+        trustedRoots: [TrustedRoot], keyTableAfter: Int = JWSVerifier.defaultKeyTableAfter
     ) throws(VerificationConfigurationError) {
-        recent = reusingSignatures ? VerifiedSignatures(capacity: 32_768) : nil
         validator = try CertificatePathValidator(roots: trustedRoots, keyTableAfter: keyTableAfter)
         cache = ChainCache(capacity: 64)
         trustedRootFingerprints = trustedRoots.map(\.sha256Hex)
@@ -55,10 +45,6 @@ public final class JWSVerifier: Sendable {
     /// configured root at `signedDateMillis` (the sent root is ignored); the leaf and intermediate carry Apple's
     /// marker OIDs; the 64-byte `r‖s` signature over the ASCII `header.payload` verifies with the leaf's P-256 key.
     public func verify(_ jws: CompactJWS, atMillis signedDateMillis: Int64) -> Result<Void, JWSVerificationFailure> {
-        if let recent, recent.contains(digest: jws.signingInputDigest, signature: jws.signature, atMillis: signedDateMillis) {
-            reuses.add(1, ordering: .relaxed)
-            return .success(())
-        }
         guard let alg = jws.header.alg else {
             return .failure(.init(.unsupportedAlgorithm, "The JWS header has no alg; Apple signs with ES256."))
         }
@@ -85,11 +71,7 @@ public final class JWSVerifier: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         checks.add(1, ordering: .relaxed)
-        let result = Self.checkSignature(jws, digest: jws.signingInputDigest, key: path.leafKey)
-        if case .success = result {
-            recent?.insert(digest: jws.signingInputDigest, signature: jws.signature, atMillis: signedDateMillis)
-        }
-        return result
+        return Self.checkSignature(jws, digest: jws.signingInputDigest, key: path.leafKey)
     }
 
     /// Validates Apple's shape of chain without a JWS: DER leaf and intermediate, at a time in milliseconds.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import IAPFetch
+import IAPFinanceFiles
 import IAPFormats
 import IAPPipeline
 import IAPTestSupport

@@ -3,9 +3,8 @@ import GRDB
 @testable import IAPStore
 import Testing
 
-/// ``BoundStatement`` binds text from the row's own buffer (``RowText``): every value must read back exactly,
-/// whether it fits the buffer, overflows it (bound with a copy, the buffer grown for the next row), is small enough
-/// for Swift to keep inline, is empty, or holds a NUL.
+/// ``BoundStatement`` binds text from the String's own UTF-8: every value must read back exactly, whether it is large,
+/// small enough for Swift to keep inline, empty, or holds a NUL.
 @Suite struct BoundStatementTests {
     @Test func everyTextReadsBackAsBoundWhateverItsSizeAndTheRowsAround() throws {
         let queue = try DatabaseQueue()

@@ -1,3 +1,4 @@
+import IAPFinanceFiles
 import Foundation
 public import IAPFormats
 

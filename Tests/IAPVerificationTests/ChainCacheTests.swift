@@ -26,8 +26,18 @@ struct ChainCacheTests {
         #expect(TestPKI.reason(TestPKI.check(first, with: verifier, at: 1_577_836_799_999)) == .certificateExpired)
     }
 
-    // A cached chain does not vouch for a bad signature: VerifiedSignaturesTests, which tampers with the signature of
-    // a JWS whose chain and signing input were both just accepted.
+    @Test("A cached chain does not vouch for a bad signature: the same JWS with its signature tampered fails")
+    func aCachedChainDoesNotVouchForABadSignature() throws {
+        let chain = try TestPKI.chain()
+        let verifier = try TestPKI.verifier(trusting: chain)
+        let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
+        #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == nil)
+        var parts = jws.split(separator: ".").map(String.init)
+        var signature = Array(parts[2])
+        signature[10] = signature[10] == "A" ? "B" : "A"
+        parts[2] = String(signature)
+        #expect(TestPKI.reason(TestPKI.check(parts.joined(separator: "."), with: verifier)) == .badSignature)
+    }
 
     @Test("The key's reused verify contexts give each signature its own answer, whatever came before it")
     func reusedContextsDoNotCarryResults() throws {

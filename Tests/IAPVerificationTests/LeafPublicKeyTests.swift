@@ -91,8 +91,8 @@ struct LeafPublicKeyTests {
         let chain = try TestPKI.chain("leaf-key-verifier")
         let other = try TestPKI.chain("leaf-key-verifier-other")
         let roots = [try TrustedRoot(der: chain.rootDER)]
-        let atOnce = try JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: 0)
-        let never = try JWSVerifier(trustedRoots: roots, reusingSignatures: false, keyTableAfter: .max)
+        let atOnce = try JWSVerifier(trustedRoots: roots, keyTableAfter: 0)
+        let never = try JWSVerifier(trustedRoots: roots, keyTableAfter: .max)
         let signer = JWSSigner(chain: chain)
         var cases: [String] = []
         for index in 0..<8 {

@@ -9,7 +9,7 @@ import Testing
 /// notification line and payload is Apple's flat shape, so they are read in place; and ingest binds its text in place.
 /// Each fast path is also held to its reference on its own, on constructed inputs: `LeafPublicKeyTests`,
 /// `WycheproofTests`, `ConstructedSignatureTests`, `Base64DecodingTests`, `PlainASCIITests`,
-/// `FlatJSONObjectTests`, `BoundStatementTests` and `VerifiedSignaturesTests`.
+/// `FlatJSONObjectTests` and `BoundStatementTests`.
 @Suite struct ReferencePathTests {
     static func sampleRun(reports: String, database: String, environment: [String: String]) throws -> CLI.Result {
         let sample = CLI.repositoryRoot + "/data/sample/archive"
@@ -49,6 +49,7 @@ import Testing
         #expect(try FastPath.enabled(byReference: "all").isEmpty)
         #expect(try FastPath.enabled(byReference: " leaf-key-table , vector-text")
             == Set(FastPath.allCases).subtracting([.leafKeyTable, .vectorText]))
+        #expect(throws: UnknownFastPath.self) { try FastPath.enabled(byReference: "signature-reuse") }
         #expect(throws: UnknownFastPath.self) { try FastPath.enabled(byReference: "everything") }
     }
 }

@@ -1,3 +1,4 @@
+import IAPFinanceFiles
 import IAPFormats
 import IAPStore
 

@@ -27,7 +27,7 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     private let key: AppStoreAPIKey
     private let retry: RetryPolicy
     private let transport: HTTPTransport
-    private let timeout: Duration
+    private let actionTransport: HTTPTransport
     private let lock = NSLock()
     private var cachedToken: (token: String, expiresAt: Int64)?
     private var counters = Counters()
@@ -38,12 +38,13 @@ public final class AppStoreServerAPI: @unchecked Sendable {
         self.retry = retry
         // Apple's API never redirects: the transport never follows one, and RetryingExchange refuses it.
         transport = HTTPTransport(idleTimeout: timeout)
-        self.timeout = timeout
+        actionTransport = HTTPTransport(idleTimeout: timeout, reusesConnections: false)
     }
 
     /// Closes the connections; call once when done.
     public func shutdown() async {
         transport.shutdown()
+        actionTransport.shutdown()
     }
 
     public var counts: Counters { lock.withLock { counters } }
@@ -118,11 +119,9 @@ public final class AppStoreServerAPI: @unchecked Sendable {
             var headers = [("Authorization", "Bearer " + (try self.bearerToken())), ("User-Agent", "iaplens")]
             if body != nil { headers.append(("Content-Type", "application/json")) }
             self.lock.withLock { self.counters.requests += 1 }
-            // A request that acts goes over a connection of its own. libcurl sends a request again by itself when a
-            // reused connection closes before any answer; for an action that may already have reached Apple, that
-            // would be a second action. On a new connection it reports the failure instead, which is final here.
-            let transport = retriesUnanswered ? self.transport : HTTPTransport(idleTimeout: self.timeout)
-            defer { if !retriesUnanswered { transport.shutdown() } }
+            // A request that acts goes over a connection of its own (HTTPTransport's reusesConnections), so that
+            // libcurl never sends it a second time by itself.
+            let transport = retriesUnanswered ? self.transport : self.actionTransport
             let answer = try await RetryingExchange.send(
                 method, self.baseURL + path, headers: headers, body: body, with: transport, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {

@@ -1,18 +1,21 @@
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Synchronization
 
-/// HTTPS to Apple's APIs through Foundation's `URLSession`, which ships with the toolchain (libcurl underneath on
-/// Linux): a batch job's few thousand requests need nothing more, and building a second HTTP stack cost the first
-/// build minutes (Documentation/Performance.md, "Decision records").
+/// HTTPS to Apple's APIs through libcurl (Debian's `libcurl4-openssl-dev`): a batch job's few thousand requests need
+/// nothing more, and building a second HTTP stack cost the first build minutes (Documentation/Performance.md,
+/// "Decision records").
 ///
-/// Each request is sent once and read whole, under the rules ``RetryingExchange`` states:
+/// Each request is sent once, on a thread of its own, and read whole, under the rules ``RetryingExchange`` states:
 /// - a redirect is never followed: the 3xx itself is the answer, and ``RetryingExchange`` refuses it;
-/// - a body past `limit` bytes stops the transfer at once with ``BodyTooLarge``;
-/// - cancelling the calling task cancels the transfer (how ``RetryingExchange`` bounds an attempt's time);
-/// - no cache, no cookies, no credentials kept between requests.
-final class HTTPTransport: Sendable {
+/// - the body is written into memory by libcurl's write callback, which stops the transfer the moment it would pass
+///   `limit` bytes (``BodyTooLarge``): memory holds at most the limit, however much the server sends;
+/// - cancelling the calling task stops the transfer at libcurl's next progress call (how ``RetryingExchange``
+///   bounds an attempt's time); a connection that sends nothing for the idle timeout is dropped;
+/// - no cookies, no credentials and no decoding of the body: Apple's bytes as sent.
+///
+/// `@unchecked Sendable`: the handles kept for reuse are only touched under `lock`, each by one transfer at a time.
+final class HTTPTransport: @unchecked Sendable {
     /// What one request got.
     struct Answer: Sendable {
         var status: Int
@@ -24,109 +27,167 @@ final class HTTPTransport: Sendable {
     /// The body grew past the limit; the transfer was stopped.
     struct BodyTooLarge: Error {}
 
-    private let session: URLSession
-    private let transfers: Transfers
-
-    /// - Parameter idleTimeout: the longest wait for the next bytes of an answer.
-    init(idleTimeout: Duration) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.urlCredentialStorage = nil
-        configuration.timeoutIntervalForRequest = TimeInterval(idleTimeout.components.seconds)
-        transfers = Transfers()
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+    /// The transfer failed before a whole answer arrived: libcurl's sentence for it.
+    struct TransferFailed: Error, CustomStringConvertible {
+        let description: String
     }
 
-    /// Closes the connections; requests still running are cancelled.
+    private let idleSeconds: Int
+    private let reusesConnections: Bool
+    private let lock = NSLock()
+    private var idle: [UnsafeMutableRawPointer] = []
+
+    /// - Parameters:
+    ///   - idleTimeout: the longest wait for the next bytes of an answer.
+    ///   - reusesConnections: false for requests that act: each then opens a connection of its own and closes it.
+    ///     libcurl sends a request again by itself when a reused connection closes before any answer; for an action
+    ///     that may already have reached Apple, that would be a second action.
+    init(idleTimeout: Duration, reusesConnections: Bool = true) {
+        _ = Self.globalInit
+        idleSeconds = max(1, Int(idleTimeout.components.seconds))
+        self.reusesConnections = reusesConnections
+    }
+
+    deinit { shutdown() }
+
+    /// Closes the connections kept for reuse.
     func shutdown() {
-        session.invalidateAndCancel()
+        let handles = lock.withLock { () -> [UnsafeMutableRawPointer] in
+            defer { idle = [] }
+            return idle
+        }
+        for handle in handles { curl_easy_cleanup(handle) }
     }
+
+    /// libcurl's global state, set up once per process before any handle exists.
+    private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Sends one request and reads the whole answer, at most `limit` bytes of body.
     func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?, limit: Int) async throws -> Answer {
-        guard let address = URL(string: url) else { throw URLError(.badURL) }
-        var request = URLRequest(url: address)
-        request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        if let body { request.httpBody = Data(body) }
-        let task = session.dataTask(with: request)
+        let transfer = Transfer(limit: limit)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                transfers.start(task, limit: limit, continuation: continuation)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
+                let thread = Thread { [self] in
+                    continuation.resume(with: Result { try perform(transfer, method: method, url: url, headers: headers, body: body) })
+                }
+                thread.name = "iaplens.http"
+                thread.start()
             }
         } onCancel: {
-            task.cancel()
+            transfer.cancel()
         }
     }
 
-    /// The session's delegate: one entry per running transfer, keyed by task, under a lock (URLSession calls it on
-    /// its own queue, the callers wait on their own tasks).
-    private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        private struct Transfer {
-            var limit: Int
-            var continuation: CheckedContinuation<Answer, any Error>
-            var response: HTTPURLResponse?
-            var body: [UInt8] = []
-            var tooLarge = false
+    /// One transfer's state, shared with libcurl's callbacks (through an unmanaged pointer) and with cancellation.
+    private final class Transfer: @unchecked Sendable {
+        let limit: Int
+        var body: [UInt8] = []
+        var retryAfter: String?
+        var tooLarge = false
+        private let cancelled = Atomic<Bool>(false)
+
+        init(limit: Int) { self.limit = limit }
+
+        func cancel() { cancelled.store(true, ordering: .relaxed) }
+        var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+    }
+
+    private func perform(
+        _ transfer: Transfer, method: String, url: String, headers: [(String, String)], body: [UInt8]?
+    ) throws -> Answer {
+        if transfer.isCancelled { throw CancellationError() }
+        guard let handle = reusesConnections ? (lock.withLock { idle.popLast() } ?? curl_easy_init()) : curl_easy_init() else {
+            throw TransferFailed(description: "libcurl could not start a transfer")
         }
-
-        private let lock = NSLock()
-        private var running: [Int: Transfer] = [:]
-
-        func start(_ task: URLSessionDataTask, limit: Int, continuation: CheckedContinuation<Answer, any Error>) {
-            lock.withLock { running[task.taskIdentifier] = Transfer(limit: limit, continuation: continuation) }
-            // Cancelled before it started (the attempt's time was already up): it ends at once, through didComplete.
-            if Task.isCancelled { task.cancel() }
-            task.resume()
+        var reusable = reusesConnections
+        defer {
+            if reusable { lock.withLock { idle.append(handle) } } else { curl_easy_cleanup(handle) }
         }
-
-        func urlSession(
-            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-        ) {
-            completionHandler(nil)
-        }
-
-        func urlSession(
-            _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-            completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-        ) {
-            lock.withLock { running[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
-            completionHandler(.allow)
-        }
-
-        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-            let overLimit: Bool = lock.withLock {
-                guard var transfer = running[dataTask.taskIdentifier] else { return false }
-                if transfer.body.count + data.count > transfer.limit {
-                    transfer.tooLarge = true
-                    running[dataTask.taskIdentifier] = transfer
-                    return true
-                }
-                transfer.body.append(contentsOf: data)
-                running[dataTask.taskIdentifier] = transfer
-                return false
+        curl_easy_reset(handle)
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        var list: UnsafeMutablePointer<curl_slist>?
+        for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
+        // libcurl adds "Expect: 100-continue" to bodies over 1 KB; Apple's API does not need the extra round trip.
+        list = curl_slist_append(list, "Expect:")
+        defer { curl_slist_free_all(list) }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        let code: CURLcode = errorBuffer.withUnsafeMutableBufferPointer { errors in
+            iaplens_curl_set_string(handle, CURLOPT_URL, url)
+            iaplens_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errors.baseAddress)
+            iaplens_curl_set_long(handle, CURLOPT_NOSIGNAL, 1)
+            iaplens_curl_set_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            iaplens_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT, 10)
+            // Fewer than 1 byte a second for the idle timeout ends the transfer.
+            iaplens_curl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, 1)
+            iaplens_curl_set_long(handle, CURLOPT_LOW_SPEED_TIME, idleSeconds)
+            iaplens_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            if !reusesConnections {
+                iaplens_curl_set_long(handle, CURLOPT_FRESH_CONNECT, 1)
+                iaplens_curl_set_long(handle, CURLOPT_FORBID_REUSE, 1)
             }
-            if overLimit { dataTask.cancel() }
-        }
-
-        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-            guard let transfer = lock.withLock({ running.removeValue(forKey: task.taskIdentifier) }) else { return }
-            if transfer.tooLarge {
-                transfer.continuation.resume(throwing: BodyTooLarge())
-            } else if let error {
-                transfer.continuation.resume(throwing: error)
-            } else if let response = transfer.response {
-                transfer.continuation.resume(
-                    returning: Answer(
-                        status: response.statusCode, body: transfer.body,
-                        retryAfter: response.value(forHTTPHeaderField: "Retry-After")))
-            } else {
-                transfer.continuation.resume(throwing: URLError(.badServerResponse))
+            iaplens_curl_set_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(list))
+            iaplens_curl_set_string(handle, CURLOPT_USERAGENT, "iaplens")
+            iaplens_curl_set_data_callback(handle, CURLOPT_WRITEFUNCTION, Self.write)
+            iaplens_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+            iaplens_curl_set_data_callback(handle, CURLOPT_HEADERFUNCTION, Self.header)
+            iaplens_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
+            iaplens_curl_set_long(handle, CURLOPT_NOPROGRESS, 0)
+            iaplens_curl_set_progress_callback(handle, Self.progress)
+            iaplens_curl_set_pointer(handle, CURLOPT_XFERINFODATA, context)
+            iaplens_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, method)
+            if method == "GET" { iaplens_curl_set_long(handle, CURLOPT_HTTPGET, 1) }
+            guard let body else { return curl_easy_perform(handle) }
+            // The body is read from this array while the transfer runs (POSTFIELDS, no copy); one byte more than
+            // its size, so that even an empty body has an address.
+            let bytes = body + [0]
+            return bytes.withUnsafeBytes { buffer in
+                iaplens_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+                iaplens_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+                return curl_easy_perform(handle)
             }
         }
+        if code != CURLE_OK {
+            // A connection that failed is not offered to the next request.
+            reusable = false
+            if transfer.tooLarge { throw BodyTooLarge() }
+            if transfer.isCancelled { throw CancellationError() }
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw TransferFailed(description: detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail)
+        }
+        return Answer(status: iaplens_curl_response_code(handle), body: transfer.body, retryAfter: transfer.retryAfter)
+    }
+
+    /// libcurl's write callback: appends the bytes, or returns 0 (which stops the transfer) past the limit.
+    private static let write: iaplens_curl_data_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let bytes = size * count
+        if transfer.body.count + bytes > transfer.limit {
+            transfer.tooLarge = true
+            return 0
+        }
+        data.withMemoryRebound(to: UInt8.self, capacity: bytes) { transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: bytes)) }
+        return bytes
+    }
+
+    /// libcurl's header callback: keeps `Retry-After` of the final answer.
+    private static let header: iaplens_curl_data_callback = { data, size, count, context in
+        guard let data, let context else { return 0 }
+        let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+        let bytes = size * count
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: bytes) { String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self) }
+        // A status line starts the headers of the next answer (after a 100 Continue): forget the previous ones.
+        if line.hasPrefix("HTTP/") { transfer.retryAfter = nil }
+        let parts = line.split(separator: ":", maxSplits: 1)
+        if parts.count == 2, parts[0].lowercased() == "retry-after" {
+            transfer.retryAfter = parts[1].trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return bytes
+    }
+
+    /// libcurl's progress callback: a non-zero answer stops a cancelled transfer.
+    private static let progress: iaplens_curl_progress_callback = { context, _, _, _, _ in
+        guard let context else { return 0 }
+        return Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue().isCancelled ? 1 : 0
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IAPFinanceFiles
 import IAPFormats
 
 /// Download Finance Reports for every fiscal month the reports need (Documentation/Fetching.md "Apple's financial

@@ -12,17 +12,11 @@ public enum FastPath: String, CaseIterable, Sendable {
     /// Signature checks with a precomputed table of multiples of the leaf key (`CFixedKeyECDSA`).
     /// Reference: OpenSSL's `EVP_PKEY_verify` for every signature.
     case leafKeyTable = "leaf-key-table"
-    /// A JWS whose exact bytes were already accepted at the same instant is not checked again
-    /// (`VerifiedSignatures`). Reference: every signature checked.
-    case signatureReuse = "signature-reuse"
     /// Base64 decoding and the JSON string scan 32 bytes at a time with AVX2 (`CAVX2TextKernels`), where the CPU has it.
     /// Reference: the portable table decoder and 16-byte scan.
     case vectorText = "vector-text"
     /// Apple's flat payloads read in place (`FlatJSONObject`). Reference: the full JSON parser's tree (`JSONParser`).
     case inPlaceJSON = "in-place-json"
-    /// Ingest's text values handed to SQLite from a row buffer it reads in place (`SQLITE_STATIC`).
-    /// Reference: each value copied by SQLite (`SQLITE_TRANSIENT`).
-    case sqliteRowText = "sqlite-row-text"
 
     /// The environment variable that turns fast paths off.
     public static let environmentVariable = "IAPLENS_REFERENCE"

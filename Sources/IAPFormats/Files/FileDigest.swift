@@ -20,7 +20,7 @@ public enum FileDigest {
         defer { buffer.deallocate() }
         while try file.fill(buffer) > 0 {}
         return FileDigestResult(
-            sha256: digest.hex ?? "", byteCount: digest.byteCount, prefixSHA256: digest.prefixHex, checksum: digest.checksum)
+            sha256: digest.hex, byteCount: digest.byteCount, prefixSHA256: digest.prefixHex)
     }
 
     /// Lower-case hexadecimal SHA-256 of bytes in memory (e.g. a canonical V1 body).
@@ -37,13 +37,10 @@ public struct FileDigestResult: Sendable, Equatable {
     public let byteCount: Int64
     /// SHA-256 of the first `prefixLength` bytes; nil when the file is shorter or none was asked.
     public let prefixSHA256: String?
-    /// CRC-64 of the bytes hashed (``StreamingDigest/checksum``), for the reader to check its bytes against.
-    public let checksum: UInt64
 
-    public init(sha256: String, byteCount: Int64, prefixSHA256: String?, checksum: UInt64) {
+    public init(sha256: String, byteCount: Int64, prefixSHA256: String?) {
         self.sha256 = sha256
         self.byteCount = byteCount
         self.prefixSHA256 = prefixSHA256
-        self.checksum = checksum
     }
 }

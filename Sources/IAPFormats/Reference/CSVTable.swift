@@ -25,7 +25,7 @@ public struct CSVTable: Sendable {
         return try parse(bytes, file: path, keepSpaces: keepSpaces)
     }
 
-    static func parse(_ input: [UInt8], file: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
+    public static func parse(_ input: [UInt8], file: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
         var bytes = input[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let collector = Collector()

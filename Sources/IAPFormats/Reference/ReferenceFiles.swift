@@ -125,7 +125,7 @@ public enum ReferenceFiles {
         column < record.fields.count ? trimmed(record.fields[column]) : ""
     }
 
-    static func isBlank(_ record: CSVTable.Record) -> Bool {
+    public static func isBlank(_ record: CSVTable.Record) -> Bool {
         record.fields.allSatisfy { trimmed($0).isEmpty }
     }
 

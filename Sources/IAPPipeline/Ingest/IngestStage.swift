@@ -61,9 +61,7 @@ public struct IngestStage: Sendable {
     public func run(runId: Int64) throws -> IngestSummary {
         MemoryRelease.returnLargeBlocksWhenFreed()
         let discovery = try InputDiscovery.discover(options.inputs)
-        // IAPLENS_REFERENCE=signature-reuse checks every signature again (FastPath).
-        let reuse = FastPath.signatureReuse.isEnabled
-        let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots, reusingSignatures: reuse) : nil
+        let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
         let storeWriter = store.makeDocumentWriter()
         // Apple's financial reports first (small, one transaction each), before a bulk load takes the indexes away.
@@ -158,7 +156,6 @@ public struct IngestStage: Sendable {
         }
         tracker.finish()
         summary.signatureChecks = verifier?.signatureChecks ?? 0
-        summary.signaturesReused = verifier?.signaturesReused ?? 0
         return summary
     }
 }

@@ -44,8 +44,6 @@ public struct IngestSummary: Sendable, Equatable {
 
     /// Signatures checked (one P-256 verify each); 0 under `--no-verify`.
     public var signatureChecks = 0
-    /// Signatures not checked again: the same bytes as one this run had accepted (Apple's retries, …).
-    public var signaturesReused = 0
 
     /// Total quarantined.
     public var quarantined: Int { quarantinedByReason.values.reduce(0, +) }

@@ -1,4 +1,5 @@
 import IAPAnalytics
+import IAPFinanceFiles
 import IAPFormats
 
 /// "Apple's payment", in the finance section of the fiscal month's page: Apple's books against Apple's payment region

@@ -1,4 +1,5 @@
 import IAPAnalytics
+import IAPFinanceFiles
 import IAPFormats
 import IAPStore
 

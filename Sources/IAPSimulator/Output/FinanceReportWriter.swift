@@ -1,4 +1,5 @@
 import Foundation
+import IAPFinanceFiles
 import IAPFormats
 
 /// Apple's detailed financial reports (`FINANCE_DETAIL`, region `Z1`) for the simulated app: every sale and refund

@@ -1,3 +1,4 @@
+import IAPFinanceFiles
 import IAPFormats
 
 /// Apple's payment summaries for the simulated app (Documentation/Inputs.md "Apple's payment summary"): per fiscal

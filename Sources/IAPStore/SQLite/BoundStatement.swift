@@ -1,5 +1,4 @@
 import Foundation
-import IAPFormats
 import GRDB
 import GRDBSQLite
 
@@ -13,14 +12,11 @@ struct BoundStatement {
     private let statement: Statement
     private let connection: SQLiteConnection?
     private var next: Int32 = 1
-    /// The current row's text values, read by SQLite in place.
-    private let text: RowText
 
     /// The cached statement for `sql` on `db`.
     init(_ db: Database, sql: String) throws {
         statement = try db.cachedStatement(sql: sql)
         connection = db.sqliteConnection
-        text = RowText(handle: statement.sqliteStatement)
     }
 
     private var handle: SQLiteStatement { statement.sqliteStatement }
@@ -31,20 +27,15 @@ struct BoundStatement {
             sqlite3_bind_null(handle, next)
             return
         }
-        // Nearly every string is stored as it is: its UTF-8 goes into the row's buffer, from which SQLite reads it
-        // (``RowText``), with no copy of the String (each copy is a retain and a release, and ingest binds about
+        // Nearly every string is stored as it is: SQLite copies its UTF-8 straight from the String's storage
+        // (`SQLITE_TRANSIENT`), with no copy of the String (each copy is a retain and a release, and ingest binds about
         // sixty strings per document).
         let parameter = next
-        let rowText = text
         let boundInPlace = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard let base = bytes.baseAddress, memchr(base, 0, bytes.count) == nil else { return false }
-            if Self.rowTextInPlace, let stable = rowText.store(UnsafeRawBufferPointer(bytes)) {
-                sqlite3_bind_text(handle, parameter, stable.assumingMemoryBound(to: CChar.self), Int32(bytes.count), nil)
-            } else {
-                sqlite3_bind_text(
-                    handle, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
-                    Self.transient)
-            }
+            sqlite3_bind_text(
+                handle, parameter, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(bytes.count),
+                Self.transient)
             return true
         }
         if boundInPlace == true { return }
@@ -101,7 +92,6 @@ struct BoundStatement {
     /// in debug builds), so clearing them first would only write NULL into each one, for every row.
     private mutating func reset() {
         sqlite3_reset(handle)
-        text.reset()
         next = 1
     }
 
@@ -111,9 +101,6 @@ struct BoundStatement {
     }
 
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// Off under `IAPLENS_REFERENCE=sqlite-row-text`: every text value is then copied by SQLite (`SQLITE_TRANSIENT`).
-    private static let rowTextInPlace = FastPath.sqliteRowText.isEnabled
 
     /// The current row of a query, read by column position (0-based).
     struct RowReader {

@@ -168,7 +168,6 @@ enum Console {
         }
         if summary.signatureChecks > 0 {
             result("  signatures checked: \(summary.signatureChecks)")
-            if summary.signaturesReused > 0 { result("  signatures identical to one already checked: \(summary.signaturesReused)") }
         }
         if summary.appleReportsFound > 0 {
             let rejected = summary.appleReportQuarantine.values.reduce(0, +)

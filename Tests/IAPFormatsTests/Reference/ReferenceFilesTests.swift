@@ -1,3 +1,4 @@
+import IAPTestSupport
 import Testing
 @testable import IAPFormats
 

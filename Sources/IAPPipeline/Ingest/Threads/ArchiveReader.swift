@@ -67,12 +67,11 @@ final class ArchiveReader: Sendable {
             var chunk: [DocumentReadResult] = []
             var chunkBytes = 0
             chunk.reserveCapacity(chunkSize)
-            // Exactly the bytes that were hashed, checked again as they are read (by their CRC-64, which the hasher
-            // took in the same pass as the hash): bytes appended since are left for the next run, and a file rewritten
-            // in between is not recorded under a hash that does not cover it.
+            // Exactly the bytes that were hashed, hashed again as they are read: bytes appended since are left for
+            // the next run, and a file rewritten in between is not recorded under a hash that does not cover it.
             var reader = DocumentReader(file: input)
             reader.byteLimit = hashed.byteCount
-            let digest = StreamingDigest(sha256: false)
+            let digest = StreamingDigest()
             var iterator = reader.makeIterator(digest: digest)
             while let item = iterator.next() {
                 chunk.append(item)
@@ -89,7 +88,7 @@ final class ArchiveReader: Sendable {
                 guard events.put(.read(file, chunk), bytes: chunkBytes) else { return }
             }
             iterator.drain()
-            let unchanged = digest.checksum == hashed.checksum && digest.byteCount == hashed.byteCount
+            let unchanged = digest.hex == hashed.sha256 && digest.byteCount == hashed.byteCount
             guard events.put(unchanged ? .finished(file) : .changed(file)) else { return }
         }
     }

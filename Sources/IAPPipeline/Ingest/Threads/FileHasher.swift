@@ -16,8 +16,6 @@ final class FileHasher: Sendable {
         let byteCount: Int64
         /// The hash of the earlier state this file continues, if any.
         let continues: String?
-        /// The CRC-64 of the bytes hashed: the reader's check that it reads the same bytes.
-        let checksum: UInt64
     }
 
     private let hashes: BoundedQueue<Result<Hashed, FileAccessError>>
@@ -45,7 +43,7 @@ final class FileHasher: Sendable {
             candidate.flatMap { candidate in
                 digest.byteCount > candidate.byteCount && digest.prefixSHA256 == candidate.sha256 ? candidate.sha256 : nil
             }
-        return Hashed(sha256: digest.sha256, byteCount: digest.byteCount, continues: continues, checksum: digest.checksum)
+        return Hashed(sha256: digest.sha256, byteCount: digest.byteCount, continues: continues)
     }
 
     /// The next file's hash (or why it could not be read), in the order of `files`; nil after the last.

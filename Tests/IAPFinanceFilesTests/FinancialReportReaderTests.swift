@@ -1,5 +1,7 @@
 import Foundation
+import IAPTestSupport
 import Testing
+@testable import IAPFinanceFiles
 @testable import IAPFormats
 
 /// A FINANCE_DETAIL report as Apple writes it (the columns of Documentation/Inputs.md), built by the tests.

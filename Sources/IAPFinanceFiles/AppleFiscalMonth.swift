@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// A month of Apple's fiscal calendar, the period of one financial report: the fiscal year ends on the last Saturday
 /// of September, and each quarter has months of 5, 4 and 4 weeks (the last month of a 53-week year takes the extra
 /// week). Named by the calendar month it mostly covers: fiscal December 2025 runs 2025-11-30 … 2025-12-27.

@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// Reads Apple's payment summary (Documentation/Inputs.md "Apple's payment summary"): the CSV that App Store Connect's
 /// Payments and Financial Reports page downloads for one fiscal month. A title line ending in the fiscal month in
 /// parentheses, a header row whose first cell is `Region (Currency)`, one row per region; a blank row ends the paid

@@ -1,3 +1,5 @@
+import IAPFormats
+
 extension FinancialReportReader {
     /// The header row: where each column is. A line naming at least three of the required columns is taken as the
     /// header (so a report with a renamed or missing column is refused with its name, not mistaken for another

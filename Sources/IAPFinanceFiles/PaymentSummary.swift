@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// One of Apple's payment summaries, read whole (``PaymentSummaryReader``).
 public struct PaymentSummary: Sendable, Equatable {
     /// The title line's first cell, as written.

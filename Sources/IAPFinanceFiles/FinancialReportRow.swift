@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// One aggregate row of Apple's detailed financial report (`FINANCE_DETAIL`): units of one product sold (`S`) or
 /// returned (`R`) on one day in one country at one price, with what Apple pays for them. Amounts are exact
 /// milliunits of their currency.

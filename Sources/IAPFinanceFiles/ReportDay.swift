@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// A calendar day with no time zone attached, as Apple's financial reports write them (`MM/DD/YYYY`, a day in
 /// Apple's reporting zone) and as the store keeps them (`YYYY-MM-DD`, which sorts as text in date order).
 public struct ReportDay: Sendable, Hashable, Comparable {

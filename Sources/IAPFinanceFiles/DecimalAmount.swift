@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// Apple's decimal amounts (`6.99`, `-6.99`, `980`, `1,234.50`) as exact integer milliunits: money never passes
 /// through floating point (`6.99` is not a binary fraction).
 public enum DecimalAmount {

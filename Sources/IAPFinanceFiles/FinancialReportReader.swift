@@ -1,3 +1,5 @@
+import IAPFormats
+
 /// Reads Apple's detailed financial report (`FINANCE_DETAIL`, Documentation/Inputs.md "Apple's financial reports"):
 /// a tab-separated text file, plain or gzip, with an optional preamble (`Vendor Name`, `Start Date`, `End Date`), a
 /// header row, one row per aggregate, and an optional trailing summary block that starts with a `Country Of Sale`

@@ -1,6 +1,8 @@
 import Foundation
+import IAPTestSupport
 import IAPFormats
 import Testing
+@testable import IAPFinanceFiles
 
 /// Apple's payment summary (Documentation/Inputs.md "Apple's payment summary"), read whole or refused whole.
 @Suite struct PaymentSummaryReaderTests {
