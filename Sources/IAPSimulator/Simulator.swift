@@ -36,7 +36,7 @@ public struct Simulator: Sendable {
         }
         try writer.finish()
         let manifest = makeManifest(world: world, writer: writer)
-        try ArchiveWriter.writeText(Self.reviews(manifest), to: directory + "/reviews.csv")
+        try ArchiveWriter.writeText(Self.reviews(manifest, cleared: writer.reviewRows), to: directory + "/reviews.csv")
         do {
             try manifest.encoded().write(to: URL(fileURLWithPath: directory + "/expectations.json"))
         } catch {
@@ -45,21 +45,20 @@ public struct Simulator: Sendable {
         return manifest
     }
 
-    /// A trust-and-safety reviewer's file (Documentation/Reports.md "The review queue"): the account flagged earliest
-    /// is cleared at the end of its first flagged month (a ring comes back, so it returns to the queue as active), and
-    /// the next account flagged is confirmed then.
-    static func reviews(_ manifest: SimulationManifest) -> String {
+    /// A trust-and-safety reviewer's file (Documentation/Reports.md "The review queue"): the returning ring member
+    /// cleared after its first burst (``RefundRingScript``), so that it comes back to the queue as active, and the
+    /// account flagged earliest of the others confirmed at the start of the month after it was first flagged.
+    static func reviews(_ manifest: SimulationManifest, cleared: [String]) -> String {
         var text = "account_id,decision,reviewed_at,reviewer,note\n"
-        let months = manifest.flaggedAccountsByMonth.keys.sorted()
-        guard let first = months.first, let accounts = manifest.flaggedAccountsByMonth[first], let cleared = accounts.first,
-            let month = Int(first.suffix(2)), let year = Int(first.prefix(4))
-        else { return text }
-        let next = month == 12 ? "\(year + 1)-01" : "\(year)-\(month < 9 ? "0" : "")\(month + 1)"
-        let reviewedAt = "\(next)-01T00:00:00Z"
-        text += "\(cleared),cleared,\(reviewedAt),sam,\"first refunds look accidental; cleared\"\n"
-        let others = months.flatMap { manifest.flaggedAccountsByMonth[$0] ?? [] }.filter { $0 != cleared }
-        if let confirmed = others.first {
-            text += "\(confirmed),confirmed,\(reviewedAt),ana,\"buys currency, spends it, refunds it\"\n"
+        text += cleared.sorted().map { $0 + "\n" }.joined()
+        let clearedAccounts = Set(cleared.map { String($0.prefix { $0 != "," }) })
+        for first in manifest.flaggedAccountsByMonth.keys.sorted() {
+            guard let confirmed = manifest.flaggedAccountsByMonth[first]?.first(where: { !clearedAccounts.contains($0) }),
+                let month = Int(first.suffix(2)), let year = Int(first.prefix(4))
+            else { continue }
+            let next = month == 12 ? "\(year + 1)-01" : "\(year)-\(month < 9 ? "0" : "")\(month + 1)"
+            text += "\(confirmed),confirmed,\(next)-01T00:00:00Z,ana,\"buys currency, spends it, refunds it\"\n"
+            break
         }
         return text
     }

@@ -1,7 +1,6 @@
 import IAPFinanceFiles
 import IAPFormats
 import Foundation
-public import IAPFormats
 
 /// The zone Apple's financial reports date their rows in, as a table of UTC offsets the models join: SQLite has no
 /// time-zone database and PostgreSQL's may differ from this machine's, so both engines read the same offsets, written

@@ -55,7 +55,7 @@ enum ApplePaymentSection {
                     ? .prose("—") : .money(row.integer("proceeds_milli"), currency: row.text("bank_currency")),
             ])
             switch row.text("status") {
-            case "paid", "differs" where !row.text("proceeds_milli").isEmpty:
+            case "paid" where !row.text("proceeds_milli").isEmpty, "differs" where !row.text("proceeds_milli").isEmpty:
                 deposit.add(row.integer("proceeds_milli"), currency: row.text("bank_currency"))
             case "held": held.add(row.integer("total_owed_milli"), currency: currency)
             case "pending": pending.add(row.integer("total_owed_milli"), currency: currency)

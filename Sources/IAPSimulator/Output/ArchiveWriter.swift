@@ -24,6 +24,8 @@ final class ArchiveWriter {
     private var finance = FinanceReportWriter()
     private(set) var tally = Tally()
     private(set) var flagged: [Int: [String]] = [:]
+    /// `reviews.csv` rows from the timelines, in the order the entities were simulated.
+    private(set) var reviewRows: [String] = []
     private(set) var asOf: Int64 = 0
     private(set) var firstPurchase: Int64 = .max
     private(set) var entitiesDone = 0
@@ -68,6 +70,7 @@ final class ArchiveWriter {
         while pendingRefunds.count > Self.pageSize { try flushRefundPage(hasMore: true) }
         tally.merge(chunk.tally)
         for (month, accounts) in chunk.flagged { flagged[month, default: []] += accounts }
+        reviewRows += chunk.reviewRows
         asOf = max(asOf, chunk.asOf)
         firstPurchase = min(firstPurchase, chunk.firstPurchase)
         entitiesDone += chunk.entities

@@ -131,6 +131,7 @@ struct ChunkBuilder: Sendable {
         }
         for outcome in timeline.billingOutcomes { output.tally.add("billingEpisodes", outcome) }
         output.accountRows += timeline.accountRows.map { $0.token + "," + $0.accountId }
+        output.reviewRows += timeline.reviewRows
         try renderLookups(timeline, kind: kind, global: global, ledger: &ledger, into: &output, random: &r)
         output.appleEntries += FinanceReportWriter.entries(of: timeline.transactions, world: world)
         ledger.tallyExpectations(world: world, accountRows: timeline.accountRows, into: &output)

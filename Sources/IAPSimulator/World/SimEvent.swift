@@ -31,6 +31,8 @@ struct EntityTimeline: Sendable {
     var transactions: [SimTransaction] = []
     /// `accounts.csv` rows this customer contributes.
     var accountRows: [(token: String, accountId: String)] = []
+    /// `reviews.csv` rows a trust-and-safety reviewer wrote about this customer.
+    var reviewRows: [String] = []
     /// Intended billing-episode outcomes (`recovered`, `recovered_in_grace`, `expired`, `pending`).
     var billingOutcomes: [String] = []
     /// Order IDs of purchases, for order lookups: (orderId, transaction IDs).

@@ -34,6 +34,7 @@ struct ChunkOutput: Sendable {
     var refundEntries: [Line] = []
     var orderLines: [String] = []
     var accountRows: [String] = []
+    var reviewRows: [String] = []
     /// Sales and refunds as Apple books them (the financial reports), lost notifications included.
     var appleEntries: [FinanceReportWriter.Entry] = []
     var tally = Tally()
