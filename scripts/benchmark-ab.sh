@@ -78,11 +78,10 @@ run() {
     done
     wait "$timer"
     for tid in "${!ticks[@]}"; do echo "${names[$tid]} ${ticks[$tid]}"; done > "$out.threads"
-    local documents checked reused
+    local documents checked
     documents=$(sed -nE 's/^ingest: .* ([0-9]+) document\(s\):.*/\1/p' "$out.out" | tail -1)
     checked=$(sed -nE 's/^  signatures checked: ([0-9]+)$/\1/p' "$out.out" | tail -1 | grep . || echo 0)
-    reused=$(sed -nE 's/^  signatures identical to one already checked: ([0-9]+)$/\1/p' "$out.out" | tail -1 | grep . || echo 0)
-    echo "run $round $label $documents $checked $reused $(elapsed "$out.time") $(cpu_seconds "$out.time") $(peak_kb "$out.time") $out.threads" >> "$results"
+    echo "run $round $label $documents $checked $(elapsed "$out.time") $(cpu_seconds "$out.time") $(peak_kb "$out.time") $out.threads" >> "$results"
     rm -f "$db" "$db-wal" "$db-shm" "$db.lock"
 }
 
@@ -107,7 +106,7 @@ for line in open(path):
     if parts[0] == "floor":
         floors[int(parts[1])] = float(parts[2])
     else:
-        _, rnd, label, docs, checked, reused, wall, cpu, peak, threads = parts
+        _, rnd, label, docs, checked, wall, cpu, peak, threads = parts
         groups = {"processing": 0, "writer": 0, "reader": 0, "main": 0}
         for entry in open(threads):
             name, ticks = entry.rsplit(" ", 1)
@@ -126,7 +125,7 @@ for line in open(path):
         run.update({g: t * 1e4 / docs for g, t in groups.items()})
         speed = floors.get(run["round"])
         if speed:
-            signatures = (int(checked) + int(reused)) / docs
+            signatures = int(checked) / docs
             run["ratio"] = run["rate"] / (speed / signatures)
             run["sig_us"] = int(checked) / docs * cores * 1e6 / speed
             run["rest_us"] = run["cpu_us"] - run["sig_us"]
