@@ -107,7 +107,8 @@ public struct Analyzer: Sendable {
             guard key == (try Self.modelKey(options, connection)) else { throw AnalysisError.analyzedWithOtherOptions }
             try Self.refuseMonthsBeforeArchive(connection)
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
-            let months = try MonthReportReader.read(in: connection)
+            let months = try ReportingCurrencyReader.convertingStakes(
+                MonthReportReader.read(in: connection), in: connection, requested: options.reportingCurrency)
             let archiveMonths = try ArchiveMonthReader.read(in: connection)
             let firstObserved = archiveMonths.first { $0.archiveDays > 0 }?.month
             let appleBefore = try firstObserved.map { try ArchiveMonthReader.appleBefore($0, in: connection) } ?? []

@@ -15,8 +15,44 @@ enum ReportingCurrencyReader {
         let denominator: Int64
     }
 
-    static func read(in connection: any StoreConnection, requested: String?) throws -> (String?, [String: ConvertedMoney]) {
-        var rates: [String: [String: Rate]] = [:]  // currency → fiscal month → rate
+    /// The paid rates Apple's summaries give, and the conversion of an amount of a day into the reporting currency.
+    struct Converter {
+        let reporting: String
+        let bank: String
+        /// Currency → fiscal month → rate into the bank's currency.
+        let rates: [String: [String: Rate]]
+
+        /// The rate of the paid fiscal month that holds `day`, else the latest paid one of the currency.
+        func rate(_ currency: String, day: String) -> Rate? {
+            guard let byMonth = rates[currency], !byMonth.isEmpty else { return nil }
+            if let fiscal = ReportDay(isoText: day).flatMap(AppleFiscalMonth.init(containing:)), let paid = byMonth[fiscal.text] {
+                return paid
+            }
+            return byMonth[byMonth.keys.max()!]
+        }
+
+        /// `value` milliunits of `currency` on `day` in the reporting currency, rounded half away from zero; nil
+        /// when a rate it needs is missing.
+        func convert(_ value: Int64, currency: String, day: String) -> Int64? {
+            if currency == reporting { return value }
+            guard let own = rate(currency, day: day) else { return nil }
+            var numerator = Int128(own.numerator), denominator = Int128(own.denominator)
+            if reporting != bank {
+                // Through the bank's currency: divide by the reporting currency's own rate.
+                guard let target = rate(reporting, day: day) else { return nil }
+                numerator *= Int128(target.denominator)
+                denominator *= Int128(target.numerator)
+            }
+            let product = Int128(value) * numerator * 2
+            let rounded = (product + (product >= 0 ? denominator : -denominator)) / (denominator * 2)
+            return Int64(clamping: rounded)
+        }
+    }
+
+    /// The converter for `requested` (nil: the bank currency of the latest paid summary), or nil when no paid summary
+    /// gives a rate.
+    static func converter(in connection: any StoreConnection, requested: String?) throws -> Converter? {
+        var rates: [String: [String: Rate]] = [:]
         var latestBank: (month: String, currency: String)?
         for row in try connection.rows(
             """
@@ -30,14 +66,13 @@ enum ReportingCurrencyReader {
             rates[currency, default: [:]][month] = Rate(fiscalMonth: month, text: text, numerator: numerator, denominator: denominator)
             if latestBank.map({ $0.month <= month }) ?? true { latestBank = (month, row[3].text ?? "") }
         }
-        guard let reporting = requested ?? latestBank?.currency, let bank = latestBank?.currency else { return (requested, [:]) }
-        func rate(_ currency: String, day: String) -> Rate? {
-            guard let byMonth = rates[currency], !byMonth.isEmpty else { return nil }
-            if let fiscal = ReportDay(isoText: day).flatMap(AppleFiscalMonth.init(containing:)), let paid = byMonth[fiscal.text] {
-                return paid
-            }
-            return byMonth[byMonth.keys.max()!]
-        }
+        guard let reporting = requested ?? latestBank?.currency, let bank = latestBank?.currency else { return nil }
+        return Converter(reporting: reporting, bank: bank, rates: rates)
+    }
+
+    static func read(in connection: any StoreConnection, requested: String?) throws -> (String?, [String: ConvertedMoney]) {
+        guard let converter = try converter(in: connection, requested: requested) else { return (requested, [:]) }
+        let reporting = converter.reporting
         var months: [String: ConvertedMoney] = [:]
         for row in try connection.rows(
             """
@@ -48,21 +83,7 @@ enum ReportingCurrencyReader {
             let month = row[0].text ?? "", day = row[1].text ?? "", currency = row[2].text ?? ""
             var money = months[month] ?? ConvertedMoney(currency: reporting)
             let amounts = (3...6).map { row[$0].integer ?? 0 }
-            func convert(_ value: Int64) -> Int64? {
-                if currency == reporting { return value }
-                guard let own = rate(currency, day: day) else { return nil }
-                var numerator = Int128(own.numerator), denominator = Int128(own.denominator)
-                if reporting != bank {
-                    // Through the bank's currency: divide by the reporting currency's own rate.
-                    guard let target = rate(reporting, day: day) else { return nil }
-                    numerator *= Int128(target.denominator)
-                    denominator *= Int128(target.numerator)
-                }
-                let product = Int128(value) * numerator * 2
-                let rounded = (product + (product >= 0 ? denominator : -denominator)) / (denominator * 2)
-                return Int64(clamping: rounded)
-            }
-            let converted = amounts.map(convert)
+            let converted = amounts.map { converter.convert($0, currency: currency, day: day) }
             if converted.contains(where: { $0 == nil }) {
                 if amounts.contains(where: { $0 != 0 }) { money.unconverted.insert(currency) }
             } else {
@@ -70,13 +91,62 @@ enum ReportingCurrencyReader {
                 money.refundedMilli += converted[1]!
                 money.estimatedProceedsMilli += converted[2]!
                 money.appleProceedsMilli += converted[3]!
-                if currency != reporting, let used = rate(currency, day: day) {
+                if currency != reporting, let used = converter.rate(currency, day: day) {
                     money.ratesUsed.insert("\(currency) \(used.text) (fiscal \(used.fiscalMonth))")
                 }
             }
             months[month] = money
         }
         return (reporting, months)
+    }
+
+    /// `flagged_accounts.csv` with `--reporting-currency` set (Documentation/Reports.md "The review queue"): each
+    /// account's money at stake in every currency (`stakes_by_currency` of the mart, `CUR:milli;…`), converted at the
+    /// rate of the month's last day and summed, in the reporting currency. A row with a currency no paid summary gives
+    /// a rate for keeps its main currency's figure, unconverted. Without the option the rows are as the mart wrote them.
+    static func convertingStakes(
+        _ months: [MonthReport], in connection: any StoreConnection, requested: String?
+    ) throws -> [MonthReport] {
+        guard let requested, let converter = try converter(in: connection, requested: requested) else { return months }
+        var stakes: [String: [String: String]] = [:]  // month → account → stakes_by_currency
+        for row in try connection.rows("select month, account_id, stakes_by_currency from flagged_accounts") {
+            stakes[row[0].text ?? "", default: [:]][row[1].text ?? ""] = row[2].text ?? ""
+        }
+        return months.map { month in
+            guard let lastDay = CalendarMonth(month.month).map({ ISO8601Millis.format($0.endMs - 1).prefix(10) }) else {
+                return month
+            }
+            let tables = month.tables.map { table -> ReportTable in
+                guard table.name == "flagged_accounts.csv", let account = table.columns.firstIndex(of: "account_id"),
+                    let amount = table.columns.firstIndex(of: "at_stake_milli"),
+                    let currency = table.columns.firstIndex(of: "at_stake_currency")
+                else { return table }
+                var converted = table
+                for index in converted.rows.indices {
+                    guard case .text(let id) = converted.rows[index][account],
+                        let text = stakes[month.month]?[id], !text.isEmpty
+                    else { continue }
+                    var total: Int64 = 0
+                    var complete = true
+                    for part in text.split(separator: ";") {
+                        let pieces = part.split(separator: ":")
+                        guard pieces.count == 2, let value = Int64(pieces[1]),
+                            let inReporting = converter.convert(value, currency: String(pieces[0]), day: String(lastDay))
+                        else {
+                            complete = false
+                            break
+                        }
+                        let (sum, overflow) = total.addingReportingOverflow(inReporting)
+                        total = overflow ? (inReporting > 0 ? .max : .min) : sum
+                    }
+                    guard complete else { continue }
+                    converted.rows[index][amount] = .integer(total)
+                    converted.rows[index][currency] = .text(converter.reporting)
+                }
+                return converted
+            }
+            return MonthReport(month: month.month, tables: tables, flaggedTimelines: month.flaggedTimelines, isEmpty: month.isEmpty)
+        }
     }
 
     /// `1.08231` → (108231, 100000); nil for anything that is not a positive decimal.

@@ -11,6 +11,9 @@
 --   the value of its consumption requests signed in the window that Apple has
 --   not decided yet, in the account's main currency (the currency with the
 --   most at stake; ties in byte order); other currencies are not added in;
+-- * stakes_by_currency: every currency's amount at stake, `CUR:milli;…` in
+--   currency order, from which the report converts into --reporting-currency
+--   when one is set (not a column of the CSV);
 -- * review: the reviews file's decision in force at the month's end (the
 --   latest reviewed_at before it, then the later line); '' when none.
 with
@@ -172,7 +175,12 @@ main_stakes as (
         row_number() over (
             partition by month, account_id
             order by amount_milli desc, currency
-        ) as stake_rank
+        ) as stake_rank,
+        {{ string_agg(currency || ':' || amount_milli, ';') }} over (
+            partition by month, account_id
+            order by currency
+            rows between unbounded preceding and unbounded following
+        ) as stakes_by_currency
     from stake_totals
 ),
 
@@ -199,7 +207,8 @@ final as (
         first_flagged.first_flagged_month,
         coalesce(main_stakes.amount_milli, 0) as at_stake_milli,
         coalesce(main_stakes.currency, '') as at_stake_currency,
-        reviewed.review
+        reviewed.review,
+        coalesce(main_stakes.stakes_by_currency, '') as stakes_by_currency
     from flagged
     inner join first_flagged
         on first_flagged.account_id = flagged.account_id
