@@ -73,7 +73,8 @@ final class LeafPublicKey: @unchecked Sendable {
         }
         pointer = key
         self.tableAfter = max(0, tableAfter)
-        table = .waiting(checks: 0)
+        // A key that never builds its table (the reference path) does not count its checks either.
+        table = tableAfter == .max ? .unavailable : .waiting(checks: 0)
     }
 
     deinit {

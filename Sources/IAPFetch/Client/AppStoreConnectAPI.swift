@@ -85,8 +85,8 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
                 ("User-Agent", "iaplens"),
             ]
             self.lock.withLock { self.requests += 1 }
-            let answer = try await RetryingExchange.send(
-                "GET", self.baseURL + path, headers: headers, with: self.transport, limit: Self.bodyLimit)
+            let answer = try await self.transport.send(
+                method: "GET", url: self.baseURL + path, headers: headers, body: nil, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.connectUnauthorized(
                     status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId,

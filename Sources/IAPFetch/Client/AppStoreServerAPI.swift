@@ -122,8 +122,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
             // A request that acts goes over a connection of its own (HTTPTransport's reusesConnections), so that
             // libcurl never sends it a second time by itself.
             let transport = retriesUnanswered ? self.transport : self.actionTransport
-            let answer = try await RetryingExchange.send(
-                method, self.baseURL + path, headers: headers, body: body, with: transport, limit: Self.bodyLimit)
+            let answer = try await transport.send(
+                method: method, url: self.baseURL + path, headers: headers, body: body, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.unauthorized(
                     status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId, bundleId: self.key.bundleId)

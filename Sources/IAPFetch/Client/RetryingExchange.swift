@@ -12,13 +12,6 @@ import Foundation
 /// - a body over the size limit is final: asking again downloads it again;
 /// - a ``FetchError`` thrown by an attempt (a refused key) stops at once; anything else is returned.
 enum RetryingExchange {
-    /// What one attempt got: the status, the body and the `Retry-After` header, if any.
-    struct Answer: Sendable {
-        var status: Int
-        var body: [UInt8]
-        var retryAfter: Duration?
-    }
-
     /// - Parameters:
     ///   - name: the request, for the message when it gives up.
     ///   - retriesUnanswered: false for a request that acts (Send Consumption Information): an attempt with no
@@ -27,7 +20,7 @@ enum RetryingExchange {
     ///   - attempt: sends the request once.
     static func run(
         retry: RetryPolicy, name: String, bodyLimit: Int, retriesUnanswered: Bool = true, onRetry: () -> Void,
-        attempt: @escaping @Sendable () async throws -> Answer
+        attempt: @escaping @Sendable () async throws -> HTTPTransport.Answer
     ) async throws -> (Int, [UInt8]) {
         var failures = 0
         var waited: Duration = .zero
@@ -47,7 +40,7 @@ enum RetryingExchange {
                 }
                 guard RetryPolicy.isRetryable(status: answer.status) else { return (answer.status, answer.body) }
                 outcome = "HTTP \(answer.status)"
-                retryAfter = answer.retryAfter
+                retryAfter = answer.retryAfter.flatMap(Self.retryAfter)
             } catch let error as FetchError {
                 throw error
             } catch is HTTPTransport.BodyTooLarge {
@@ -72,15 +65,6 @@ enum RetryingExchange {
             waited += wait
             try await Task.sleep(for: wait)
         }
-    }
-
-    /// Sends one request with `transport` and reads the whole answer: the shared attempt of both APIs.
-    static func send(
-        _ method: String, _ url: String, headers: [(String, String)], body: [UInt8]? = nil, with transport: HTTPTransport,
-        limit: Int
-    ) async throws -> Answer {
-        let answer = try await transport.send(method: method, url: url, headers: headers, body: body, limit: limit)
-        return Answer(status: answer.status, body: answer.body, retryAfter: answer.retryAfter.flatMap(retryAfter))
     }
 
     /// `Retry-After` in seconds (an HTTP date is read as "no advice"): at most a day, so a hostile value cannot

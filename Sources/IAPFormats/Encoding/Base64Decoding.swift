@@ -80,11 +80,8 @@ public enum Base64Decoding {
     /// speed), the rest four characters at a time into a buffer sized up front, through the pre-shifted tables. The
     /// leftover characters go one at a time through `table`, whose invalid marker (0xFF) has its top bit set.
     public static func decode(bytes: UnsafeBufferPointer<UInt8>, alphabet: Alphabet) -> [UInt8]? {
-        decode(bytes: bytes, alphabet: alphabet, vectors: useVectors)
+        decode(bytes: bytes, alphabet: alphabet, vectors: FastPath.vectorText.isEnabled)
     }
-
-    /// Off under `IAPLENS_REFERENCE=vector-text`.
-    private static let useVectors = FastPath.vectorText.isEnabled
 
     /// `vectors: false` decodes everything through the tables, as a CPU without AVX2 does, so the tests can hold one
     /// path to the other.

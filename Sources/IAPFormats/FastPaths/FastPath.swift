@@ -21,14 +21,24 @@ public enum FastPath: String, CaseIterable, Sendable {
     /// The environment variable that turns fast paths off.
     public static let environmentVariable = "IAPLENS_REFERENCE"
 
-    /// The fast paths this process runs: all but those `IAPLENS_REFERENCE` names. Read once, when first asked.
-    public static let enabled: Set<FastPath> = {
+    /// The fast paths this process runs, one bit each: all but those `IAPLENS_REFERENCE` names. Read once, when first
+    /// asked; a bit test after that, cheap enough for the loops that ask on every document.
+    private static let enabledBits: UInt32 = {
         let value = ProcessInfo.processInfo.environment[environmentVariable] ?? ""
-        return (try? enabled(byReference: value)) ?? []
+        return ((try? enabled(byReference: value)) ?? []).reduce(0) { $0 | $1.bit }
     }()
 
+    private var bit: UInt32 {
+        switch self {
+        case .leafKeyTable: 1
+        case .vectorText: 2
+        case .inPlaceJSON: 4
+        }
+    }
+
     /// Whether this fast path runs in this process.
-    public var isEnabled: Bool { Self.enabled.contains(self) }
+    @inline(__always)
+    public var isEnabled: Bool { Self.enabledBits & bit != 0 }
 
     /// The fast paths left on by an `IAPLENS_REFERENCE` value; throws on a name that is not a fast path's.
     public static func enabled(byReference value: String) throws(UnknownFastPath) -> Set<FastPath> {

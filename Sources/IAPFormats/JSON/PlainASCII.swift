@@ -4,15 +4,12 @@ import CAVX2TextKernels
 /// position before a byte that needs a look, which is a quote, a backslash, a control character or a non-ASCII
 /// byte. JWS strings are kilobytes of base64, so this is where string scanning spends its time.
 enum PlainASCII {
-    /// Off under `IAPLENS_REFERENCE=vector-text` (``FastPath/vectorText``).
-    static let useVectors = FastPath.vectorText.isEnabled
-
     /// The first position at or after `start` where a block of eight holds such a byte, checked 32 bytes at a time
     /// with AVX2 where the CPU has it (`CAVX2TextKernels`), then sixteen, then eight; the caller looks at the bytes from
     /// there one at a time (fewer than eight may be left). `vectors: false` skips the AVX2 step, as a CPU without it
     /// does, so the tests can hold one path to the other.
     @inline(__always)
-    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, vectors: Bool = useVectors) -> Int {
+    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, vectors: Bool = FastPath.vectorText.isEnabled) -> Int {
         var index = start
         guard let base = bytes.baseAddress else { return index }
         if vectors { index = iaplens_plain_ascii_end(base.assumingMemoryBound(to: UInt8.self), bytes.count, start) }

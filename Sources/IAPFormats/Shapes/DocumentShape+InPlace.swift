@@ -15,11 +15,9 @@ extension DocumentShape {
     /// (another shape, a string `receivedAt`, a time out of range, JSON outside the plain form): the caller then
     /// calls that, which stays the one definition of every shape and every failure. So where this answers, it
     /// answers exactly what ``recognise(_:)-([UInt8])`` would.
-    /// Off under `IAPLENS_REFERENCE=in-place-json`: every line is then read by ``recognise(_:)-([UInt8])``.
-    private static let inPlace = FastPath.inPlaceJSON.isEnabled
-
     public static func signedNotificationInPlace(_ bytes: [UInt8]) -> SignedNotificationLine? {
-        guard inPlace, let top = FlatJSONObject.parse(bytes) else { return nil }
+        // Off under `IAPLENS_REFERENCE=in-place-json`: every line is then read by ``recognise(_:)-([UInt8])``.
+        guard FastPath.inPlaceJSON.isEnabled, let top = FlatJSONObject.parse(bytes) else { return nil }
         let receivedAt = top.position(of: "receivedAt", from: 0)
         let bodyPosition = top.position(of: "body", from: 0)
         guard let receivedAt, let bodyPosition else {

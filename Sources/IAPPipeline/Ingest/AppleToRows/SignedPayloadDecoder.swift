@@ -20,9 +20,6 @@ struct SignedPayloadDecoder: Sendable {
         var identity: String { jws.identity }
     }
 
-    /// Off under `IAPLENS_REFERENCE=in-place-json`: every payload is then parsed into a tree, the reference.
-    private static let inPlace = FastPath.inPlaceJSON.isEnabled
-
     /// - Parameters:
     ///   - jws: a string of its own, or left where it lies in its line or payload (``InPlaceString``).
     ///   - fallbackSignedDate: the enclosing notification's `signedDate`, used for nested JWS that carry none.
@@ -37,7 +34,8 @@ struct SignedPayloadDecoder: Sendable {
         let payload: FieldReader
         let signedDateValue: JSONValue?
         var signedDateInPlace: Int64?
-        if Self.inPlace, let flat = FlatJSONObject.parse(compact.payload) {
+        // Off under `IAPLENS_REFERENCE=in-place-json`: every payload is then parsed into a tree, the reference.
+        if FastPath.inPlaceJSON.isEnabled, let flat = FlatJSONObject.parse(compact.payload) {
             payload = FieldReader(flat)
             let position = flat.position(of: "signedDate", from: 0)
             // An integer is read from its digits; anything else as a value, below.
