@@ -33,6 +33,24 @@ struct RecurringRevenueTests {
         #expect(report.rows("2026-01", "mrr.csv") == [["2026-01", "plan", "USD", "1", period, String(mrr)]], "\(days) days")
     }
 
+    /// With several lengths, the lower median decides: of 28, 28, 365 and 365 days the second (28: `P1M`); one more
+    /// yearly period makes the third of five the median (365: `P1Y`). Built from a histogram of the lengths, so a
+    /// median that falls inside a run of equal lengths, or at a run's last period, must still find its run.
+    @Test(arguments: StoreKind.allCases.flatMap { engine in [(engine, 4, "P1M"), (engine, 5, "P1Y")] })
+    func theLowerMedianOfSeveralLengthsDecidesTheProductsPeriod(engine: StoreKind, subscriptions: Int, period: String) throws {
+        let scenario = try Scenario(engine: try Self.store(engine))
+        for index in 0..<subscriptions {
+            let start = at("2026-01-05") + Int64(index) * Self.day
+            let days: Int64 = index < 2 ? 28 : 365
+            let sub = Txn.subscription(
+                "t\(index)", original: "s\(index)", product: "plan", purchase: start, expires: start + days * Self.day)
+            scenario.notify("SUBSCRIBED", at: start, sub)
+        }
+        scenario.notify("DID_CHANGE_RENEWAL_STATUS", at: at("2026-02-01") + 1, Txn.consumable("c1", purchase: at("2026-02-01")))
+        let rows = try scenario.report().rows("2026-01", "mrr.csv")
+        #expect(rows.map { [$0[1], $0[3], $0[4]] } == [["plan", "\(subscriptions)", period]], "\(rows)")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func theCurrentPeriodDecidesAndEachCountHasItsStorefront(engine: StoreKind) throws {
         let scenario = try Scenario(engine: try Self.store(engine))

@@ -24,16 +24,34 @@ boundaries as (
     where edge = 'end'
 ),
 
-lengths as (
+-- The lower median of a product's lengths from a histogram of them (a
+-- product's periods have a handful of distinct lengths): the length whose
+-- cumulative count first reaches position (periods + 1) / 2. Ranking every
+-- paid period instead sorted them all: 0.6 s of this model's 1.8 s at 1M
+-- notifications on SQLite.
+length_counts as (
     select
         product_id,
         expires_at_ms - purchased_at_ms as length_ms,
-        row_number() over (
-            partition by product_id order by expires_at_ms - purchased_at_ms
-        ) as position,
-        count(*) over (partition by product_id) as periods
+        count(*) as length_periods
     from periods
     where is_paid and expires_at_ms is not null
+    group by product_id, expires_at_ms - purchased_at_ms
+),
+
+cumulative_lengths as (
+    select
+        product_id,
+        length_ms,
+        length_periods,
+        cast(sum(length_periods) over (
+            partition by product_id order by length_ms
+            rows between unbounded preceding and current row
+        ) as bigint) as periods_through,
+        cast(
+            sum(length_periods) over (partition by product_id) as bigint
+        ) as periods
+    from length_counts
 ),
 
 -- The lower median, in milliseconds; the midpoints between the named periods
@@ -49,8 +67,9 @@ product_periods as (
             when length_ms <= 23668200000 then 'P6M'
             else 'P1Y'
         end as period
-    from lengths
-    where position = (periods + 1) / 2
+    from cumulative_lengths
+    where periods_through - length_periods < (periods + 1) / 2
+        and (periods + 1) / 2 <= periods_through
 ),
 
 -- A month's share as numerator / denominator, rounded half up:
