@@ -26,9 +26,9 @@ boundaries as (
 
 -- The lower median of a product's lengths from a histogram of them (a
 -- product's periods have a handful of distinct lengths): the length whose
--- cumulative count first reaches position (periods + 1) / 2. Ranking every
--- paid period instead sorted them all: 0.6 s of this model's 1.8 s at 1M
--- notifications on SQLite.
+-- cumulative count first reaches position (periods + 1) / 2, without sorting
+-- every paid period as ranking them would (Documentation/Performance.md
+-- "Where the time goes, and what is left").
 length_counts as (
     select
         product_id,
