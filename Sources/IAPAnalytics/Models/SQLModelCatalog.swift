@@ -59,10 +59,10 @@ public enum SQLModelCatalog {
             "int_month_boundaries", .intermediate, .temporaryTable,
             indexes: [.on("int_month_boundaries_by_instant", ["at_ms"])]),
         SQLModel("int_subscription_starts", .intermediate, .temporaryTable),
-        SQLModel("int_subscription_base", .intermediate, .temporaryTable),
         SQLModel(
             "int_active_subscriptions", .intermediate, .temporaryTable,
             indexes: [.on("int_active_subscriptions_by_instant", ["at_ms", "original_transaction_id"])]),
+        SQLModel("int_subscription_base", .intermediate, .temporaryTable),
         SQLModel("int_archive_daily_movements", .intermediate, .temporaryTable),
 
         // MARK: marts (tables the reports read)

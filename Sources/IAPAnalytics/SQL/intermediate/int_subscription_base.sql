@@ -4,7 +4,9 @@
 -- expiresDate), from the churn model's periods (int_subscription_periods).
 -- * active_start / active_end: subscriptions with a paid period of the
 --   product covering the month's first millisecond / the next month's (T in
---   the month of T), not refunded by then.
+--   the month of T), not refunded by then: counted from
+--   int_active_subscriptions, the one home of "active" (one row per instant,
+--   product and subscription), which mrr.csv and countries.csv count too.
 -- * new_paid: a subscription's first paid period purchased in the month (int_subscription_starts),
 --   unless its originalPurchaseDate is before its earliest known purchase
 --   (the archive missed its start).
@@ -34,35 +36,19 @@ analysis_parameters as (
     select * from {{ source('analysis_parameters') }}
 ),
 
--- The instants to count at: each month's start and the last month's end.
--- Every other month's end is the next month's start (int_month_boundaries),
--- so each instant is counted once and its count given to both rows below.
-instants as (
-    select * from boundaries
-    where boundaries.edge = 'start'
-        or boundaries.month = (select max(last_month.month) from boundaries as last_month)
+active_subscriptions as not materialized (
+    select * from {{ ref('int_active_subscriptions') }}
 ),
 
-paid_periods as (
-    select * from periods
-    where is_paid and expires_at_ms is not null
-),
-
--- Each paid period finds the few instants it covers through the boundaries'
--- index (periods first: the other order tested every period against every
--- instant). Grouped by the instant, an integer: a text month and edge in the
--- sort key cost a second per million rows.
+-- Grouped by the instant, an integer: a text month and edge in the sort key
+-- cost a second per million rows.
 active_at as (
     select
-        instants.at_ms,
-        paid_periods.product_id,
-        count(distinct paid_periods.original_transaction_id) as subscriptions
-    from paid_periods
-    {{ fixed_order_join }} instants
-        on instants.at_ms >= paid_periods.purchased_at_ms
-        and instants.at_ms < paid_periods.expires_at_ms
-    where not paid_periods.is_refunded or paid_periods.revoked_at_ms > instants.at_ms
-    group by 1, 2
+        at_ms,
+        product_id,
+        count(*) as subscriptions
+    from active_subscriptions
+    group by at_ms, product_id
 ),
 
 active as (

@@ -34,16 +34,26 @@ refunded_transactions as (
     select * from {{ ref('int_refunds') }}
 ),
 
+-- Counted per instant first, then given to the month's rows: the instant's
+-- rows are grouped once, not once per month edge joined to them.
+active_by_instant as (
+    select
+        at_ms,
+        storefront,
+        count(*) as subscriptions
+    from active
+    group by at_ms, storefront
+),
+
 active_counts as (
     select
         boundaries.month,
-        active.storefront,
-        case when boundaries.edge = 'start' then count(*) else 0 end as active_start,
-        case when boundaries.edge = 'end' then count(*) else 0 end as active_end
+        active_by_instant.storefront,
+        case when boundaries.edge = 'start' then active_by_instant.subscriptions else 0 end as active_start,
+        case when boundaries.edge = 'end' then active_by_instant.subscriptions else 0 end as active_end
     from boundaries
-    inner join active
-        on active.at_ms = boundaries.at_ms
-    group by boundaries.month, boundaries.edge, active.storefront
+    inner join active_by_instant
+        on active_by_instant.at_ms = boundaries.at_ms
 ),
 
 new_paid as (

@@ -72,16 +72,31 @@ product_periods as (
         and (periods + 1) / 2 <= periods_through
 ),
 
+-- The active subscriptions counted by price first: a share depends only on
+-- the price and the product's period, so the sum of the rounded shares is
+-- each price's share times its count.
+active_prices as (
+    select
+        at_ms,
+        product_id,
+        currency,
+        gross_milli,
+        count(*) as subscriptions
+    from active
+    group by at_ms, product_id, currency, gross_milli
+),
+
 -- A month's share as numerator / denominator, rounded half up:
 -- (price x numerator x 2 + denominator) / (denominator x 2).
 shares as (
     select
         boundaries.month,
-        active.product_id,
-        active.currency,
+        active_prices.product_id,
+        active_prices.currency,
+        active_prices.subscriptions,
         product_periods.period,
         (
-            active.gross_milli
+            active_prices.gross_milli
             * case product_periods.period when 'P1W' then 52 else 1 end * 2
             + case product_periods.period
                 when 'P1W' then 12 when 'P2M' then 2 when 'P3M' then 3
@@ -94,10 +109,10 @@ shares as (
             end * 2
         ) as share_milli
     from boundaries
-    inner join active
-        on active.at_ms = boundaries.at_ms
+    inner join active_prices
+        on active_prices.at_ms = boundaries.at_ms
     inner join product_periods
-        on product_periods.product_id = active.product_id
+        on product_periods.product_id = active_prices.product_id
 ),
 
 final as (
@@ -105,9 +120,9 @@ final as (
         month,
         product_id,
         currency,
-        count(*) as active_end,
+        cast(sum(subscriptions) as bigint) as active_end,
         period,
-        sum(share_milli) as mrr_milli
+        sum(subscriptions * share_milli) as mrr_milli
     from shares
     group by month, product_id, currency, period
 )
