@@ -51,6 +51,35 @@ struct RecurringRevenueTests {
         #expect(rows.map { [$0[1], $0[3], $0[4]] } == [["plan", "\(subscriptions)", period]], "\(rows)")
     }
 
+    /// Periods of one subscription that overlap: the later purchase is the current period, and on the same
+    /// purchase time the greater transaction ID; each subscription counts once. T on a month's first millisecond
+    /// is that month's start and its end: one instant, counted once.
+    @Test(arguments: StoreKind.allCases)
+    func overlappingPeriodsCountTheCurrentOneOnce(engine: StoreKind) throws {
+        let scenario = try Scenario(engine: try Self.store(engine))
+        // s1: a2 bought before a1 ends; both cover February 1st.
+        let a1 = Txn.subscription("a1", original: "s1", purchase: at("2026-01-01"), expires: at("2026-02-15"))
+        let a2 = Txn.subscription("a2", original: "s1", purchase: at("2026-01-20"), expires: at("2026-02-20"), price: 12_990)
+        scenario.notify("SUBSCRIBED", at: at("2026-01-01"), a1)
+        scenario.notify("DID_RENEW", at: at("2026-01-20"), a2)
+        // s2: two periods bought at the same millisecond: b2, the greater transaction ID, is current.
+        let b1 = Txn.subscription("b1", original: "s2", purchase: at("2026-01-10"), expires: at("2026-02-10"), price: 4_990)
+        let b2 = Txn.subscription("b2", original: "s2", purchase: at("2026-01-10"), expires: at("2026-02-10"), price: 6_990)
+        scenario.notify("SUBSCRIBED", at: at("2026-01-10"), b1)
+        scenario.notify("DID_RENEW", at: at("2026-01-10") + 1, b2)
+        // s3 covers March 1st, which is T.
+        let c1 = Txn.subscription("c1", original: "s3", purchase: at("2026-02-15"), expires: at("2026-03-15"))
+        scenario.notify("SUBSCRIBED", at: at("2026-02-15"), c1)
+        scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-01"), Txn.consumable("k1", purchase: at("2026-03-01")))
+        let report = try scenario.report()
+
+        #expect(report.rows("2026-01", "mrr.csv") == [["2026-01", "pro.monthly", "USD", "2", "P1M", "19980"]])
+        #expect(report.rows("2026-02", "mrr.csv") == [["2026-02", "pro.monthly", "USD", "1", "P1M", "9990"]])
+        #expect(report.rows("2026-03", "mrr.csv") == [["2026-03", "pro.monthly", "USD", "1", "P1M", "9990"]])
+        let march = report.rows("2026-03", "subscriptions.csv")
+        #expect(march.map { [$0[1], $0[2], $0[7]] } == [["pro.monthly", "1", "1"]], "\(march)")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func theCurrentPeriodDecidesAndEachCountHasItsStorefront(engine: StoreKind) throws {
         let scenario = try Scenario(engine: try Self.store(engine))

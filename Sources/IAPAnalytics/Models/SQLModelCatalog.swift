@@ -45,7 +45,12 @@ public enum SQLModelCatalog {
             indexes: [.on("int_refunding_account_transactions_by_account", ["account_id", "purchased_at_ms", "is_paid"])]),
         SQLModel(
             "int_subscription_periods", .intermediate, .temporaryTable,
-            indexes: [.unique("int_subscription_periods_by_id", ["transaction_id", "lineage_id"])]),
+            indexes: [
+                .unique("int_subscription_periods_by_id", ["transaction_id", "lineage_id"]),
+                // int_active_subscriptions asks, for each period at each instant, whether a later period of the
+                // same subscription covers that instant: a look-up by subscription and purchase time.
+                .on("int_subscription_periods_by_subscription", ["original_transaction_id", "purchased_at_ms"]),
+            ]),
         // A table, not a view: inlined into int_churn_events, its join to renewal_infos on both key columns led
         // SQLite to probe renewal_infos by subscription for every period (100k: 20 s against 0.2 s).
         SQLModel(
