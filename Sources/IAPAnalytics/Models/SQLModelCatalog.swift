@@ -96,6 +96,9 @@ public enum SQLModelCatalog {
         SQLModel("int_flag_window_figures", .intermediate, .temporaryTable),
         SQLModel("account_flags", .marts, .table, grain: ["window_key", "account_id"]),
         SQLModel("consumption_requests", .marts, .table, grain: ["notification_id", "transaction_id"]),
+        SQLModel(
+            "int_flag_stakes", .intermediate, .temporaryTable,
+            indexes: [.unique("int_flag_stakes_by_month", ["month", "account_id"])]),
         SQLModel("flagged_accounts", .marts, .table, grain: ["month", "account_id"]),
         SQLModel("consumption_request_outcomes", .marts, .table, grain: ["request_id", "transaction_id"]),
         SQLModel(

@@ -34,20 +34,18 @@ transaction_accounts as not materialized (
     select * from {{ ref('int_transaction_accounts') }}
 ),
 
-transactions as not materialized (
-    select * from {{ ref('int_transactions_priced') }}
-),
-
 notifications as not materialized (
     select * from {{ ref('stg_store__notifications') }}
 ),
 
-consumption_requests as (
-    select * from {{ ref('consumption_requests') }}
-),
-
 reviews as (
     select * from {{ ref('stg_reference__reviews') }}
+),
+
+-- The money at stake (int_flag_stakes): its own table, indexed by month and
+-- account, so the join below is a look-up.
+main_stakes as (
+    select * from {{ ref('int_flag_stakes') }}
 ),
 
 analysis_parameters as (
@@ -143,47 +141,6 @@ activity as (
     group by flagged.month, flagged.account_id
 ),
 
-stakes as (
-    select flagged.month, flagged.account_id, refunds.currency, refunds.refund_milli as amount_milli
-    from flagged
-    inner join refunds
-        on refunds.account_id = flagged.account_id
-        and refunds.revoked_at_ms >= flagged.window_start_ms
-        and refunds.revoked_at_ms < flagged.month_end_ms
-    union all
-    select flagged.month, flagged.account_id, transactions.currency, transactions.gross_milli
-    from flagged
-    inner join consumption_requests
-        on consumption_requests.account_id = flagged.account_id
-        and consumption_requests.signed_at_ms >= flagged.window_start_ms
-        and consumption_requests.signed_at_ms < flagged.month_end_ms
-        and consumption_requests.is_verified
-        and (consumption_requests.decided_at_ms is null or consumption_requests.decided_at_ms >= flagged.month_end_ms)
-    inner join transactions
-        on transactions.transaction_id = consumption_requests.transaction_id
-),
-
-stake_totals as (
-    select month, account_id, currency, sum(amount_milli) as amount_milli
-    from stakes
-    group by month, account_id, currency
-),
-
-main_stakes as (
-    select
-        stake_totals.*,
-        row_number() over (
-            partition by month, account_id
-            order by amount_milli desc, currency
-        ) as stake_rank,
-        {{ string_agg(currency || ':' || amount_milli, ';') }} over (
-            partition by month, account_id
-            order by currency
-            rows between unbounded preceding and unbounded following
-        ) as stakes_by_currency
-    from stake_totals
-),
-
 final as (
     select
         flagged.month,
@@ -221,7 +178,6 @@ final as (
     left join main_stakes
         on main_stakes.month = flagged.month
         and main_stakes.account_id = flagged.account_id
-        and main_stakes.stake_rank = 1
 )
 
 select * from final;
