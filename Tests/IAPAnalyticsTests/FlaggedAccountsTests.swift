@@ -1,5 +1,6 @@
 import IAPAnalytics
 import IAPStore
+import IAPTestSupport
 import Testing
 
 @Suite("flagged_accounts.csv")
@@ -52,6 +53,32 @@ struct FlaggedAccountsTests {
         // Then flagged in February (both refunds in its window) only when at most 30 × 24 h apart
         let rows = report.rows("2026-02", "flagged_accounts.csv")
         #expect(rows.map { $0[1] } == (isFlagged ? ["consumable_refund_burst"] : []))
+    }
+
+    /// Lifetime purchases are the paid ones purchased before the window's end: the two bought at the same
+    /// millisecond, the last before the end, both count; a free one does not, nor one bought after the end. On both
+    /// engines.
+    @Test(arguments: StoreKind.allCases)
+    func lifetimePurchasesArePaidOnesBeforeTheWindowsEnd(engine: StoreKind) throws {
+        let store: any StoreEngine = engine == .sqlite
+            ? try SQLiteStore.inMemory() : try StoreLocation(try TestPostgres.freshStore()).open()
+        let scenario = try Scenario(engine: store)
+        let refunded = [coin("r1", "2026-02-01"), coin("r2", "2026-02-02")]
+        let later = [coin("p1", "2026-03-28"), coin("p2", "2026-03-28"), coin("p3", "2026-04-02")]
+        let free = Txn.consumable("f1", purchase: at("2026-03-25"), price: 0, token: "tok-a")
+        for txn in refunded + later + [free] { scenario.notify("ONE_TIME_CHARGE", at: txn.fields.purchaseDate ?? 0, txn) }
+        for (index, txn) in refunded.enumerated() {
+            let refundTime = at("2026-03-0\(index + 1)")
+            scenario.notify("REFUND", at: refundTime, txn.revoked(at: refundTime))
+        }
+        let report = try scenario.report(AnalysisOptions(
+            bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .repeatRefunds: 99])))
+        // r1, r2, p1, p2: four paid purchases before April 1st, two of them refunded: a rate of one half.
+        #expect(report.rows("2026-03", "flagged_accounts.csv").map { [$0[0], $0[1], $0[5], $0[6]] } == [
+            ["tok-a", "high_refund_rate", "4", "2"],
+        ])
+        // April's window ends on May 1st: p3 counts too, and 2 of 5 is under one half.
+        #expect(report.rows("2026-04", "flagged_accounts.csv").isEmpty)
     }
 
     @Test func highRefundRatePersistsInLaterMonths() throws {

@@ -40,9 +40,11 @@ public enum SQLModelCatalog {
             indexes: [.on("int_refunds_by_account", ["account_id", "revoked_at_ms"])]),
         SQLModel(
             "int_refunding_account_transactions", .intermediate, .temporaryTable,
-            // By account, then purchase date: flagged_accounts counts an account's paid purchases before each
-            // window's end from this index alone.
-            indexes: [.on("int_refunding_account_transactions_by_account", ["account_id", "purchased_at_ms", "is_paid"])]),
+            // By account, then purchase date: int_flag_window_figures reads an account's paid purchases before
+            // each window's end from the last entry before it, in this index alone.
+            indexes: [.on(
+                "int_refunding_account_transactions_by_account",
+                ["account_id", "purchased_at_ms", "paid_purchases_through"])]),
         SQLModel(
             "int_subscription_periods", .intermediate, .temporaryTable,
             indexes: [

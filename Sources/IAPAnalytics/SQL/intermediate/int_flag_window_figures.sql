@@ -154,15 +154,16 @@ window_accounts as (
     where windows.window_kind = 'request'
 ),
 
--- One row per (window, account) with its lifetime counts counted per row:
--- refunds as a range of int_refunds_by_account (account_id, revoked_at_ms)
--- (`refunds` is not materialized, so the lookup reaches that index), paid
--- purchases as a range of int_refunding_account_transactions_by_account
--- (account_id, purchased_at_ms, is_paid), which covers the count: every
--- window account has a refund. Joining every refund and
--- purchase to every later window and grouping sorted one row per (window,
--- transaction) instead: the slowest step of the analysis at 1M
--- notifications. Materialised so each count runs once per row.
+-- One row per (window, account) with its lifetime counts, each one look-up:
+-- refunds counted as a range of int_refunds_by_account (account_id,
+-- revoked_at_ms) (`refunds` is not materialized, so the lookup reaches that
+-- index; an account has a refund or two); paid purchases read from the
+-- account's last purchase before the window's end, which carries the running
+-- count of its paid purchases (int_refunding_account_transactions_by_account
+-- covers it), instead of counting every earlier purchase. Joining every refund
+-- and purchase to every later window and grouping sorted one row per (window,
+-- transaction) instead: the slowest step of the analysis at 1M notifications.
+-- Materialised so each look-up runs once per row.
 lifetime_counts as materialized (
     select
         window_accounts.window_key,
@@ -174,15 +175,16 @@ lifetime_counts as materialized (
             where refunds.account_id = window_accounts.account_id
                 and refunds.revoked_at_ms < window_accounts.window_end_ms
         ) as lifetime_refunds,
-        (
-            select count(*)
+        coalesce((
+            select refunding_account_transactions.paid_purchases_through
             from refunding_account_transactions
             where refunding_account_transactions.account_id
                 = window_accounts.account_id
-                and refunding_account_transactions.is_paid
                 and refunding_account_transactions.purchased_at_ms
                 < window_accounts.window_end_ms
-        ) as lifetime_purchases
+            order by refunding_account_transactions.purchased_at_ms desc
+            limit 1
+        ), 0) as lifetime_purchases
     from window_accounts
 )
 

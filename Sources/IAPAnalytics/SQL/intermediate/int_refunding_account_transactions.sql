@@ -16,7 +16,25 @@ refunds as (
     select * from {{ ref('int_refunds') }}
 )
 
-select * from transaction_accounts
+select
+    transaction_accounts.*,
+    -- The account's paid purchases up to this one's purchase time, ties
+    -- included (a RANGE frame): the count int_flag_window_figures reads from
+    -- an account's last purchase before a window's end. A purchase without a
+    -- date counts nowhere (no window's end is after it).
+    sum(
+        case
+            when transaction_accounts.is_paid
+                and transaction_accounts.purchased_at_ms is not null
+                then 1
+            else 0
+        end
+    ) over (
+        partition by transaction_accounts.account_id
+        order by transaction_accounts.purchased_at_ms
+        range between unbounded preceding and current row
+    ) as paid_purchases_through
+from transaction_accounts
 where transaction_accounts.account_id in (
     select refunds.account_id from refunds
 );
