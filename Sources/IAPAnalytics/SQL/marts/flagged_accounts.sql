@@ -7,13 +7,10 @@
 --   and a refund, a refund request or a declined refund of its own in this
 --   month, after its `cleared` review if it has one in force), 'carried'
 --   (flagged before, nothing new this month);
--- * at_stake_milli / at_stake_currency: the refunded value in the window plus
---   the value of its consumption requests signed in the window that Apple has
---   not decided yet, in the account's main currency (the currency with the
---   most at stake; ties in byte order); other currencies are not added in;
--- * stakes_by_currency: every currency's amount at stake, `CUR:milli;…` in
---   currency order, from which the report converts into --reporting-currency
---   when one is set (not a column of the CSV);
+-- * at_stake_milli / at_stake_currency: the money at stake in the account's
+--   main currency, and stakes_by_currency every currency's (not a column of
+--   the CSV: the report converts it into --reporting-currency when one is
+--   set), as int_flag_stakes defines them; 0 and '' when nothing is at stake;
 -- * review: the reviews file's decision in force at the month's end (the
 --   latest reviewed_at before it, then the later line); '' when none.
 with
@@ -48,20 +45,14 @@ main_stakes as (
     select * from {{ ref('int_flag_stakes') }}
 ),
 
-analysis_parameters as (
-    select * from {{ source('analysis_parameters') }}
-),
-
 flagged as (
     select
         account_flags.*,
         report_months.month_end_ms,
-        report_months.month_end_ms - analysis_parameters.window_ms as window_start_ms,
         {{ day_start_ms(account_flags.month || '-01') }} as month_start_ms
     from account_flags
     inner join report_months
         on report_months.month = account_flags.month
-    cross join analysis_parameters
     where account_flags.month is not null
 ),
 
