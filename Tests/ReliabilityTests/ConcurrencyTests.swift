@@ -80,6 +80,24 @@ import Testing
         #expect(throws: Never.self) { _ = try location.lockForRun(command: "ingest") }
     }
 
+    /// A run that ends frees the store at once for the next one, as a script running `ingest` then `analyze` needs:
+    /// taken and released many times in a row, the lock is always free again. On PostgreSQL the lock used to be
+    /// released only when the server's session ended, a moment after its connection closed, and the next run could
+    /// find it still held ("in use by another iaplens process"); it is now released before the connection closes.
+    @Test(arguments: StoreKind.allCases)
+    func aReleasedLockIsFreeForTheNextRunAtOnce(_ kind: StoreKind) throws {
+        let folder = NSTemporaryDirectory() + "iaplens-relock-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let location = try StoreLocation(try kind.freshDatabase(in: folder))
+        for round in 0..<40 {
+            #expect(throws: Never.self, "round \(round)") {
+                let lock = try location.lockForRun(command: "run")
+                withExtendedLifetime(lock) {}
+            }
+        }
+    }
+
     /// Before: a hard link to the SQLite store (another name of the same file, in another folder) took a lock of its
     /// own, so two runs wrote one store at once. After: the store file itself is locked too.
     @Test func aHardLinkToTheStoreTakesTheSameLock() throws {

@@ -56,9 +56,16 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
 
     deinit {
         keepAlive?.cancel()
-        let key = registryKey
+        // Released here, not left to the server: closing the connection frees the lock only when the server's session
+        // ends, a moment later, and a run started in that moment (`ingest` then `analyze` in a script) found the
+        // store still in use.
+        let lockKey = key
+        guardLock.withLock {
+            _ = try? connection.value("SELECT pg_advisory_unlock(hashtextextended(?, 0))", [.text(lockKey)])
+        }
+        let registryKey = registryKey
         Self.registry.withLock { registry in
-            if registry[key]?.lock == nil || registry[key]?.lock === self { registry[key] = nil }
+            if registry[registryKey]?.lock == nil || registry[registryKey]?.lock === self { registry[registryKey] = nil }
         }
     }
 
