@@ -78,8 +78,12 @@ struct SQLModelRunner {
     /// Prints `what` took since `start` when ``timingsEnvironmentVariable`` is set.
     static func printTiming(_ what: String, since start: ContinuousClock.Instant) {
         guard printsTimings else { return }
-        let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
-        FileHandle.standardError.write(Data("\(what): \(String(format: "%.3f", seconds)) s\n".utf8))
+        FileHandle.standardError.write(Data("\(what): \(seconds(ContinuousClock.now - start)) s\n".utf8))
+    }
+
+    /// A duration as seconds with three decimals, as the timings print it.
+    static func seconds(_ duration: Duration) -> String {
+        String(format: "%.3f", duration / .milliseconds(1) / 1000)
     }
 
     static func printPlan(of select: String, in connection: any StoreConnection) throws {

@@ -86,12 +86,13 @@ struct SQLModelScheduler {
     /// Builds every table model on the workers, one thread each; returns where each one is (its qualified name).
     private func build(schema: String) throws -> [String: String] {
         let plan = SQLModelSchedule(runner.models.map { ($0.model, SQLTemplate.references(in: $0.sql)) })
+        let buildStart = ContinuousClock.now
         let group = DispatchGroup()
         for worker in 0..<workspace.workerCount {
             group.enter()
             let thread = Thread {
                 defer { group.leave() }
-                work(as: worker, on: plan, schema: schema)
+                work(as: worker, on: plan, schema: schema, buildStart: buildStart)
             }
             thread.stackSize = 4 << 20
             thread.start()
@@ -105,7 +106,7 @@ struct SQLModelScheduler {
 
     /// One worker's loop: takes the next job until none is left, builds it (after the views it may read), and says
     /// so; a failure stops every worker.
-    private func work(as worker: Int, on plan: SQLModelSchedule, schema: String) {
+    private func work(as worker: Int, on plan: SQLModelSchedule, schema: String, buildStart: ContinuousClock.Instant) {
         let sqlByName = Dictionary(uniqueKeysWithValues: runner.models.map { ($0.model.name, $0.sql) })
         let parameterSchema = workspace.schema(ofWorker: 0)
         let ownSchema = workspace.schema(ofWorker: worker)
@@ -133,7 +134,9 @@ struct SQLModelScheduler {
                     }
                 }
                 viewsHere.formUnion(job.views.map(\.name))
-                SQLModelRunner.printTiming("model \(job.model.name) on worker \(worker)", since: start)
+                SQLModelRunner.printTiming(
+                    "model \(job.model.name) on worker \(worker), started at \(SQLModelRunner.seconds(start - buildStart)) s",
+                    since: start)
                 plan.finished(job.model, on: worker)
             } catch {
                 plan.failed(error)
