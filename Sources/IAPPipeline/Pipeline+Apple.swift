@@ -39,7 +39,7 @@ extension Pipeline {
         let fetchOptions = fetches ? try configuration.fetchOptions() : nil
         // What is fetched is ingested in the same run, wherever the config put it.
         if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
-        let pipeline = Pipeline(configuration: configuration)
+        let pipeline = Pipeline(configuration: configuration, analysisProgress: analysisProgress)
         try configuration.validate(requireInputs: true)
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }

@@ -13,10 +13,13 @@ import IAPVerification
 public struct Pipeline: Sendable {
     /// The configuration of this run.
     public let configuration: PipelineConfiguration
+    /// Told of each model `analyze` builds (by `analyze`, `run`, and `report` when it has to analyse first).
+    public let analysisProgress: (@Sendable (AnalysisProgress) -> Void)?
 
     /// Creates a pipeline.
-    public init(configuration: PipelineConfiguration) {
+    public init(configuration: PipelineConfiguration, analysisProgress: (@Sendable (AnalysisProgress) -> Void)? = nil) {
         self.configuration = configuration
+        self.analysisProgress = analysisProgress
     }
 
     // MARK: - Stages
@@ -90,7 +93,7 @@ public struct Pipeline: Sendable {
         else { return self }
         var resolved = configuration
         resolved.bundleId = bundleId
-        return Pipeline(configuration: resolved)
+        return Pipeline(configuration: resolved, analysisProgress: analysisProgress)
     }
 
     /// Before anything else (the bundle ID, the lock): a store that does not exist is said to be missing, and no lock
@@ -169,7 +172,7 @@ public struct Pipeline: Sendable {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
-            let summary = try Self.usage { try Analyzer(store: store).analyze(analysisOptions) }
+            let summary = try Self.usage { try Analyzer(store: store, progress: analysisProgress).analyze(analysisOptions) }
             try log.finish(runId: runId, outcome: "completed")
             return summary
         } catch {
@@ -182,7 +185,7 @@ public struct Pipeline: Sendable {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
-            let analyzer = Analyzer(store: store)
+            let analyzer = Analyzer(store: store, progress: analysisProgress)
             try loadReferenceFiles(into: store)
             let set: ReportSet = try Self.usage {
                 do {

@@ -9,13 +9,18 @@ public import IAPStore
 public struct Analyzer: Sendable {
     private let store: any StoreEngine
     private let modelWorkers: Int
+    private let progress: (@Sendable (AnalysisProgress) -> Void)?
 
     /// Creates an analyzer over a store. `modelWorkers`: how many connections build the models at once where the
     /// engine offers several (``StoreEngine/makeModelWorkspace(workers:)``); by default
-    /// ``workersEnvironmentVariable``, else one per core up to 4.
-    public init(store: any StoreEngine, modelWorkers: Int? = nil) {
+    /// ``workersEnvironmentVariable``, else one per core up to 4. `progress` is told of each table model built by
+    /// `analyze`, from the thread that built it.
+    public init(
+        store: any StoreEngine, modelWorkers: Int? = nil, progress: (@Sendable (AnalysisProgress) -> Void)? = nil
+    ) {
         self.store = store
         self.modelWorkers = modelWorkers ?? Self.defaultModelWorkers
+        self.progress = progress
     }
 
     /// What the built models depend on: the options and the store's data version, so models built before
@@ -29,7 +34,8 @@ public struct Analyzer: Sendable {
     public func analyze(_ options: AnalysisOptions) throws -> AnalysisSummary {
         try options.validate()
         let models = try SQLModelSource.load()
-        let runner = SQLModelRunner(models: models)
+        var runner = SQLModelRunner(models: models)
+        runner.counter = progress.map { ModelBuildCounter(models: models.map(\.model), report: $0) }
         let schema = store.schema
         let summarize = { (connection: any StoreConnection) throws -> AnalysisSummary in
             try Self.refuseMonthsBeforeArchive(connection)

@@ -11,6 +11,8 @@ import IAPStore
 /// model files are the same for both engines.
 struct SQLModelRunner {
     let models: [(model: SQLModel, sql: String)]
+    /// Told of each table model once it is built, on whichever thread built it.
+    var counter: ModelBuildCounter?
 
     /// Environment variable that, when set (to anything non-empty), prints each model's build time to
     /// standard error: the way to find the slow model on a large store without reproducing the runner.
@@ -49,6 +51,7 @@ struct SQLModelRunner {
                 FileHandle.standardError.write(Data(
                     "model \(model.name): \(String(format: "%.3f", seconds)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
             }
+            counter?.finished(model)
         }
     }
 

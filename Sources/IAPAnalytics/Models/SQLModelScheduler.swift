@@ -138,6 +138,7 @@ struct SQLModelScheduler {
                     "model \(job.model.name) on worker \(worker), started at \(SQLModelRunner.seconds(start - buildStart)) s",
                     since: start)
                 plan.finished(job.model, on: worker)
+                runner.counter?.finished(job.model)
             } catch {
                 plan.failed(error)
             }

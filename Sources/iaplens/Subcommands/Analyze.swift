@@ -13,7 +13,7 @@ struct Analyze: ParsableCommand {
     func run() throws {
         try Console.run(log) {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
-            let summary = try Pipeline(configuration: configuration).analyze()
+            let summary = try Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress()).analyze()
             Console.printAnalysis(summary)
         }
     }

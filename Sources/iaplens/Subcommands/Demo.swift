@@ -42,7 +42,8 @@ struct Demo: ParsableCommand {
             configuration.productsPath = archive + "/products.csv"
             configuration.accountsPath = archive + "/accounts.csv"
             configuration.reviewsPath = archive + "/reviews.csv"
-            let summary = try Pipeline(configuration: configuration).run(progress: Console.progress)
+            let summary = try Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
+                .run(progress: Console.progress)
             Console.printIngest(summary.ingest)
             Console.result("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
             Console.result(Console.readingHint(configuration.reportsDirectory))

@@ -13,7 +13,7 @@ struct Report: ParsableCommand {
     func run() throws {
         try Console.run(log) {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
-            let pipeline = Pipeline(configuration: configuration)
+            let pipeline = Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
             let written = try pipeline.report()
             Console.printReports(written, directory: configuration.reportsDirectory)
         }

@@ -26,7 +26,7 @@ struct Run: AsyncParsableCommand {
     func run() async throws {
         try await Console.runAsync(log) {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report)
-            let summary = try await Pipeline(configuration: configuration)
+            let summary = try await Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
                 .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress())
             let code = Console.health(summary.ingest, configuration)
             // With --json, standard output holds the one JSON line: the other stages' lines go to the log.

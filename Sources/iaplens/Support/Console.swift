@@ -79,6 +79,23 @@ enum Console {
             progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
     }
 
+    /// Progress of `analyze` on stderr: at most one line a second, after its first second (long runs only); every
+    /// model under `--verbose`.
+    static func analysisProgress() -> @Sendable (AnalysisProgress) -> Void {
+        let last = Mutex(ContinuousClock.now)
+        return { progress in
+            let now = ContinuousClock.now
+            let due = last.withLock { previous -> Bool in
+                guard isVerbose || (progress.elapsedSeconds >= 1 && now - previous >= .seconds(1)) else { return false }
+                previous = now
+                return true
+            }
+            guard due else { return }
+            note("analyze: \(progress.modelsBuilt)/\(progress.totalModels) models built (\(progress.lastModel)), "
+                + String(format: "%.1f s", progress.elapsedSeconds))
+        }
+    }
+
     /// Progress of a simulation on stderr: at most one line every two seconds, and the last one (long runs only; every
     /// batch under `--verbose`).
     static func simulationProgress() -> @Sendable (SimulationProgress) -> Void {
