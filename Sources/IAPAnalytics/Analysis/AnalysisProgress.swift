@@ -10,14 +10,6 @@ public struct AnalysisProgress: Sendable, Equatable {
     public var lastModel: String
     /// Seconds since the first model started.
     public var elapsedSeconds: Double
-
-    /// Creates a report.
-    public init(modelsBuilt: Int, totalModels: Int, lastModel: String, elapsedSeconds: Double) {
-        self.modelsBuilt = modelsBuilt
-        self.totalModels = totalModels
-        self.lastModel = lastModel
-        self.elapsedSeconds = elapsedSeconds
-    }
 }
 
 /// Counts the table models built, from whichever worker's thread built them, and hands each count to the caller.
