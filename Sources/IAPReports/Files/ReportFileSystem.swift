@@ -143,64 +143,9 @@ enum ReportFileSystem {
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a
     /// killed run) only ever sees the old file or the complete new one.
     static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriterError) {
-        try writeAtomically([(path, bytes)])
-    }
-
-    /// Writes every file to a temporary beside it, flushes them all with one `syncfs(2)`, then renames each into
-    /// place. One flush, not one `fsync` per file: a month of case pages is thousands of small files, and a flush
-    /// each cost more than rendering them (Documentation/Performance.md). A run killed before the renames leaves
-    /// only temporaries, which the next run removes; a target that is a symbolic link is replaced, not followed.
-    static func writeAtomically(_ files: [(path: String, bytes: [UInt8])]) throws(ReportWriterError) {
-        var staged: [(temporary: String, path: String)] = []
-        func discard() { for file in staged { unlink(file.temporary) } }
-        var flushDescriptor: Int32 = -1
-        defer { if flushDescriptor >= 0 { close(flushDescriptor) } }
-        for file in files {
-            let temporary = file.path + ".tmp-\(getpid())"
-            unlink(temporary)
-            let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else {
-                let code = errno
-                discard()
-                throw .cannotWrite(path: file.path, operation: "creating a temporary file", errno: code)
-            }
-            staged.append((temporary, file.path))
-            var offset = 0
-            while offset < file.bytes.count {
-                let count = file.bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    let code = errno
-                    close(descriptor)
-                    discard()
-                    throw .cannotWrite(path: file.path, operation: "writing", errno: code)
-                }
-                offset += count
-            }
-            if flushDescriptor < 0 { flushDescriptor = descriptor } else { close(descriptor) }
-        }
-        guard let last = staged.last else { return }
-        if flushDescriptor >= 0 && Self.flushFileSystem(flushDescriptor) != 0 {
-            let code = errno
-            discard()
-            throw .cannotWrite(path: last.path, operation: "flushing to disk", errno: code)
-        }
-        for (index, file) in staged.enumerated() where rename(file.temporary, file.path) != 0 {
-            let code = errno
-            for later in staged[index...] { unlink(later.temporary) }
-            throw .cannotWrite(path: file.path, operation: "renaming the temporary file into place", errno: code)
-        }
-    }
-
-    /// Flushes every file of the file system holding `descriptor`: Linux's `syncfs(2)`, looked up at run time
-    /// because Glibc's module map hides it behind `_GNU_SOURCE`; where it is missing, `sync(2)`.
-    private static func flushFileSystem(_ descriptor: Int32) -> Int32 {
-        typealias SyncFS = @convention(c) (Int32) -> Int32
-        if let symbol = dlsym(nil, "syncfs") {
-            return unsafeBitCast(symbol, to: SyncFS.self)(descriptor)
-        }
-        sync()
-        return 0
+        let batch = AtomicFileBatch()
+        try batch.stage(bytes, to: path)
+        try batch.commit()
     }
 
     /// The system's message for an errno value.

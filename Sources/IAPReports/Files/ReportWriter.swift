@@ -1,3 +1,4 @@
+import Foundation
 import IAPFormats
 import IAPAnalytics
 
@@ -31,9 +32,6 @@ public struct ReportWriter: Sendable {
     ///   does not hold are left over from earlier data (a run once dated into the future) and are removed when they
     ///   hold only files iaplens writes; a folder with anything else in it is left alone.
     public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
-        var files: [(path: String, bytes: [UInt8])] = []
-        func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
-
         let flagged = FlaggedAccountIndex(set)
         var folders: [String] = []
         for month in set.months {
@@ -44,14 +42,22 @@ public struct ReportWriter: Sendable {
             }
             folders.append(folder)
         }
-        // The months render on every core (pages are pure functions of the set); the files keep the months' order.
-        let rendered = ParallelMap.map(Array(zip(set.months.indices, folders))) { index, folder in
-            Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
+        let update = try ReportFolderUpdate(directory: directory)
+        // The months render on every core (pages are pure functions of the set), a core's worth at a time: each
+        // group's files are staged before the next is rendered, so memory holds a few months' files, not all.
+        let months = Array(zip(set.months.indices, folders))
+        let group = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        for start in stride(from: 0, to: months.count, by: group) {
+            let rendered = ParallelMap.map(Array(months[start..<min(start + group, months.count)])) { index, folder in
+                Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
+            }
+            for monthFiles in rendered { try update.add(monthFiles) }
         }
-        for monthFiles in rendered { files += monthFiles }
         // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
         let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
         let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
+        var files: [(path: String, bytes: [UInt8])] = []
+        func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
         files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(Self.monthsTable(indexSet))))
         files.append((join(directory, ReportColumns.cohortsFileName), CSVFormatter.render(set.cohorts)))
         let index = IndexPageRenderer.page(indexSet)
@@ -59,8 +65,8 @@ public struct ReportWriter: Sendable {
         add(join(directory, "index.html"), HTMLWriter.render(index))
         files += Self.chartFiles(index, in: directory)
         add(join(directory, Stylesheet.fileName), Stylesheet.css)
-
-        return try apply(files, months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
+        try update.add(files)
+        return try update.finish(months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
     }
 
     /// The files of one month: its CSVs, `report.md` and `report.html` with their charts, its case pages.
