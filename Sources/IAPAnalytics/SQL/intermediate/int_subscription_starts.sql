@@ -6,8 +6,10 @@
 -- paid periods share that instant; not new when the subscription's
 -- originalPurchaseDate is before its earliest known transaction (the archive
 -- missed its start).
--- * product_id, storefront: the first paid period's (null when that
---   transaction is not an auto-renewable one of int_transactions_priced).
+-- * product_id, storefront: the first paid period's.
+-- Every look-up reads the periods (the subscription's auto-renewable
+-- transactions, by int_subscription_periods_by_subscription), not every
+-- transaction: the first paid period is one of them by definition.
 -- Built as a TEMP table.
 with
 
@@ -15,13 +17,9 @@ periods as not materialized (
     select * from {{ ref('int_subscription_periods') }}
 ),
 
-transactions as not materialized (
-    select * from {{ ref('int_transactions_priced') }}
-),
-
 -- Each subscription's first paid period in one pass over the periods: its
 -- purchase date is the least paid one; its transaction is looked up through
--- int_transactions_priced_by_subscription. Ranking every paid period by a
+-- int_subscription_periods_by_subscription. Ranking every paid period by a
 -- window sorted all of them twice (1M: 2.3 s against 1.1 s).
 subscription_starts as (
     select
@@ -39,13 +37,12 @@ first_paid as (
         subscription_starts.first_paid_at_ms,
         (
             select first_paid.transaction_id
-            from transactions as first_paid
+            from periods as first_paid
             where first_paid.original_transaction_id
                 = subscription_starts.original_transaction_id
                 and first_paid.purchased_at_ms
                 = subscription_starts.first_paid_at_ms
                 and first_paid.is_paid
-                and first_paid.product_type = {{ product_type('auto_renewable') }}
             order by first_paid.transaction_id
             limit 1
         ) as transaction_id
@@ -62,12 +59,12 @@ final as (
         first_paid.original_transaction_id,
         first_paid.first_paid_at_ms as purchased_at_ms,
         {{ month_of_ms(first_paid.first_paid_at_ms) }} as month,
-        transactions.product_id,
-        transactions.storefront
+        first_period.product_id,
+        first_period.storefront
     from first_paid
-    left join transactions
-        on transactions.original_transaction_id = first_paid.original_transaction_id
-        and transactions.transaction_id = first_paid.transaction_id
+    left join periods as first_period
+        on first_period.original_transaction_id = first_paid.original_transaction_id
+        and first_period.transaction_id = first_paid.transaction_id
 )
 
 select * from final;
