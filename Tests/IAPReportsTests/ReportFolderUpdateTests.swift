@@ -11,13 +11,6 @@ import Testing
 /// The reports folder changes only when a whole report is in: files are staged as the months render (so memory
 /// holds a few months' files, not all) and put in place together at the end.
 @Suite struct ReportFolderUpdateTests {
-    private func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/iaplens-update-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
-        try #require(made != nil)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     /// Every file under `folder`, relative, sorted.
     private func tree(_ folder: String) -> [String] {
         ReportFileSystem.entries(of: folder).sorted().flatMap { name -> [String] in
@@ -30,7 +23,7 @@ import Testing
 
     @Test func nothingIsInPlaceBeforeTheEndAndAnUnfinishedUpdateLeavesNoTrace() throws {
         // Given a reports folder with last run's October
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("update")
         let first = try ReportFolderUpdate(directory: root)
         try first.add([(root + "/2026-10/churn.csv", Array("old\n".utf8))])
         _ = try first.finish(months: ["2026-10"], pruneMonths: true)
@@ -51,7 +44,7 @@ import Testing
 
     @Test func aFinishedUpdatePutsEveryMonthInPlaceAndCountsWhatDidNotChange() throws {
         // Given October as last run wrote it
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("update")
         let first = try ReportFolderUpdate(directory: root)
         try first.add([(root + "/2026-10/churn.csv", Array("same\n".utf8))])
         _ = try first.finish(months: ["2026-10"], pruneMonths: true)

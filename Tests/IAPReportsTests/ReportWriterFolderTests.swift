@@ -13,20 +13,13 @@ import Testing
 /// files elsewhere. Before: a symlinked `accounts/` had its `*.html` deleted and case pages written through it; a
 /// month-named link to another folder was emptied by the clean-up of months the data no longer has.
 @Suite struct ReportWriterFolderTests {
-    private func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/iaplens-links-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
-        try #require(made != nil)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private func write(_ text: String, to path: String) throws {
         try ReportFileSystem.writeAtomically(Array(text.utf8), to: path)
     }
 
     @Test func aLinkedAccountsFolderIsNeitherWrittenNorCleaned() throws {
         // Given someone else's folder with a page of theirs, and the month's accounts/ a link to it
-        let base = try temporaryDirectory()
+        let base = try temporaryFolder("links")
         let elsewhere = base + "/elsewhere"
         try ReportFileSystem.makeDirectory(elsewhere)
         try write("theirs", to: elsewhere + "/index.html")
@@ -43,7 +36,7 @@ import Testing
     }
 
     @Test func aLinkedChartsFolderKeepsItsFilesWhenTheDataChanges() throws {
-        let base = try temporaryDirectory()
+        let base = try temporaryFolder("links")
         let root = base + "/reports"
         let writer = ReportWriter(directory: root)
         _ = try writer.write(Fixtures.set())
@@ -63,7 +56,7 @@ import Testing
 
     @Test func aMonthNamedLinkIsNotEmptiedByTheCleanUp() throws {
         // Given a month-named link to a folder whose files carry iaplens's names
-        let base = try temporaryDirectory()
+        let base = try temporaryFolder("links")
         let elsewhere = base + "/backup"
         try ReportFileSystem.makeDirectory(elsewhere + "/charts")
         try write("month\n", to: elsewhere + "/churn.csv")
@@ -81,7 +74,7 @@ import Testing
     }
 
     @Test func onlyFilesIaplensWroteAreRemoved() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("links")
         let writer = ReportWriter(directory: root)
         _ = try writer.write(Fixtures.set())
         // Given a chart someone put beside iaplens's, named like one
@@ -97,7 +90,7 @@ import Testing
     }
 
     @Test func aReportFileReplacedByALinkIsReplacedNotFollowed() throws {
-        let base = try temporaryDirectory()
+        let base = try temporaryFolder("links")
         try write("secret", to: base + "/target.txt")
         let root = base + "/reports"
         _ = try ReportWriter(directory: root).write(Fixtures.set())

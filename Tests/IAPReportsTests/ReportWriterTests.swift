@@ -10,14 +10,6 @@ import Testing
 #endif
 
 @Suite struct ReportWriterTests {
-    /// A fresh folder under the system temp dir.
-    private func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/iaplens-reports-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { $0.baseAddress.flatMap(mkdtemp) }
-        try #require(made != nil)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     private func modificationTime(_ path: String) -> Int {
         var info = stat()
         guard stat(path, &info) == 0 else { return -1 }
@@ -26,7 +18,7 @@ import Testing
 
     @Test func writesTheExpectedFiles() throws {
         // Given an empty folder and a two-month set
-        let root = try temporaryDirectory() + "/reports"
+        let root = try temporaryFolder("reports") + "/reports"
         // When the set is written
         let summary = try ReportWriter(directory: root).write(Fixtures.set())
         // Then every month has its CSV files, report.md with its charts, report.html and a case page per flagged
@@ -54,7 +46,7 @@ import Testing
     }
 
     @Test func rerunLeavesFilesUntouched() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let writer = ReportWriter(directory: root)
         let first = try writer.write(Fixtures.set())
         let before = first.written.map { (ReportFileSystem.contents(of: $0), modificationTime($0)) }
@@ -69,7 +61,7 @@ import Testing
     }
 
     @Test func changedMonthRewritesOnlyWhatChanged() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let writer = ReportWriter(directory: root)
         _ = try writer.write(Fixtures.set(months: [Fixtures.october()]))
         let summary = try writer.write(Fixtures.set(months: [Fixtures.october(productId: "com.example.platinum")]))
@@ -78,8 +70,8 @@ import Testing
     }
 
     @Test func outputIsDeterministicAcrossFolders() throws {
-        let first = try temporaryDirectory()
-        let second = try temporaryDirectory()
+        let first = try temporaryFolder("reports")
+        let second = try temporaryFolder("reports")
         let a = try ReportWriter(directory: first).write(Fixtures.set())
         let b = try ReportWriter(directory: second).write(Fixtures.set())
         for (left, right) in zip(a.written, b.written) {
@@ -88,7 +80,7 @@ import Testing
     }
 
     @Test func previousMonthIsTheCalendarMonthBefore() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let gap = MonthReport(
             month: "2026-12", tables: Fixtures.october().tables, flaggedTimelines: [], isEmpty: false)
         _ = try ReportWriter(directory: root).write(Fixtures.set(months: [Fixtures.september(), gap]))
@@ -97,7 +89,7 @@ import Testing
     }
 
     @Test func badMonthIsRefusedBeforeWriting() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let bad = MonthReport(month: "../../etc", tables: [], flaggedTimelines: [], isEmpty: true)
         #expect(throws: ReportWriterError.invalidMonth(month: "../../etc")) {
             try ReportWriter(directory: root).write(Fixtures.set(months: [bad]))
@@ -106,7 +98,7 @@ import Testing
     }
 
     @Test func ragged_row_is_reported_with_its_path() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let month = MonthReport(
             month: "2026-10",
             tables: Fixtures.tables([Fixtures.table("churn.csv", ReportColumns.churn, [[.text("2026-10")]])]),
@@ -123,7 +115,7 @@ import Testing
 
 extension ReportWriterTests {
     @Test func monthFoldersNoLongerWrittenAreRemovedOnlyWhenTheyHoldOnlyIaplensFiles() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let writer = ReportWriter(directory: root)
         // Given three months written, then a fourth folder someone keeps notes in
         _ = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()]))
@@ -148,7 +140,7 @@ extension ReportWriterTests {
 extension ReportWriterTests {
     /// `report --month 2026-09` into a folder of three months once rewrote the index to link one month.
     @Test func theIndexListsEveryMonthTheFolderHolds() throws {
-        let root = try temporaryDirectory()
+        let root = try temporaryFolder("reports")
         let writer = ReportWriter(directory: root)
         let full = Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()])
         _ = try writer.write(full)
