@@ -23,21 +23,10 @@ import Testing
     }
 
     @Test func theSampleGivesByteIdenticalReportsOnBothEngines() throws {
-        let sample = CLI.repositoryRoot + "/data/sample/archive"
         let root = NSTemporaryDirectory() + "iaplens-engines-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let trees = try reportsOfBothEngines(root: root) { database, reports in
-            var configuration = PipelineConfiguration()
-            configuration.inputs = SimulatedArchive.dataFolders.map { sample + "/" + $0 }
-            configuration.databasePath = database
-            configuration.reportsDirectory = reports
-            configuration.bundleId = SimulatedArchive.bundleId
-            configuration.appAppleId = SimulatedArchive.appAppleId
-            configuration.rootCertificates = [sample + "/certs/root.pem"]
-            configuration.productsPath = sample + "/products.csv"
-            configuration.accountsPath = sample + "/accounts.csv"
-            configuration.reviewsPath = sample + "/reviews.csv"
-            return configuration
+            SimulatedArchive.sampleConfiguration(database: database, reports: reports)
         }
         let sqlite = try #require(trees[.sqlite])
         #expect(sqlite.count > 200, "the sample writes a report set")

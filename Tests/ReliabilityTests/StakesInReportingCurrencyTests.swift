@@ -9,19 +9,10 @@ import Testing
 /// account's main currency, as the mart writes it.
 @Suite struct StakesInReportingCurrencyTests {
     private func flaggedRows(_ kind: StoreKind, reporting: String?, root: String) throws -> [String: [[String: String]]] {
-        let sample = CLI.repositoryRoot + "/data/sample/archive"
         let folder = root + "/" + kind.rawValue + (reporting ?? "-main")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var configuration = PipelineConfiguration()
-        configuration.inputs = SimulatedArchive.dataFolders.map { sample + "/" + $0 }
-        configuration.databasePath = try kind.freshDatabase(in: folder)
-        configuration.reportsDirectory = folder + "/reports"
-        configuration.bundleId = SimulatedArchive.bundleId
-        configuration.appAppleId = SimulatedArchive.appAppleId
-        configuration.rootCertificates = [sample + "/certs/root.pem"]
-        configuration.productsPath = sample + "/products.csv"
-        configuration.accountsPath = sample + "/accounts.csv"
-        configuration.reviewsPath = sample + "/reviews.csv"
+        var configuration = SimulatedArchive.sampleConfiguration(
+            database: try kind.freshDatabase(in: folder), reports: folder + "/reports")
         configuration.reportingCurrency = reporting
         _ = try Pipeline(configuration: configuration).run()
         var months: [String: [[String: String]]] = [:]

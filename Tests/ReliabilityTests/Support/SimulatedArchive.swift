@@ -111,4 +111,21 @@ final class SimulatedArchive: @unchecked Sendable {
         configuration.accountsPath = accounts
         return configuration
     }
+
+    /// A run of the committed sample (`data/sample/archive`, what the README's main command reads) into `database`
+    /// and `reports`, with every reference file the sample has.
+    static func sampleConfiguration(database: String, reports: String) -> PipelineConfiguration {
+        let sample = CLI.repositoryRoot + "/data/sample/archive"
+        var configuration = PipelineConfiguration()
+        configuration.inputs = dataFolders.map { sample + "/" + $0 }
+        configuration.databasePath = database
+        configuration.reportsDirectory = reports
+        configuration.bundleId = bundleId
+        configuration.appAppleId = appAppleId
+        configuration.rootCertificates = [sample + "/certs/root.pem"]
+        configuration.productsPath = sample + "/products.csv"
+        configuration.accountsPath = sample + "/accounts.csv"
+        configuration.reviewsPath = sample + "/reviews.csv"
+        return configuration
+    }
 }
