@@ -81,9 +81,9 @@ import Testing
     }
 
     /// A run that ends frees the store at once for the next one, as a script running `ingest` then `analyze` needs:
-    /// taken and released many times in a row, the lock is always free again. On PostgreSQL the lock used to be
-    /// released only when the server's session ended, a moment after its connection closed, and the next run could
-    /// find it still held ("in use by another iaplens process"); it is now released before the connection closes.
+    /// taken and released many times in a row, the lock is always free again. On PostgreSQL it is released before
+    /// the connection closes: left to the server, it is freed only when the session ends, a moment later, and the
+    /// next run could find it still held ("in use by another iaplens process").
     @Test(arguments: StoreKind.allCases)
     func aReleasedLockIsFreeForTheNextRunAtOnce(_ kind: StoreKind) throws {
         let folder = NSTemporaryDirectory() + "iaplens-relock-\(UUID().uuidString.prefix(8))"

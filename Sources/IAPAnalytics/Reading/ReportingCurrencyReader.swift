@@ -47,6 +47,22 @@ enum ReportingCurrencyReader {
             let rounded = (product + (product >= 0 ? denominator : -denominator)) / (denominator * 2)
             return Int64(clamping: rounded)
         }
+
+        /// The sum, in the reporting currency, of stakes written `CUR:milli;…` (the mart's `stakes_by_currency`),
+        /// each converted at the rate of `day`; nil when the text is empty, malformed, or a rate it needs is missing.
+        func sum(stakesByCurrency text: String, day: String) -> Int64? {
+            guard !text.isEmpty else { return nil }
+            var total: Int64 = 0
+            for part in text.split(separator: ";") {
+                let pieces = part.split(separator: ":")
+                guard pieces.count == 2, let value = Int64(pieces[1]),
+                    let inReporting = convert(value, currency: String(pieces[0]), day: day)
+                else { return nil }
+                let (sum, overflow) = total.addingReportingOverflow(inReporting)
+                total = overflow ? (inReporting > 0 ? .max : .min) : sum
+            }
+            return total
+        }
     }
 
     /// The converter for `requested` (nil: the bank currency of the latest paid summary), or nil when no paid summary
@@ -124,22 +140,9 @@ enum ReportingCurrencyReader {
                 var converted = table
                 for index in converted.rows.indices {
                     guard case .text(let id) = converted.rows[index][account],
-                        let text = stakes[month.month]?[id], !text.isEmpty
+                        let text = stakes[month.month]?[id],
+                        let total = converter.sum(stakesByCurrency: text, day: String(lastDay))
                     else { continue }
-                    var total: Int64 = 0
-                    var complete = true
-                    for part in text.split(separator: ";") {
-                        let pieces = part.split(separator: ":")
-                        guard pieces.count == 2, let value = Int64(pieces[1]),
-                            let inReporting = converter.convert(value, currency: String(pieces[0]), day: String(lastDay))
-                        else {
-                            complete = false
-                            break
-                        }
-                        let (sum, overflow) = total.addingReportingOverflow(inReporting)
-                        total = overflow ? (inReporting > 0 ? .max : .min) : sum
-                    }
-                    guard complete else { continue }
                     converted.rows[index][amount] = .integer(total)
                     converted.rows[index][currency] = .text(converter.reporting)
                 }
