@@ -46,10 +46,9 @@ struct SQLModelRunner {
                 try Self.statements(model, select: try template.render(sql), dialect: connection.dialect)
             }
             if printsTimings {
-                let seconds = (ContinuousClock.now - start) / .milliseconds(1) / 1000
                 let megabytes = Double(Self.bytesRead() - readBefore) / 1_000_000
                 FileHandle.standardError.write(Data(
-                    "model \(model.name): \(String(format: "%.3f", seconds)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
+                    "model \(model.name): \(Self.seconds(ContinuousClock.now - start)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
             }
             counter?.finished(model)
         }

@@ -82,15 +82,9 @@ enum Console {
     /// Progress of `analyze` on stderr: at most one line a second, after its first second (long runs only); every
     /// model under `--verbose`.
     static func analysisProgress() -> @Sendable (AnalysisProgress) -> Void {
-        let last = Mutex(ContinuousClock.now)
+        let isDue = progressGate(every: .seconds(1))
         return { progress in
-            let now = ContinuousClock.now
-            let due = last.withLock { previous -> Bool in
-                guard isVerbose || (progress.elapsedSeconds >= 1 && now - previous >= .seconds(1)) else { return false }
-                previous = now
-                return true
-            }
-            guard due else { return }
+            guard isDue(.milliseconds(Int64(progress.elapsedSeconds * 1000)), false) else { return }
             note("analyze: \(progress.modelsBuilt)/\(progress.totalModels) models built (\(progress.lastModel)), "
                 + String(format: "%.1f s", progress.elapsedSeconds))
         }
@@ -100,17 +94,27 @@ enum Console {
     /// batch under `--verbose`).
     static func simulationProgress() -> @Sendable (SimulationProgress) -> Void {
         let started = ContinuousClock.now
-        let last = Mutex(ContinuousClock.now)
+        let isDue = progressGate(every: .seconds(2))
         return { progress in
+            guard isDue(ContinuousClock.now - started, progress.entitiesDone == progress.entitiesTotal) else { return }
+            note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers (\(Int(progress.fraction * 100)) %), "
+                + "\(progress.documentsWritten) documents written")
+        }
+    }
+
+    /// When a stage's progress line is due: every one under `--verbose`; otherwise one per `interval` of the stage
+    /// (`elapsed`: a stage shorter than that prints none), and its `last` line once it has run a second.
+    private static func progressGate(every interval: Duration) -> @Sendable (_ elapsed: Duration, _ last: Bool) -> Bool {
+        let previous = Mutex<ContinuousClock.Instant?>(nil)
+        return { elapsed, last in
+            if isVerbose { return true }
             let now = ContinuousClock.now
-            let due = last.withLock { previous -> Bool in
-                guard now - previous >= .seconds(2) || isVerbose || progress.entitiesDone == progress.entitiesTotal else { return false }
+            return previous.withLock { previous in
+                let intervalPassed = previous.map { now - $0 >= interval } ?? (elapsed >= interval)
+                guard intervalPassed || (last && elapsed >= .seconds(1)) else { return false }
                 previous = now
                 return true
             }
-            guard due, now - started >= .seconds(1) || isVerbose else { return }
-            note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers (\(Int(progress.fraction * 100)) %), "
-                + "\(progress.documentsWritten) documents written")
         }
     }
 
