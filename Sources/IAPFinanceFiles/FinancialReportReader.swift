@@ -98,7 +98,7 @@ public struct FinancialReportReader: Sendable {
             case .document(let number, let content):
                 (line, bytes) = (number, content)
             case .failure(let number, let failure):
-                guard header != nil else { throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.message)") }
+                guard header != nil else { throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.clause)") }
                 summary.rejected += 1
                 try body(.rejected(line: number, message: failure.message, excerpt: ""))
                 continue

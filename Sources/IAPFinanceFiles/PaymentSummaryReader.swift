@@ -61,7 +61,7 @@ public struct PaymentSummaryReader: Sendable {
         for item in DocumentReader(file: file) {
             switch item {
             case .failure(let line, let failure):
-                throw PaymentSummaryError(file: file.path, line: line, reason: failure.message)
+                throw PaymentSummaryError(file: file.path, line: line, reason: failure.clause)
             case .document(let line, let bytes):
                 if Self.isUTF16(bytes) || bytes.contains(0) {
                     throw PaymentSummaryError(

@@ -27,6 +27,9 @@ public struct FormatFailure: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
+    /// The message as a clause to embed in a longer sentence: without its final period.
+    public var clause: String { message.hasSuffix(".") ? String(message.dropLast()) : message }
+
     /// The message followed by the reason code in brackets, e.g. `"… [bad_json]"`.
     public var description: String { "\(message) [\(reason.rawValue)]" }
 }

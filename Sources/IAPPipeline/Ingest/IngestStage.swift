@@ -72,6 +72,7 @@ public struct IngestStage: Sendable {
         var summary = IngestSummary(
             filesFound: discovery.files.count + reports.reportsFound + reports.paymentSummariesFound, filesIgnored: reports.notReports)
         summary.filesRead = reports.reportsLoaded + reports.paymentSummariesLoaded + reports.refusals.count
+        summary.applePaymentSummariesFound = reports.paymentSummariesFound
         summary.applePaymentSummariesLoaded = reports.paymentSummariesLoaded
         summary.filesAlreadyRead = reports.reportsAlreadyRead
         summary.unreadableFiles = reports.unreadableFiles

@@ -28,7 +28,9 @@ public struct IngestSummary: Sendable, Equatable {
     public var appleReportsLoaded = 0
     /// Rows of those reports loaded.
     public var appleReportRows = 0
-    /// Apple's payment summaries loaded by this run.
+    /// Apple's payment summaries found among the inputs (loaded now, read before, or refused).
+    public var applePaymentSummariesFound = 0
+    /// Of which loaded in this run.
     public var applePaymentSummariesLoaded = 0
     /// Report rows quarantined, and reports refused whole, by reason code (not documents: kept apart from the
     /// documents' quarantine share).

@@ -37,11 +37,23 @@ public struct StoreStatus: Sendable, Equatable {
         public let path: String
     }
 
+    /// One Apple payment summary loaded into the store.
+    public struct ApplePaymentSummary: Sendable, Equatable {
+        /// Apple's fiscal month, `YYYY-MM`, named by the summary's title.
+        public let fiscalMonth: String
+        /// Downloaded before Apple paid the month: no rate and no proceeds yet.
+        public let isPending: Bool
+        public let rows: Int
+        public let path: String
+    }
+
     public var bundleId: String?
     /// Apple's financial reports loaded, by period.
     public var appleReports: [AppleReport] = []
     /// The calendar months with a day that a loaded Apple report covers.
     public var appleReportMonths: [String] = []
+    /// Apple's payment summaries loaded, by fiscal month.
+    public var applePaymentSummaries: [ApplePaymentSummary] = []
     public var filesComplete = 0
     public var filesIncomplete = 0
     public var documentsByKind: [Count] = []
@@ -121,6 +133,13 @@ public struct StoreStatus: Sendable, Equatable {
             status.appleReportMonths = try db.rows(
                 "SELECT DISTINCT substr(day, 1, 7) AS month FROM apple_report_days ORDER BY 1"
             ).compactMap { $0[0].text }
+            status.applePaymentSummaries = try db.rows("""
+                SELECT fiscal_month, is_pending, row_count, path FROM apple_payment_summaries
+                ORDER BY fiscal_month COLLATE \(binary)
+                """).map { row in
+                ApplePaymentSummary(fiscalMonth: row[0].text ?? "", isPending: row[1].integer == 1,
+                                    rows: Int(row[2].integer ?? 0), path: row[3].text ?? "")
+            }
             status.lastRuns = try db.rows("""
                 SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined
                 FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command COLLATE \(binary)

@@ -58,6 +58,14 @@ enum StatusPrinter {
             lines.append("  \(report.firstDay) … \(report.lastDay): \(report.rows) row(s)"
                 + (report.rejectedRows > 0 ? ", \(report.rejectedRows) quarantined" : "") + ", \(report.path)")
         }
+        lines.append("Apple payment summaries: " + (s.applePaymentSummaries.isEmpty
+            ? "none loaded (a person downloads them from App Store Connect, Payments and Financial Reports)"
+            : "\(s.applePaymentSummaries.count) loaded, fiscal months \(s.applePaymentSummaries.first?.fiscalMonth ?? "") … "
+                + "\(s.applePaymentSummaries.last?.fiscalMonth ?? "")"))
+        for summary in s.applePaymentSummaries {
+            lines.append("  \(summary.fiscalMonth): \(summary.isPending ? "pending (not paid yet)" : "paid"), "
+                + "\(summary.rows) row(s), \(summary.path)")
+        }
         lines.append("notification history fetched: " + (s.historyFetchedUntil.map { "from Apple's 180-day horizon to \($0)" } ?? "none yet (no fetch has covered Apple's 180 days)")
             + (s.historyUnfinishedWindow == nil ? "" : "; a window a stopped fetch left unfinished (the next fetch finishes it first)"))
         if !s.historyFetched.isEmpty {
@@ -126,6 +134,12 @@ enum StatusPrinter {
                 ]))
             })),
             ("apple_report_months", .array(s.appleReportMonths.map { .string($0) })),
+            ("apple_payment_summaries", .array(s.applePaymentSummaries.map { summary in
+                .object(JSONObject([
+                    ("fiscal_month", .string(summary.fiscalMonth)), ("is_pending", .bool(summary.isPending)),
+                    ("rows", number(summary.rows)), ("path", .string(summary.path)),
+                ]))
+            })),
             ("history_fetched_until", s.historyFetchedUntil.map { .string($0) } ?? .null),
             ("history_window_unfinished", .bool(s.historyUnfinishedWindow != nil)),
             ("history_windows_fetched", .array(s.historyFetched.map { .string($0) })),

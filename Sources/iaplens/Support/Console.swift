@@ -191,13 +191,15 @@ enum Console {
             result("  signatures checked: \(summary.signatureChecks)")
         }
         if summary.appleReportsFound > 0 {
-            let rejected = summary.appleReportQuarantine.values.reduce(0, +)
             result("  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
-                + "(\(summary.appleReportRows) row(s)), \(summary.applePaymentSummariesLoaded) payment summary(ies) loaded, "
-                + "\(rejected) row(s) or file(s) quarantined")
-            for (reason, count) in summary.appleReportQuarantine.sorted(by: { $0.key < $1.key }) {
-                result("  quarantined \(reason): \(count)")
-            }
+                + "(\(summary.appleReportRows) row(s))")
+        }
+        if summary.applePaymentSummariesFound > 0 {
+            result("  Apple payment summaries: \(summary.applePaymentSummariesFound) found, "
+                + "\(summary.applePaymentSummariesLoaded) loaded")
+        }
+        for (reason, count) in summary.appleReportQuarantine.sorted(by: { $0.key < $1.key }) {
+            result("  Apple's files quarantined \(reason): \(count) (rows, or files refused whole)")
         }
         for refusal in summary.appleReportRefusals { warn(refusal) }
         for problem in summary.unreadableFiles { warn("unreadable: \(problem)") }

@@ -21,6 +21,7 @@ enum RunSummaryJSON {
                 ("apple_reports_found", number(ingest.appleReportsFound)),
                 ("apple_reports_loaded", number(ingest.appleReportsLoaded)),
                 ("apple_report_rows", number(ingest.appleReportRows)),
+                ("apple_payment_summaries_found", number(ingest.applePaymentSummariesFound)),
                 ("apple_payment_summaries_loaded", number(ingest.applePaymentSummariesLoaded)),
                 ("apple_report_quarantine", .object(JSONObject(ingest.appleReportQuarantine.sorted { $0.key < $1.key }
                     .map { ($0.key, number($0.value)) }))),

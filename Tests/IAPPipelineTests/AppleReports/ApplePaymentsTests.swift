@@ -148,6 +148,24 @@ extension ApplePaymentsTests {
         #expect(page.contains("| United Kingdom (GBP) | differs |") && page.contains("8.35 GBP"), "\(page)")
         #expect(page.contains("**Deposit**: 75.15 USD"))
     }
+
+    /// A run says how many payment summaries it found and loaded, even when it reads no other Apple file, and the
+    /// store's status names each summary's fiscal month, whether it is paid or pending, and its file.
+    @Test func theRunAndTheStatusAccountForEverySummary() throws {
+        let archive = try TestArchive()
+        try archive.write("apple/february.csv", bytes: Array(Self.february.utf8))
+        try archive.write("apple/march.csv", bytes: Array(Self.march(usdUnits: 1, usdEarned: "1.00", pending: true).utf8))
+        try archive.write("apple/broken.csv", bytes: Array(Self.february.replacingOccurrences(of: "8.35", with: "8,35").utf8))
+        let summary = try run(archive, database: archive.database).ingest
+        #expect(summary.applePaymentSummariesFound == 3 && summary.applePaymentSummariesLoaded == 2)
+        #expect(summary.appleReportsFound == 0)
+        #expect(summary.appleReportRefusals.count == 1 && summary.appleReportRefusals[0].contains("broken.csv"))
+        let status = try Pipeline(configuration: try archive.configuration { $0.databasePath = archive.database })
+            .status(quarantineLimit: 0, reason: nil)
+        #expect(status.applePaymentSummaries.map { "\($0.fiscalMonth) \($0.isPending) \($0.rows)" } == ["2026-02 false 1", "2026-03 true 3"],
+                "\(status.applePaymentSummaries)")
+        #expect(status.applePaymentSummaries.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["february.csv", "march.csv"])
+    }
 }
 
 /// Amounts as Apple's files print them (two decimals, thousands separators).
