@@ -1,5 +1,5 @@
 import IAPFormats
-public import Foundation
+import Foundation
 import IAPTestSigning
 
 /// Writes a deterministic, signed, realistically noisy App Store archive.

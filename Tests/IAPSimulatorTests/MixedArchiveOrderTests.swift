@@ -12,7 +12,7 @@ import Testing
         var files: [String: String] = [:]
         for relative in try FileManager.default.subpathsOfDirectory(atPath: directory) {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
             if !isDirectory.boolValue {
                 files[relative] = try String(contentsOfFile: directory + "/" + relative, encoding: .utf8)
             }

@@ -125,7 +125,7 @@ import Testing
         }
         try #require(ended == 1)
         do {
-            try store.write { try $0.execute("INSERT INTO lost_lock_probe VALUES (1)") }
+            _ = try store.write { try $0.execute("INSERT INTO lost_lock_probe VALUES (1)") }
             Issue.record("a write committed after the run lost its lock")
         } catch let error as StoreError {
             guard case .lockLost = error else { Issue.record("expected lockLost, got \(error)"); return }

@@ -22,7 +22,7 @@ import Testing
         try writeMembers(folder + "/in/near-limit.jsonl.gz", count: 6) { Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: (16 << 20) - 20) + Array("\"}\n".utf8) }
         // Three hundred lines of a megabyte each, plain.
         let megabyte = Array("{\"signedPayload\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 1 << 20) + Array("\"}\n".utf8)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: { FileManager.default.createFile(atPath: folder + "/in/megabytes.jsonl", contents: nil); return folder + "/in/megabytes.jsonl" }()))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: { _ = FileManager.default.createFile(atPath: folder + "/in/megabytes.jsonl", contents: nil); return folder + "/in/megabytes.jsonl" }()))
         for _ in 0..<300 { try handle.write(contentsOf: Data(megabyte)) }
         try handle.close()
 
@@ -105,7 +105,7 @@ import Testing
 
     /// A gzip file of `count` members, each the compressed `line()`: only one line is in memory at a time.
     private func writeMembers(_ path: String, count: Int, line: () -> [UInt8]) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         let member = Gzip.compress(line(), level: 1) ?? []
         for _ in 0..<count { try handle.write(contentsOf: Data(member)) }

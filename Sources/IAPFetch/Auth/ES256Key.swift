@@ -24,7 +24,7 @@ public final class ES256Key: @unchecked Sendable {
         var length = 0
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC,
             EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1,
-            String(cString: name) == "prime256v1"
+            String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
         else {
             EVP_PKEY_free(key)
             throw .badKey(path: path, reason: "it is not an elliptic-curve P-256 key; App Store Connect's In-App Purchase keys are")

@@ -10,11 +10,15 @@ public struct TestAPIKey: Sendable {
     public let path: String
     public let pem: String
 
-    /// Generates a key and writes it, mode 600, into `folder`.
-    public init(folder: String, keyId: String = "2X9R4HXF34", issuerId: String = "57246542-96fe-1a63-e053-0824d011072a") throws {
+    /// Generates a key and writes it, mode 600, into `folder`; `curve` other than Apple's P-256 makes a key that
+    /// `ES256Key` must refuse.
+    public init(
+        folder: String, keyId: String = "2X9R4HXF34", issuerId: String = "57246542-96fe-1a63-e053-0824d011072a",
+        curve: String = "P-256"
+    ) throws {
         self.keyId = keyId
         self.issuerId = issuerId
-        pem = try Self.generatePEM()
+        pem = try Self.generatePEM(curve: curve)
         path = (folder as NSString).appendingPathComponent("AuthKey_\(keyId).p8")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data(pem.utf8).write(to: URL(fileURLWithPath: path))
@@ -26,11 +30,11 @@ public struct TestAPIKey: Sendable {
 
     struct GenerationFailed: Error {}
 
-    private static func generatePEM() throws -> String {
+    private static func generatePEM(curve: String) throws -> String {
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw GenerationFailed() }
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, "P-256") == 1,
+        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_group_name(context, curve) == 1,
             EVP_PKEY_generate(context, &key) == 1, let key
         else { throw GenerationFailed() }
         defer { EVP_PKEY_free(key) }
