@@ -65,7 +65,7 @@ enum SVGChart {
             }
             return parts.joined(separator: " ")
         case .timeline(let data):
-            var parts = ["Timeline of \(data.events.count) events."]
+            var parts = ["Timeline of \(data.events.count) event\(data.events.count == 1 ? "" : "s")."]
             for event in data.events {
                 parts.append(
                     "\(UTCTimestamp.iso8601(unixMilliseconds: event.time)) \(data.lanes[event.lane]): \(event.label).")

@@ -19,7 +19,7 @@ enum BeforeTheArchiveSection {
         var blocks: [Block] = [.heading(level: 3, "Before the archive", anchor: "before-the-archive"), .paragraph(text)]
         if !set.appleBeforeArchive.isEmpty {
             let parts = set.appleBeforeArchive.map { total -> Text in
-                .data(total.firstDay) + " … " + .data(total.lastDay) + ": " + .prose("\(total.unitsSold) units sold, \(total.unitsReturned) returned, ")
+                .data(total.firstDay) + " … " + .data(total.lastDay) + ": " + .prose("\(total.unitsSold) unit\(total.unitsSold == 1 ? "" : "s") sold, \(total.unitsReturned) returned, ")
                     + .money(total.proceedsMilli, currency: total.currency) + " Apple's proceeds"
             }
             blocks.append(.paragraph("What Apple's financial reports say of the days before it, in total (per currency Apple pays in):"))
