@@ -35,7 +35,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory)
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
             if !isDirectory.boolValue { files[relative] = try String(contentsOfFile: directory + "/" + relative, encoding: .utf8) }
         }
         return files

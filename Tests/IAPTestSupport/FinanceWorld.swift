@@ -1,6 +1,6 @@
 import IAPFinanceFiles
 import Foundation
-public import IAPFormats
+import IAPFormats
 
 /// A small app's fiscal month (March 2026 unless asked) as Apple books it and as its archive holds it, for the
 /// financial-report tests: consumable sales in USD and JPY on six days (some late in the Pacific evening, which is the

@@ -1,5 +1,5 @@
 import Foundation
-public import IAPFormats
+import IAPFormats
 import IAPTestSigning
 
 /// A temporary folder of test input files and outputs, removed when the test ends.

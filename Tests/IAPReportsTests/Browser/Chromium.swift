@@ -39,7 +39,7 @@ struct Chromium {
         // Standard error goes to a file, so a chatty browser can never fill a pipe nobody reads.
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let log = profile.appendingPathComponent("stderr.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let errors = try FileHandle(forWritingTo: log)
         defer { try? errors.close() }
         let output = Pipe()
