@@ -30,6 +30,6 @@ struct AnalysisProgressTests {
         #expect(reports.map(\.lastModel).sorted() == tables.sorted())
         #expect(reports.map(\.modelsBuilt) == Array(1...tables.count))
         #expect(reports.allSatisfy { $0.totalModels == tables.count })
-        #expect(reports.allSatisfy { $0.elapsedSeconds >= 0 })
+        #expect(reports.allSatisfy { $0.elapsed >= .zero })
     }
 }

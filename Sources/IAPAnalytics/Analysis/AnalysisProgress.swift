@@ -8,8 +8,8 @@ public struct AnalysisProgress: Sendable, Equatable {
     public var totalModels: Int
     /// The model whose build just ended.
     public var lastModel: String
-    /// Seconds since the first model started.
-    public var elapsedSeconds: Double
+    /// Time since the first model started.
+    public var elapsed: Duration
 }
 
 /// Counts the table models built, from whichever worker's thread built them, and hands each count to the caller.
@@ -31,7 +31,7 @@ final class ModelBuildCounter: Sendable {
             count += 1
             return count
         }
-        let elapsed = (ContinuousClock.now - start) / .milliseconds(1) / 1000
-        report(AnalysisProgress(modelsBuilt: count, totalModels: totalModels, lastModel: model.name, elapsedSeconds: elapsed))
+        report(AnalysisProgress(
+            modelsBuilt: count, totalModels: totalModels, lastModel: model.name, elapsed: ContinuousClock.now - start))
     }
 }

@@ -1,8 +1,20 @@
 import Dispatch
+import Foundation
 
 /// Maps items on all cores, keeping the input order in the output: ingest decodes a batch of documents with it,
 /// `report` renders its months with it.
 public enum ParallelMap {
+    /// Transforms `items` on every core a core's worth at a time, handing each result to `consume` in the items'
+    /// order before the next group is transformed: memory holds one group's results, not all of them.
+    public static func forEach<Input: Sendable, Output: Sendable, Failure: Error>(
+        _ items: [Input], _ transform: @Sendable (Input) -> Output, consume: (Output) throws(Failure) -> Void
+    ) throws(Failure) {
+        let group = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        for start in stride(from: 0, to: items.count, by: group) {
+            for output in map(Array(items[start..<min(start + group, items.count)]), transform) { try consume(output) }
+        }
+    }
+
     public static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @Sendable (Input) -> Output) -> [Output] {
         if items.count < 2 { return items.map(transform) }
         let results = ResultSlots<Output>(count: items.count)

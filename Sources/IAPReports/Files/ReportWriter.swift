@@ -1,4 +1,3 @@
-import Foundation
 import IAPFormats
 import IAPAnalytics
 
@@ -45,13 +44,10 @@ public struct ReportWriter: Sendable {
         let update = try ReportFolderUpdate(directory: directory)
         // The months render on every core (pages are pure functions of the set), a core's worth at a time: each
         // group's files are staged before the next is rendered, so memory holds a few months' files, not all.
-        let months = Array(zip(set.months.indices, folders))
-        let group = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        for start in stride(from: 0, to: months.count, by: group) {
-            let rendered = ParallelMap.map(Array(months[start..<min(start + group, months.count)])) { index, folder in
-                Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
-            }
-            for monthFiles in rendered { try update.add(monthFiles) }
+        try ParallelMap.forEach(Array(zip(set.months.indices, folders))) { index, folder in
+            Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
+        } consume: { monthFiles throws(ReportWriterError) in
+            try update.add(monthFiles)
         }
         // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
         let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))

@@ -84,9 +84,9 @@ enum Console {
     static func analysisProgress() -> @Sendable (AnalysisProgress) -> Void {
         let isDue = progressGate(every: .seconds(1))
         return { progress in
-            guard isDue(.milliseconds(Int64(progress.elapsedSeconds * 1000)), false) else { return }
+            guard isDue(progress.elapsed, false) else { return }
             note("analyze: \(progress.modelsBuilt)/\(progress.totalModels) models built (\(progress.lastModel)), "
-                + String(format: "%.1f s", progress.elapsedSeconds))
+                + String(format: "%.1f s", Double(progress.elapsed / .milliseconds(1)) / 1000))
         }
     }
 
