@@ -237,7 +237,7 @@ public struct Pipeline: Sendable {
         let writer = ReferenceWriter(store: store)
         if let path = configuration.productsPath {
             let rows: [ProductCatalogRow]
-            do { rows = try ReferenceFiles.readProducts(at: path) } catch { throw PipelineError.invalidReferenceFile("\(error)") }
+            do throws(ReferenceFileError) { rows = try ReferenceFiles.readProducts(at: path) } catch { throw PipelineError.invalidReferenceFile(error) }
             try writer.replaceProducts(rows.map { row in
                 ProductReferenceRow(
                     line: row.line, productId: row.productId,
@@ -247,10 +247,10 @@ public struct Pipeline: Sendable {
         }
         if let path = configuration.reviewsPath {
             let rows: [AccountReviewRow]
-            do {
+            do throws(ReferenceFileError) {
                 rows = try ReferenceFiles.readReviews(at: path, now: Int64(Date().timeIntervalSince1970 * 1000))
             } catch {
-                throw PipelineError.invalidReferenceFile("\(error)")
+                throw PipelineError.invalidReferenceFile(error)
             }
             try writer.replaceReviews(rows.map {
                 AccountReviewReference(
@@ -260,7 +260,7 @@ public struct Pipeline: Sendable {
         }
         if let path = configuration.accountsPath {
             let rows: [AccountMappingRow]
-            do { rows = try ReferenceFiles.readAccounts(at: path) } catch { throw PipelineError.invalidReferenceFile("\(error)") }
+            do throws(ReferenceFileError) { rows = try ReferenceFiles.readAccounts(at: path) } catch { throw PipelineError.invalidReferenceFile(error) }
             try writer.replaceAccounts(rows.map { AccountReferenceRow(line: $0.line, appAccountToken: $0.appAccountToken, accountId: $0.accountId) })
         }
     }

@@ -248,6 +248,38 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("2026-01-01T00:00:00.000Z error: forged") })
     }
 
+    /// A reference file with several bad rows is refused with every problem on a log line of its own, each naming
+    /// the file and line. Before: the list was one message whose line breaks the log escaped, so it read
+    /// `…run again:\u{a}  line 3: …` on one line.
+    @Test func aReferenceFileWithSeveralProblemsListsEachOnItsOwnLogLine() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [
+            try app.notification(
+                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
+                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000)),
+        ])
+        let products = archive.root + "/products.csv"
+        try """
+            product_id,type,currency,price_milli
+            com.example.ok,Consumable,USD,990
+            com.example.x,Consumable,USD,9.99
+            com.example.y,Weird Type,USD,100
+
+            """.write(toFile: products, atomically: true, encoding: .utf8)
+        let output = try Self.run([
+            "run", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
+            "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot(), "--products", products,
+        ])
+        #expect(output.status == 64)
+        let lines = output.stderr.split(separator: "\n").filter { $0.contains(" error: ") }
+        #expect(lines.count == 3, "\(output.stderr)")
+        #expect(lines.first?.hasSuffix("\(products) has 2 problems; fix them and run again:") == true)
+        #expect(lines.dropFirst().first?.contains("\(products) line 3: price_milli \"9.99\"") == true)
+        #expect(lines.last?.contains("\(products) line 4: type \"Weird Type\"") == true)
+        #expect(!output.stderr.contains("\\u{a}"))
+    }
+
     /// Every option also comes from an `IAPLENS_*` variable (config file < environment < flags).
     @Test func optionsComeFromIAPLENSVariables() throws {
         let archive = try TestArchive()

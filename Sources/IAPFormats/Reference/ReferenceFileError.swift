@@ -37,12 +37,22 @@ public struct ReferenceFileError: Error, Sendable, Equatable, CustomStringConver
     /// Message of the first problem.
     public var message: String { problems.first?.message ?? "" }
 
-    /// `"products.csv line 7: …"`, or one line per problem when there are several.
-    public var description: String {
-        if totalProblems == 1 { return "\(file) line \(line): \(message)" }
-        var text = "\(file) has \(totalProblems) problems; fix them and run again:"
-        for problem in problems { text += "\n  line \(problem.line): \(problem.message)" }
-        if totalProblems > problems.count { text += "\n  … and \(totalProblems - problems.count) more." }
-        return text
+    /// The error as sentences that each read alone, one per log line: `"products.csv line 7: …"`; with several
+    /// problems, a first line that counts them, then one line per problem listed, each naming the file and line.
+    /// (A log line never holds a newline: the command line escapes one, so a list inside one message read `\u{a}`.)
+    public var lines: [String] {
+        let listed = problems.map(Self.located(in: file))
+        if totalProblems == 1 { return listed }
+        var lines = ["\(file) has \(totalProblems) problems; fix them and run again:"] + listed
+        if totalProblems > problems.count { lines.append("\(file): … and \(totalProblems - problems.count) more.") }
+        return lines
+    }
+
+    /// ``lines``, one per line.
+    public var description: String { lines.joined(separator: "\n") }
+
+    /// `"products.csv line 7: …"`; a problem of the whole file (line 0) names the file alone.
+    private static func located(in file: String) -> (Problem) -> String {
+        { problem in problem.line > 0 ? "\(file) line \(problem.line): \(problem.message)" : "\(file): \(problem.message)" }
     }
 }

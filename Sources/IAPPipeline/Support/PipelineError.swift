@@ -1,3 +1,4 @@
+import IAPFormats
 import IAPStore
 
 /// Run-level failures (a per-document problem is quarantined instead). Each prints as a sentence that says what to
@@ -5,8 +6,8 @@ import IAPStore
 public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A configuration value is missing or invalid.
     case invalidConfiguration(String)
-    /// A reference file (products.csv / accounts.csv) is invalid.
-    case invalidReferenceFile(String)
+    /// A reference file (`products.csv`, `accounts.csv`, `reviews.csv`) is invalid: every problem found in it.
+    case invalidReferenceFile(ReferenceFileError)
     /// The store or the reports folder ran out of space or cannot be written (``StorageFailure``).
     case storage(String)
 
@@ -15,11 +16,17 @@ public enum PipelineError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .invalidConfiguration(let message):
             return message
-        case .invalidReferenceFile(let message):
-            return message
+        case .invalidReferenceFile(let error):
+            return error.description
         case .storage(let sentence):
             return sentence
         }
+    }
+
+    /// The sentences to print, one per log line: a reference file's problems each on its own.
+    public var lines: [String] {
+        if case .invalidReferenceFile(let error) = self { return error.lines }
+        return [description]
     }
 
     /// The command line's exit status for this failure.

@@ -125,7 +125,7 @@ enum Console {
         do {
             try await body()
         } catch let error as ReferenceFileError {
-            Self.error(error.description)
+            for line in error.lines { Self.error(line) }
             throw ExitCode(ExitStatus.usage)
         } catch let error as FetchError {
             Self.error(error.description)
@@ -146,7 +146,7 @@ enum Console {
         do {
             try body()
         } catch let error as PipelineError {
-            Self.error(error.description)
+            for line in error.lines { Self.error(line) }
             throw ExitCode(error.exitCode)
         } catch let error as StoreError {
             Self.error(error.description)
