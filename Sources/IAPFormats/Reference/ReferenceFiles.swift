@@ -43,21 +43,30 @@ public enum ReferenceFiles {
     ///
     /// The account ID is kept exactly as written (spaces and tabs included): ` =1+1` and `\t=1+1` are two accounts,
     /// as they are in the file. The token is trimmed: it is a UUID, compared lower-cased, and spaces around it are
-    /// layout.
+    /// layout. A token may be listed again for the same account; for another account the file contradicts itself
+    /// (which of the two made the purchases?), and the later line is a problem naming the earlier one.
     /// - Throws: ``ReferenceFileError`` listing every problem (up to 20).
     public static func readAccounts(at path: String) throws(ReferenceFileError) -> [AccountMappingRow] {
         let table = try CSVTable.read(path: path, keepSpaces: true)
         let columns = try resolveColumns(["app_account_token", "account_id"], table: table, file: path)
         var rows: [AccountMappingRow] = []
         var problems: [ReferenceFileError.Problem] = []
+        var firstRows: [String: AccountMappingRow] = [:]
         for record in table.records.dropFirst() where !isBlank(record) {
             let token = value(record, columns[0])
             let account = columns[1] < record.fields.count ? record.fields[columns[1]] : ""
             var rowProblems: [String] = []
             if token.isEmpty { rowProblems.append("app_account_token is empty") }
             if trimmed(account).isEmpty { rowProblems.append("account_id is empty") }
+            if rowProblems.isEmpty, let first = firstRows[token.lowercased()], first.accountId != account {
+                rowProblems.append(
+                    "app_account_token \(token) is mapped to \"\(account)\" here and to \"\(first.accountId)\" on line "
+                        + "\(first.line); a token belongs to one account: keep the right row")
+            }
             if rowProblems.isEmpty {
-                rows.append(AccountMappingRow(line: record.line, appAccountToken: token, accountId: account))
+                let row = AccountMappingRow(line: record.line, appAccountToken: token, accountId: account)
+                if firstRows[token.lowercased()] == nil { firstRows[token.lowercased()] = row }
+                rows.append(row)
             } else {
                 problems.append(.init(line: record.line, message: sentence(rowProblems)))
             }

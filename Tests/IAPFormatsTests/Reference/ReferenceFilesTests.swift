@@ -87,6 +87,21 @@ import Testing
         #expect(throws: ReferenceFileError.self) { try ReferenceFiles.readAccounts(at: folder.path + "/missing.csv") }
     }
 
+    /// A token listed twice for the same account is one mapping; for two accounts the file contradicts itself and is
+    /// refused, the later line naming the earlier. Before: the first line won silently, whichever was right.
+    @Test func aTokenMappedToTwoAccountsIsRefusedNamingBothLines() throws {
+        let folder = try TemporaryFolder()
+        let same = try folder.write("same.csv", "app_account_token,account_id\nab-1,acc-1\nAB-1,acc-1\n")
+        #expect(try ReferenceFiles.readAccounts(at: same.path).map(\.accountId) == ["acc-1", "acc-1"])
+        let file = try folder.write(
+            "accounts.csv", "app_account_token,account_id\nab-1,acc-1\nab-2,acc-2\nAB-1,acc-9\nab-2, acc-2\n")
+        let error = try #require(throws: ReferenceFileError.self) { try ReferenceFiles.readAccounts(at: file.path) }
+        #expect(error.problems.map(\.line) == [4, 5])
+        #expect(error.problems.first?.message
+            == "app_account_token AB-1 is mapped to \"acc-9\" here and to \"acc-1\" on line 2; a token belongs to one account: keep the right row.")
+        #expect(error.problems.last?.message.contains("\" acc-2\" here and to \"acc-2\" on line 3") == true)
+    }
+
     /// ` =1+1` and `\t=1+1` were trimmed into one account. Account IDs stay exactly as written; tokens,
     /// UUIDs compared lower-cased, are trimmed.
     @Test func accountIdsAreKeptExactlyAsWritten() throws {
