@@ -119,18 +119,21 @@ public struct Analyzer: Sendable {
             let firstObserved = archiveMonths.first { $0.archiveDays > 0 }?.month
             let appleBefore = try firstObserved.map { try ArchiveMonthReader.appleBefore($0, in: connection) } ?? []
             let dataQuality = try DataQualityReader.read(in: connection)
+            let warnings = try [ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency)]
+                .compactMap { $0 }
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
             ).map { AppleReportCoverage(firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0)) }
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
-                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality),
+                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality) + warnings,
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
                 reviews: try ArchiveMonthReader.reviews(in: connection),
-                converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1)
+                converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1,
+                warnings: warnings)
         }
     }
 

@@ -33,6 +33,9 @@ public struct ReportSet: Sendable, Equatable {
     /// Each month's money in the reporting currency (`--reporting-currency`, else the bank currency of the latest
     /// paid payment summary); empty when no payment summary is paid.
     public let converted: [String: ConvertedMoney]
+    /// What the person running `report` must hear now, not only read on the pages (each is among ``notes`` too):
+    /// an option that did nothing.
+    public let warnings: [String]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).
     public var firstObservedMonth: String? { archiveMonths.first { $0.archiveDays > 0 }?.month }
@@ -50,9 +53,10 @@ public struct ReportSet: Sendable, Equatable {
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
         cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
-        reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:]
+        reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:], warnings: [String] = []
     ) {
         self.converted = converted
+        self.warnings = warnings
         self.cohorts = cohorts
         self.reviews = reviews
         self.archiveMonths = archiveMonths
@@ -75,7 +79,7 @@ public struct ReportSet: Sendable, Equatable {
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
-            cohorts: cohorts, reviews: reviews, converted: converted)
+            cohorts: cohorts, reviews: reviews, converted: converted, warnings: warnings)
     }
 }
 

@@ -86,6 +86,23 @@ enum ReportingCurrencyReader {
         return Converter(reporting: reporting, bank: bank, rates: rates)
     }
 
+    /// A sentence when `--reporting-currency` names a currency nothing converts into: no paid summary pays in it or
+    /// gives a rate for it (a typo, or a currency Apple does not pay this app in). Nil when it converts, or was not
+    /// asked for.
+    static func unreachable(in connection: any StoreConnection, requested: String?) throws -> String? {
+        guard let requested else { return nil }
+        guard let converter = try converter(in: connection, requested: requested) else {
+            return "--reporting-currency \(requested) converts nothing: no paid payment summary is loaded, and the "
+                + "rates come from them (App Store Connect, Payments and Financial Reports)."
+        }
+        let reachable = Set(converter.rates.keys).union([converter.bank])
+        guard !reachable.contains(requested) else { return nil }
+        let choices = [converter.bank] + reachable.subtracting([converter.bank]).sorted()
+        return "--reporting-currency \(requested) converts nothing: Apple's paid payment summaries pay in "
+            + "\(converter.bank) and give rates into it for \(choices.dropFirst().joined(separator: ", ")) only, so "
+            + "every figure stays in its own currency; choose one of \(choices.joined(separator: ", "))."
+    }
+
     static func read(in connection: any StoreConnection, requested: String?) throws -> (String?, [String: ConvertedMoney]) {
         guard let converter = try converter(in: connection, requested: requested) else { return (requested, [:]) }
         let reporting = converter.reporting

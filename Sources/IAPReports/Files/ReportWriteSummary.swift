@@ -11,9 +11,15 @@ public struct ReportWriteSummary: Sendable, Equatable {
     /// written into or removed from them, and the reports that belong there are missing until they are replaced
     /// by real folders.
     public var foreign: [String]
+    /// The report set's warnings (``ReportSet/warnings``): what the person running `report` must hear now.
+    public var warnings: [String]
 
     /// Creates a summary.
-    public init(written: [String] = [], unchanged: [String] = [], removed: [String] = [], foreign: [String] = []) {
+    public init(
+        written: [String] = [], unchanged: [String] = [], removed: [String] = [], foreign: [String] = [],
+        warnings: [String] = []
+    ) {
+        self.warnings = warnings
         self.written = written
         self.unchanged = unchanged
         self.removed = removed

@@ -62,7 +62,9 @@ public struct ReportWriter: Sendable {
         files += Self.chartFiles(index, in: directory)
         add(join(directory, Stylesheet.fileName), Stylesheet.css)
         try update.add(files)
-        return try update.finish(months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
+        var summary = try update.finish(months: Set(set.months.map(\.month)), pruneMonths: pruneMonths)
+        summary.warnings = set.warnings
+        return summary
     }
 
     /// The files of one month: its CSVs, `report.md` and `report.html` with their charts, its case pages.

@@ -225,6 +225,7 @@ extension Console {
     static func printReports(_ summary: ReportWriteSummary, directory: String) {
         let removed = summary.removed.isEmpty ? "" : ", \(summary.removed.count) stale file(s) or folder(s) removed"
         result("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
+        for warning in summary.warnings { warn(warning) }
         for folder in summary.foreign {
             warn("\(folder) is a symbolic link (or not a folder): iaplens writes and removes nothing through it, so "
                 + "the reports that belong there were not written. Replace it with a real folder (or remove it) and "

@@ -1,5 +1,6 @@
 import Foundation
 import IAPPipeline
+import IAPReports
 import IAPStore
 import IAPTestSupport
 import Testing
@@ -193,8 +194,9 @@ enum FinanceWorldText {
 
         """
 
-    private func run(_ archive: TestArchive, reporting: String? = nil) throws {
-        _ = try Pipeline(configuration: try archive.configuration {
+    @discardableResult
+    private func run(_ archive: TestArchive, reporting: String? = nil) throws -> RunSummary {
+        try Pipeline(configuration: try archive.configuration {
             $0.databasePath = archive.database
             $0.reportingCurrency = reporting
         }).run()
@@ -225,9 +227,27 @@ enum FinanceWorldText {
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
         try archive.write("apple/financial_report.csv", bytes: Array(Self.summary.utf8))
-        try run(archive, reporting: "EUR")
+        let summary = try run(archive, reporting: "EUR")
         let page = try archive.report("2026-03/report.md")
         #expect(page.contains("**In EUR**"))
         #expect(page.contains("Not converted, for want of a paid rate: JPY, USD") || page.contains("Not converted, for want of a paid rate: USD"), "\(page)")
+        // Nothing converts into EUR: the run says so, and so do the pages. Before: only "gross 0.00 EUR".
+        let warning = "--reporting-currency EUR converts nothing: Apple's paid payment summaries pay in USD and give "
+            + "rates into it for JPY only, so every figure stays in its own currency; choose one of USD, JPY."
+        #expect(summary.reports.warnings == [warning])
+        #expect(page.contains(warning))
+        for reachable in ["USD", "JPY"] {
+            #expect(try run(archive, reporting: reachable).reports.warnings == [], "\(reachable)")
+        }
+    }
+
+    /// Asked for, a reporting currency with no paid summary loaded says why nothing is converted.
+    @Test func aReportingCurrencyWithoutAnySummarySaysWhy() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        #expect(try run(archive).reports.warnings == [])
+        let warnings = try run(archive, reporting: "USD").reports.warnings
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("--reporting-currency USD converts nothing: no paid payment summary is loaded"))
     }
 }
