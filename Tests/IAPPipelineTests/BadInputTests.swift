@@ -1,5 +1,6 @@
 import IAPPipeline
 import Foundation
+import Synchronization
 import IAPFormats
 import IAPTestSupport
 import Testing
@@ -37,6 +38,35 @@ import Testing
         #expect(try run.count("SELECT count(*) FROM notifications WHERE notification_id LIKE 'ok-%'") >= 2)
         #expect(try run.count("SELECT count(*) FROM quarantine WHERE message = '' OR excerpt IS NULL") == 0)
         #expect(run.summary.quarantined == 6)
+    }
+
+    /// A named pipe in an input folder is listed, never opened. Before: ingest opened it to look for Apple's finance
+    /// files by content, and a pipe with no writer held the run forever. A writer thread checks, without waiting,
+    /// whether anyone has the pipe open to read; if the run did, that open also lets the run go on, so the test
+    /// fails instead of hanging.
+    @Test func aNamedPipeInAnInputFolderIsNeverOpened() throws {
+        let archive = try TestArchive()
+        try archive.write("n.jsonl", lines: [try good("ok-1")])
+        let pipe = archive.inputs + "/stray.csv"
+        #expect(mkfifo(pipe, 0o644) == 0)
+        let done = Atomic(false), opened = Atomic(false)
+        let watcher = Thread {
+            while !done.load(ordering: .acquiring) {
+                let descriptor = open(pipe, O_WRONLY | O_NONBLOCK)
+                if descriptor >= 0 {
+                    opened.store(true, ordering: .releasing)
+                    close(descriptor)
+                }
+                usleep(1_000)
+            }
+        }
+        watcher.start()
+        let run = try IngestRun.ingest(archive)
+        done.store(true, ordering: .releasing)
+        let wasOpened = opened.load(ordering: .acquiring)
+        #expect(!wasOpened)
+        #expect(run.summary.entriesNotFiles == [pipe])
+        #expect(run.summary.accepted == 1)
     }
 
     @Test func unknownNotificationTypesAndFieldsAreKept() throws {

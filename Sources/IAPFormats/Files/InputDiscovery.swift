@@ -16,10 +16,15 @@ public enum InputDiscovery {
     /// Folders are searched recursively; symbolic links are followed, but a folder already visited (same device and
     /// inode) is not entered again, so link loops end. Only names ending `.json`, `.jsonl`, `.ndjson` (optionally
     /// followed by `.gz`) are kept; other files, whether inside folders or given directly, are returned in `skipped`
-    /// (sorted) so the CLI can say so. A file reached twice is listed once.
+    /// (sorted), where ingest looks for Apple's finance files by content. An entry of a folder that is not a regular
+    /// file or folder (a named pipe, a socket, a device, a dangling link) is returned in `notFiles` and never opened:
+    /// opening a named pipe waits for a writer, and a scheduled run would wait with it. A file reached twice is listed
+    /// once.
     /// - Throws: ``InputDiscoveryError`` naming a given path that does not exist, is not a file or folder, or a folder
     ///   that cannot be listed.
-    public static func discover(_ paths: [String]) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String]) {
+    public static func discover(
+        _ paths: [String]
+    ) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String], notFiles: [String]) {
         var walker = Walker()
         for path in paths {
             var info = stat()
@@ -35,7 +40,8 @@ public enum InputDiscovery {
         }
         let files = walker.files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let skipped = walker.skipped.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return (files, skipped)
+        let notFiles = walker.notFiles.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return (files, skipped, notFiles)
     }
 
     /// `true` when `name` ends with an accepted extension, optionally followed by `.gz`.
@@ -58,6 +64,7 @@ public enum InputDiscovery {
     private struct Walker {
         var files: [InputFile] = []
         var skipped: [String] = []
+        var notFiles: [String] = []
         var seenFiles: Set<FileIdentity> = []
         var seenFolders: Set<FileIdentity> = []
 
@@ -88,15 +95,15 @@ public enum InputDiscovery {
             for name in names {
                 let child = prefix + name
                 var childInfo = stat()
-                // stat follows links; a dangling link or a vanished entry is skipped, not fatal.
+                // stat follows links; a dangling link or a vanished entry is passed over, not fatal.
                 guard stat(child, &childInfo) == 0 else {
-                    skipped.append(child)
+                    notFiles.append(child)
                     continue
                 }
                 switch childInfo.st_mode & S_IFMT {
                 case S_IFREG: add(file: child, info: childInfo)
                 case S_IFDIR: try walk(folder: child, info: childInfo)
-                default: skipped.append(child)
+                default: notFiles.append(child)
                 }
             }
         }

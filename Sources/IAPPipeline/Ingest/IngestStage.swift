@@ -70,7 +70,8 @@ public struct IngestStage: Sendable {
         let isBulkLoad = try storeWriter.beginIngest(files: discovery.files.map { ($0.path, $0.byteCount) })
         let writer = BatchWriterThread(writer: storeWriter)
         var summary = IngestSummary(
-            filesFound: discovery.files.count + reports.reportsFound + reports.paymentSummariesFound, filesIgnored: reports.notReports)
+            filesFound: discovery.files.count + reports.reportsFound + reports.paymentSummariesFound,
+            filesIgnored: reports.notReports, entriesNotFiles: discovery.notFiles)
         summary.filesRead = reports.reportsLoaded + reports.paymentSummariesLoaded + reports.refusals.count
         summary.applePaymentSummariesFound = reports.paymentSummariesFound
         summary.applePaymentSummariesLoaded = reports.paymentSummariesLoaded

@@ -6,6 +6,9 @@ public struct IngestSummary: Sendable, Equatable {
     public var filesFound: Int
     /// Files under the given folders that were not inputs (other extensions).
     public var filesIgnored: [String]
+    /// Entries under the given folders that are not regular files (named pipes, sockets, devices, dangling links):
+    /// never opened.
+    public var entriesNotFiles: [String]
     /// Files read in this run.
     public var filesRead = 0
     /// Files skipped because the same content was read before.
@@ -39,9 +42,10 @@ public struct IngestSummary: Sendable, Equatable {
     public var appleReportRefusals: [String] = []
 
     /// Creates an empty summary.
-    public init(filesFound: Int, filesIgnored: [String]) {
+    public init(filesFound: Int, filesIgnored: [String], entriesNotFiles: [String] = []) {
         self.filesFound = filesFound
         self.filesIgnored = filesIgnored
+        self.entriesNotFiles = entriesNotFiles
     }
 
     /// Signatures checked (one P-256 verify each); 0 under `--no-verify`.

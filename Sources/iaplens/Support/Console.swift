@@ -206,6 +206,10 @@ enum Console {
         if !summary.filesIgnored.isEmpty {
             result("  ignored \(summary.filesIgnored.count) file(s) that are neither .json/.jsonl/.ndjson(.gz) documents nor Apple financial reports")
         }
+        for entry in summary.entriesNotFiles {
+            warn("\(entry) is not a regular file (a named pipe, a socket, a device or a dangling link): not read. "
+                + "Archive files are regular files; move it out of the input folder.")
+        }
     }
 }
 

@@ -16,7 +16,7 @@ import Testing
         // A link loop must not hang discovery.
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/c/deep/loop", withDestinationPath: folder.path + "/c")
 
-        let (files, skipped) = try InputDiscovery.discover([folder.path, single.path])
+        let (files, skipped, _) = try InputDiscovery.discover([folder.path, single.path])
         let names = files.map { String($0.path.dropFirst(folder.path.count + 1)) }
         #expect(names == ["a.json", "b/1.ndjson.gz", "b/2.jsonl", "c/deep/x.JSON", "single.jsonl"])
         #expect(skipped.map { String($0.dropFirst(folder.path.count + 1)) } == ["b/data.csv", "notes.txt"])
