@@ -50,6 +50,17 @@ import Testing
 
     /// One strict reading for every true/false variable (`IAPLENS_QUIET=nonsense` was taken as false
     /// while `IAPLENS_NO_VERIFY=maybe` was refused).
+    @Test func unknownVariablesAreFoundWithTheClosestKnownOne() {
+        let environment = [
+            "IAPLENS_BUNDLEID": "x", "IAPLENS_DATABSE": "x", "IAPLENS_BUNDLE_ID": "x", "IAPLENS_REFERENCE": "all",
+            "IAPLENS_MODEL_TIMINGS": "1", "IAPLENS_TEST_POSTGRES_URL": "x", "IAPLENS_ZZZZZZZZZZZZ": "x", "PATH": "/bin",
+            "IAPLENS_QUIET": "1",
+        ]
+        let unknown = ConfigurationEnvironment.unknownVariables(in: environment, alsoRead: ["IAPLENS_QUIET"])
+        #expect(unknown.map(\.name) == ["IAPLENS_BUNDLEID", "IAPLENS_DATABSE", "IAPLENS_ZZZZZZZZZZZZ"])
+        #expect(unknown.map(\.meant) == ["IAPLENS_BUNDLE_ID", "IAPLENS_DATABASE", nil])
+    }
+
     @Test func everyFlagVariableIsReadOneWay() {
         for text in ["1", "true", "YES", " yes "] { #expect(ConfigurationEnvironment.flag(text) == true, "\(text)") }
         for text in ["0", "false", "No", ""] { #expect(ConfigurationEnvironment.flag(text) == false, "\(text)") }

@@ -77,6 +77,12 @@ public struct Analyzer: Sendable {
     /// several (SQLite); `1` builds them on one connection, as PostgreSQL always does.
     public static let workersEnvironmentVariable = "IAPLENS_MODEL_WORKERS"
 
+    /// Every environment variable analysis reads: the workers, the timing and plan printouts, the SQL folder.
+    public static let environmentVariables = [
+        workersEnvironmentVariable, SQLModelRunner.timingsEnvironmentVariable, SQLModelRunner.explainEnvironmentVariable,
+        SQLModelSource.environmentVariable,
+    ]
+
     /// ``workersEnvironmentVariable``, else one worker per core up to 4 (the models' graph is rarely wider).
     static var defaultModelWorkers: Int {
         if let text = ProcessInfo.processInfo.environment[workersEnvironmentVariable], let count = Int(text), count >= 1 {

@@ -34,6 +34,37 @@ public enum ConfigurationEnvironment {
     /// Every variable this iaplens reads, for `--help` and the README.
     public static var variables: [String] { keys.map { variable(for: $0.key) } }
 
+    /// The `IAPLENS_*` variables of `environment` that iaplens does not read, sorted, each with the variable it
+    /// most likely meant (nil when none is close): a misspelt `IAPLENS_BUNDLEID` is otherwise silently without effect,
+    /// where a configuration file's unknown key is refused. `alsoRead`: the command line's own switches; the analysis
+    /// and fast-path switches are known here, and the test suite's `IAPLENS_TEST_*` are left alone.
+    public static func unknownVariables(
+        in environment: [String: String], alsoRead: [String]
+    ) -> [(name: String, meant: String?)] {
+        let known = Set(variables + alsoRead + Analyzer.environmentVariables + [FastPath.environmentVariable])
+        return environment.keys
+            .filter { $0.hasPrefix("IAPLENS_") && !$0.hasPrefix("IAPLENS_TEST_") && !known.contains($0) }
+            .sorted()
+            .map { name in
+                let closest = known.map { ($0, editDistance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+                return (name, closest.flatMap { $0.1 <= 3 ? $0.0 : nil })
+            }
+    }
+
+    /// Levenshtein distance over Unicode scalars.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
     /// Applies the variables `environment` sets onto `configuration`.
     public static func apply(_ environment: [String: String], to configuration: inout PipelineConfiguration) throws(PipelineError) {
         for (key, kind) in keys {

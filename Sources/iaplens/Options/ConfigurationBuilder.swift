@@ -14,6 +14,13 @@ enum ConfigurationBuilder {
         var c = PipelineConfiguration()
         if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
         try ConfigurationEnvironment.apply(ProcessInfo.processInfo.environment, to: &c)
+        for (name, meant) in ConfigurationEnvironment.unknownVariables(
+            in: ProcessInfo.processInfo.environment, alsoRead: LogOptions.environmentVariables)
+        {
+            Console.warn("\(name) is set but iaplens reads no such variable"
+                + (meant.map { ": did you mean \($0)?" } ?? " (`iaplens <command> --help` names each option; its variable is IAPLENS_ and the option in capitals, e.g. IAPLENS_BUNDLE_ID).")
+                + (meant == nil ? "" : " It has no effect as written."))
+        }
         if let database = store.database { c.databasePath = database }
         if let app {
             if let value = app.bundleId { c.bundleId = value }

@@ -13,8 +13,11 @@ struct LogOptions: ParsableArguments {
     @Flag(name: .long, help: "Also the settings the command runs with and every progress step.")
     var verbose = false
 
+    /// The variables these options read.
+    static let environmentVariables = ["IAPLENS_QUIET", "IAPLENS_VERBOSE"]
+
     func validate() throws {
-        for name in ["IAPLENS_QUIET", "IAPLENS_VERBOSE"] {
+        for name in Self.environmentVariables {
             if let text = ProcessInfo.processInfo.environment[name], ConfigurationEnvironment.flag(text) == nil {
                 throw ValidationError("\(name) must be true or false (got \(text)).")
             }
