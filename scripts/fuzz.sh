@@ -78,7 +78,7 @@ echo "fuzz: running for ${seconds}s on $(ls "$seeds" | wc -l) seeds" >&2
 runs=()
 [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
 status=0
-IAPLENS_FUZZ_ROOT="$out/sim/certs/root.pem" "$out/fuzz-decoding" "$corpus" "$seeds" \
+IAPLENS_TEST_FUZZ_ROOT="$out/sim/certs/root.pem" "$out/fuzz-decoding" "$corpus" "$seeds" \
     -max_total_time="$seconds" "${runs[@]}" -max_len=65536 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$out/artifacts/" > "$out/fuzz.log" 2>&1 || status=$?
 grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|Done|INFO: seed corpus)|ERROR|SUMMARY|crash-|timeout-|oom-" "$out/fuzz.log" | head -20 >&2 || true

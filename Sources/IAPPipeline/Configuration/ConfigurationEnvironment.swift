@@ -37,7 +37,7 @@ public enum ConfigurationEnvironment {
     /// The `IAPLENS_*` variables of `environment` that iaplens does not read, sorted, each with the variable it
     /// most likely meant (nil when none is close): a misspelt `IAPLENS_BUNDLEID` is otherwise silently without effect,
     /// where a configuration file's unknown key is refused. `alsoRead`: the command line's own switches; the analysis
-    /// and fast-path switches are known here, and the test suite's `IAPLENS_TEST_*` are left alone.
+    /// and fast-path switches are known here, and the test suite's and fuzzer's `IAPLENS_TEST_*` are left alone.
     public static func unknownVariables(
         in environment: [String: String], alsoRead: [String]
     ) -> [(name: String, meant: String?)] {

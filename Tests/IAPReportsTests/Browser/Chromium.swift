@@ -12,7 +12,7 @@ struct Chromium {
 
     /// The browser, or nil with the reason when there is none (the test then fails: the test script installs it).
     static func find() -> Chromium? {
-        let candidates = [ProcessInfo.processInfo.environment["IAPLENS_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        let candidates = [ProcessInfo.processInfo.environment["IAPLENS_TEST_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
         for case let path? in candidates where FileManager.default.isExecutableFile(atPath: path) {
             return Chromium(executable: path)
         }
