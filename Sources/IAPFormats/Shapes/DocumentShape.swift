@@ -19,9 +19,21 @@ public enum DocumentShape {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            return .failure(FormatFailure(reason: .badJSON, message: "The document is not valid JSON: \(error.description)."))
+            var message = "The document is not valid JSON: \(error.description)."
+            if isOpeningBracketAlone(bytes) {
+                message += " A line holding only \"\(bytes.contains(UInt8(ascii: "[")) ? "[" : "{")\""
+                    + " starts a document written across lines (pretty-printed): a .jsonl or .ndjson file holds one"
+                    + " document per line, so write each on one line, or name a file that holds one document .json."
+            }
+            return .failure(FormatFailure(reason: .badJSON, message: message))
         }
         return recognise(value)
+    }
+
+    /// True when `bytes`, spaces aside, are one `{` or `[`: the first line of a pretty-printed document.
+    static func isOpeningBracketAlone(_ bytes: [UInt8]) -> Bool {
+        let content = bytes.filter { ![0x20, 0x09, 0x0D, 0x0A].contains($0) }
+        return content == [UInt8(ascii: "{")] || content == [UInt8(ascii: "[")]
     }
 
     /// Recognises an already parsed document. See ``recognise(_:)-([UInt8])``.

@@ -104,6 +104,19 @@ import Testing
         #expect(failure.message.contains("appears twice"))
     }
 
+    /// The first line of a pretty-printed document says what the file is and what to do; before, its three-line
+    /// excerpt (`{`, `"signedPayload": …`, `}`) read as three unrelated syntax errors.
+    @Test func aLineHoldingOnlyAnOpeningBracketSaysTheFileIsPrettyPrinted() throws {
+        for (line, bracket) in [("{", "{"), ("  [ \r", "[")] {
+            let failure = try failure(line)
+            #expect(failure.reason == .badJSON)
+            #expect(failure.message.contains("A line holding only \"\(bracket)\" starts a document written across lines"), "\(failure.message)")
+            #expect(failure.message.contains("name a file that holds one document .json"))
+        }
+        #expect(try !failure("}").message.contains("written across lines"))
+        #expect(try !failure("{\"a\":").message.contains("written across lines"))
+    }
+
     @Test(arguments: [
         (#"{"signedPayload":42}"#, "\"signedPayload\""),
         (#"{"notificationHistory":{}}"#, "\"notificationHistory\""),
