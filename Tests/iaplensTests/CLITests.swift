@@ -187,6 +187,34 @@ import Testing
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
 
+    /// With months to show, the warning is at the top of the index too (it was among the notes at its bottom), is
+    /// said once by `run`, and again by `report` alone, which reads the store, not a run.
+    @Test func aStoreMostlyQuarantinedIsWarnedOfAtTheTopOfTheIndexAndByReport() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        var lines = ["not json", "{\"neither\": 1}", "[1]"]
+        for index in 0..<4 {
+            let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
+            lines.append(try app.notification(
+                type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
+                transaction: app.transaction(id: "t\(index)", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time)))
+        }
+        try archive.write("n.jsonl", lines: lines)
+        let store = ["--database", archive.database, "--reports", archive.reports]
+        let output = try Self.run(
+            ["run", "--input", archive.inputs, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()] + store)
+        #expect(output.status == 65, "\(output.stderr)")
+        #expect(output.stderr.components(separatedBy: "were quarantined").count == 2, "said once: \(output.stderr)")
+        let index = try String(contentsOfFile: archive.reports + "/index.md", encoding: .utf8)
+        let warning = try #require(index.range(of: "**Warning:** 42 % of the documents read (3 of 7) were quarantined"), "\(index)")
+        let months = try #require(index.range(of: "## Months"))
+        #expect(warning.lowerBound < months.lowerBound)
+        #expect(!index.contains("- 42 % of the documents read"), "not repeated among the notes")
+        #expect(index.contains("fix the exporter if many lines are affected. The figures count only the rest."), "the remedy is not cut")
+        let report = try Self.run(["report"] + store)
+        #expect(report.stderr.contains("warning: 42 % of the documents read (3 of 7) were quarantined"), "\(report.stderr)")
+    }
+
     /// An option a command does not use is neither offered by its help nor accepted. Before: `fetch --help` and
     /// `report --help` listed the ingest-only options.
     @Test(arguments: ["analyze", "report", "fetch", "consumption"])

@@ -125,15 +125,16 @@ public struct Analyzer: Sendable {
             let firstObserved = archiveMonths.first { $0.archiveDays > 0 }?.month
             let appleBefore = try firstObserved.map { try ArchiveMonthReader.appleBefore($0, in: connection) } ?? []
             let dataQuality = try DataQualityReader.read(in: connection)
-            let warnings = try [ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency)]
-                .compactMap { $0 }
+            let warnings = try Self.warnings(options, dataQuality: dataQuality, in: connection)
+            // Every warning is also a note: the month pages list them together; the quarantine share is one already.
+            let notes = Self.notes(options, asOf: asOf, dataQuality: dataQuality)
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
             ).map { AppleReportCoverage(firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0)) }
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
-                notes: Self.notes(options, asOf: asOf, dataQuality: dataQuality) + warnings,
+                notes: notes + warnings.filter { !notes.contains($0) },
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
@@ -152,6 +153,19 @@ public struct Analyzer: Sendable {
         else { return }
         let first = try connection.text("select min(month) from archive_months where archive_days > 0")
         throw AnalysisError.monthBeforeArchive(month: month, firstObserved: first)
+    }
+
+    /// What must be said at the top of every page and by `report` itself: a store whose documents were quarantined
+    /// beyond `--max-quarantine-percent` (the figures rest on the rest), and a `--reporting-currency` that nothing
+    /// converts into.
+    static func warnings(
+        _ options: AnalysisOptions, dataQuality: DataQualitySummary, in connection: any StoreConnection
+    ) throws -> [String] {
+        let share = QuarantineShare(
+            documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
+        return [share.exceeds(options.maxQuarantinePercent) ? share.warning : nil,
+                try ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency)]
+            .compactMap { $0 }
     }
 
     static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {

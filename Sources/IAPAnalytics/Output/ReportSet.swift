@@ -33,8 +33,9 @@ public struct ReportSet: Sendable, Equatable {
     /// Each month's money in the reporting currency (`--reporting-currency`, else the bank currency of the latest
     /// paid payment summary); empty when no payment summary is paid.
     public let converted: [String: ConvertedMoney]
-    /// What the person running `report` must hear now, not only read on the pages (each is among ``notes`` too):
-    /// an option that did nothing.
+    /// What the figures cannot be read without, said at the top of every page (the index too) and by `report`
+    /// itself: documents quarantined beyond `--max-quarantine-percent`, an option that did nothing. Each is among
+    /// ``notes`` too.
     public let warnings: [String]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).

@@ -18,8 +18,12 @@ public struct IndexPageRenderer {
 
     static func page(_ set: ReportSet) -> Page {
         var blocks: [Block] = [.paragraph(MonthPageRenderer.runLine(set))]
-        // Notes go to the bottom of the index (with data quality); the unchecked-signature warning stays on top.
+        // Notes go to the bottom of the index (with data quality); warnings and the unchecked-signature warning stay
+        // on top.
         if let warning = DataQualitySection.noVerifyWarning(set.dataQuality) { blocks.append(warning) }
+        if !set.warnings.isEmpty {
+            blocks.append(.callout(set.warnings.map { "\(strong: "Warning:") " + .prose($0) }, kind: .warning))
+        }
         guard !set.months.isEmpty else {
             blocks.append(.aside("No months in this report set."))
             blocks += dataQuality(set)
@@ -132,9 +136,10 @@ public struct IndexPageRenderer {
 
     private static func dataQuality(_ set: ReportSet) -> [Block] {
         var blocks: [Block] = []
-        if !set.notes.isEmpty {
+        let notes = set.notes.filter { !set.warnings.contains($0) }
+        if !notes.isEmpty {
             blocks.append(.heading(level: 2, "Notes", anchor: "notes"))
-            blocks.append(.list(set.notes.map(Text.data)))
+            blocks.append(.list(notes.map(Text.prose)))
         }
         return blocks + [.heading(level: 2, "Data quality", anchor: "data-quality")] + DataQualitySection.render(set.dataQuality)
     }

@@ -91,7 +91,8 @@ public struct MonthPageRenderer {
     static func callouts(_ set: ReportSet) -> [Block] {
         var blocks: [Block] = []
         if !set.notes.isEmpty {
-            blocks.append(.callout(set.notes.map { "\(strong: "Note:") " + .data($0) }, kind: .note))
+            // Our own sentences (with counts, codes and options in them): prose, so that none is cut before its remedy.
+            blocks.append(.callout(set.notes.map { "\(strong: "Note:") " + .prose($0) }, kind: .note))
         }
         if let warning = DataQualitySection.noVerifyWarning(set.dataQuality) { blocks.append(warning) }
         return blocks

@@ -1,5 +1,6 @@
 import ArgumentParser
 import IAPPipeline
+import IAPReports
 
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,11 +32,15 @@ struct Run: AsyncParsableCommand {
             let code = Console.health(summary.ingest, configuration)
             // With --json, standard output holds the one JSON line: the other stages' lines go to the log.
             if let fetched = summary.fetch { AppleOutput.printFetch(fetched, lineToLog: json) }
+            // The store's quarantine share is said once: the run's own share, just said, is the same sentence.
+            var reports = summary.reports
+            reports.warnings.removeAll { Console.healthWarning(summary.ingest, configuration) == $0 }
             if !json {
                 Console.printIngest(summary.ingest)
                 Console.printAnalysis(summary.analysis)
-                Console.printReports(summary.reports, directory: configuration.reportsDirectory)
+                Console.printReports(reports, directory: configuration.reportsDirectory)
             } else {
+                for warning in reports.warnings { Console.warn(warning) }
                 print(RunSummaryJSON.line(ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0))
             }
             if let consumption = summary.consumption { try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json) }

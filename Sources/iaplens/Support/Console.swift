@@ -172,12 +172,17 @@ enum Console {
             warn("no input files were found in \(c.inputs.joined(separator: ", ")): check that the archive is mounted and --input names it.")
             return ExitStatus.noInput
         }
-        let share = QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
-        if share.exceeds(c.maxQuarantinePercent) {
-            warn(share.warning)
+        if let warning = healthWarning(summary, c) {
+            warn(warning)
             return ExitStatus.tooMuchQuarantined
         }
         return nil
+    }
+
+    /// The run's quarantine share beyond `--max-quarantine-percent`, as a sentence; nil within it.
+    static func healthWarning(_ summary: IngestSummary, _ c: PipelineConfiguration) -> String? {
+        let share = QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
+        return share.exceeds(c.maxQuarantinePercent) ? share.warning : nil
     }
 
     static func printIngest(_ summary: IngestSummary) {
