@@ -29,7 +29,9 @@ public struct QuarantineShare: Sendable, Equatable {
 
     /// The sentence: how many, the main reason with its meaning, and what to do.
     public var warning: String {
-        var text = "\(percent) % of the documents read (\(quarantined) of \(documents)) were quarantined"
+        // Rounded down, a share above 0 and under 1 % (a threshold of 0) would read "0 %".
+        let share = percent == 0 && quarantined > 0 ? "under 1 %" : "\(percent) %"
+        var text = "\(share) of the documents read (\(quarantined) of \(documents)) were quarantined"
         if let main = mainReason {
             text += ", most for \(main.code) (\(main.count))"
             if let reason = QuarantineReason(rawValue: main.code) { text += ": \(reason.meaning). \(reason.remedy)" } else { text += "." }
