@@ -63,6 +63,23 @@ struct MonthsTests {
         }
     }
 
+    /// Models built by an iaplens whose SQL or business rules differ (an upgrade) are not current: `report` builds them
+    /// again. Before, the key held only the options and the data version, and `report` after an upgrade read marts the
+    /// old models had built.
+    @Test func modelsBuiltByOtherModelsAreNotCurrent() throws {
+        let scenario = try scenario()
+        _ = try scenario.report()
+        let options = AnalysisOptions(bundleId: "com.example.app")
+        let analyzer = Analyzer(store: scenario.store)
+        _ = try analyzer.reportSet(options)
+        let key = try #require(try scenario.store.read { try $0.text("select model_key from analysis_parameters") })
+        #expect(key.range(of: #"\|models [0-9a-f]{16}$"#, options: .regularExpression) != nil, "\(key)")
+        _ = try scenario.store.write { connection in
+            try connection.execute("update analysis_parameters set model_key = replace(model_key, '|models ', '|models 0')")
+        }
+        #expect(throws: AnalysisError.analyzedWithOtherOptions) { try analyzer.reportSet(options) }
+    }
+
     @Test func orderLookupsOfTheMonth() throws {
         // Given an order listing a refunded and a plain transaction of two accounts, and an invalid order
         let scenario = try Scenario()

@@ -23,10 +23,21 @@ public struct Analyzer: Sendable {
         self.progress = progress
     }
 
-    /// What the built models depend on: the options and the store's data version, so models built before
-    /// the last ingest or reference-file load are never reported as current.
+    /// What the built models depend on: the options, the store's data version, and the models themselves (their SQL
+    /// and the business rules rendered into it), so models built before the last ingest or reference-file load, or
+    /// by another iaplens whose models differ, are never reported as current.
     static func modelKey(_ options: AnalysisOptions, _ connection: any StoreConnection) throws -> String {
         options.modelKey + "|data " + String(try StoreSettings.dataVersion(connection))
+            + "|models " + modelsIdentity(try SQLModelSource.load())
+    }
+
+    /// The first 16 hex digits of the SHA-256 of every model's name and SQL, in catalog order, and of the business
+    /// rules by name.
+    static func modelsIdentity(_ models: [(model: SQLModel, sql: String)]) -> String {
+        var text = ""
+        for (model, sql) in models { text += model.name + "\u{0}" + sql + "\u{0}" }
+        for (name, value) in BusinessRules.byName.sorted(by: { $0.key < $1.key }) { text += "\(name)=\(value)\u{0}" }
+        return String(MemoryDigest.sha256Hex(Array(text.utf8)).prefix(16))
     }
 
     /// Builds all models in one transaction (all or nothing).
