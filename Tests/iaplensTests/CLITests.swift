@@ -160,19 +160,22 @@ import Testing
         #expect(output.stderr.contains("no input files were found"))
     }
 
+    /// `count` purchases of coins, a day apart from 2025-01-01, each a signed notification line.
+    static func coinPurchases(_ count: Int, of app: AppFixture) throws -> [String] {
+        try (0..<count).map { index in
+            let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
+            return try app.notification(
+                type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
+                transaction: app.transaction(id: "t\(index)", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time))
+        }
+    }
+
     /// Test-signed data without its --root-certificate: nearly everything is quarantined. The run completes, warns
     /// naming the reason and its remedy, every page opens with the warning, and the exit code is 65.
     @Test func aRunThatQuarantinesMostOfItsInputWarnsEverywhereAndExits65() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        var lines: [String] = []
-        for index in 0..<5 {
-            let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
-            lines.append(try app.notification(
-                type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
-                transaction: app.transaction(id: "t\(index)", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time)))
-        }
-        try archive.write("n.jsonl", lines: lines)
+        try archive.write("n.jsonl", lines: try Self.coinPurchases(5, of: app))
         let arguments = ["run", "--input", archive.inputs, "--bundle-id", app.bundleId]
         let output = try Self.run(arguments + ["--database", archive.database, "--reports", archive.reports])
         #expect(output.status == 65, "\(output.stderr)")
@@ -192,14 +195,7 @@ import Testing
     @Test func aStoreMostlyQuarantinedIsWarnedOfAtTheTopOfTheIndexAndByReport() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        var lines = ["not json", "{\"neither\": 1}", "[1]"]
-        for index in 0..<4 {
-            let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
-            lines.append(try app.notification(
-                type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
-                transaction: app.transaction(id: "t\(index)", product: "com.example.coins", type: "Consumable", purchase: time, price: 990, signedDate: time)))
-        }
-        try archive.write("n.jsonl", lines: lines)
+        try archive.write("n.jsonl", lines: ["not json", "{\"neither\": 1}", "[1]"] + (try Self.coinPurchases(4, of: app)))
         let store = ["--database", archive.database, "--reports", archive.reports]
         let output = try Self.run(
             ["run", "--input", archive.inputs, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()] + store)
@@ -282,11 +278,7 @@ import Testing
     @Test func aReferenceFileWithSeveralProblemsListsEachOnItsOwnLogLine() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        try archive.write("n.jsonl", lines: [
-            try app.notification(
-                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
-                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000)),
-        ])
+        try archive.write("n.jsonl", lines: try Self.coinPurchases(1, of: app))
         let products = archive.root + "/products.csv"
         try """
             product_id,type,currency,price_milli
