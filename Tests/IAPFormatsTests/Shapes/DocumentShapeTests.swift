@@ -117,6 +117,23 @@ import Testing
         #expect(try !failure("{\"a\":").message.contains("written across lines"))
     }
 
+    /// A UTF-16 file says so and how to convert it; before, it read "unexpected byte 0xFF" (or 0x00 on every later
+    /// line).
+    @Test func utf16TextSaysItIsUTF16() throws {
+        let document = #"{"signedPayload":"x"}"#
+        let littleEndian: [UInt8] = [0xFF, 0xFE] + document.utf8.flatMap { [$0, 0] }
+        let laterLine: [UInt8] = [0] + document.utf8.flatMap { [$0, 0] }
+        for bytes in [littleEndian, laterLine] {
+            guard case .failure(let failure) = DocumentShape.recognise(bytes) else {
+                Issue.record("UTF-16 accepted")
+                continue
+            }
+            #expect(failure.reason == .badJSON)
+            #expect(failure.message.contains("looks like UTF-16 text"), "\(failure.message)")
+        }
+        #expect(try !failure("[1,").message.contains("UTF-16"))
+    }
+
     @Test(arguments: [
         (#"{"signedPayload":42}"#, "\"signedPayload\""),
         (#"{"notificationHistory":{}}"#, "\"notificationHistory\""),
