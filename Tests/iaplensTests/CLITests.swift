@@ -160,9 +160,10 @@ import Testing
         #expect(output.stderr.contains("no input files were found"))
     }
 
-    /// `count` purchases of coins, a day apart from 2025-01-01, each a signed notification line.
-    static func coinPurchases(_ count: Int, of app: AppFixture) throws -> [String] {
-        try (0..<count).map { index in
+    /// `count` purchases of coins, a day apart from 2025-01-01 (the first `first` days on), each a signed
+    /// notification line.
+    static func coinPurchases(_ count: Int, of app: AppFixture, first: Int = 0) throws -> [String] {
+        try (first..<first + count).map { index in
             let time: Int64 = 1_735_689_600_000 + Int64(index) * 86_400_000
             return try app.notification(
                 type: "ONE_TIME_CHARGE", uuid: "n\(index)", signedDate: time,
@@ -209,6 +210,25 @@ import Testing
         #expect(index.contains("fix the exporter if many lines are affected. The figures count only the rest."), "the remedy is not cut")
         let report = try Self.run(["report"] + store)
         #expect(report.stderr.contains("warning: 42 % of the documents read (3 of 7) were quarantined"), "\(report.stderr)")
+    }
+
+    /// An archive mostly of another environment than the one counted is said by the run and atop the index, with
+    /// the environment to pass. Before: the run exited 0 with reports resting on the few documents left.
+    @Test func anArchiveMostlyOfAnotherEnvironmentSaysWhichToCount() throws {
+        let archive = try TestArchive()
+        var sandbox = AppFixture()
+        sandbox.environment = "Sandbox"
+        try archive.write("n.jsonl", lines: try Self.coinPurchases(1, of: AppFixture()) + Self.coinPurchases(3, of: sandbox, first: 1))
+        let output = try Self.run([
+            "run", "--input", archive.inputs, "--bundle-id", sandbox.bundleId, "--root-certificate", try archive.trustedRoot(),
+            "--database", archive.database, "--reports", archive.reports,
+        ])
+        let warning = "3 of the 4 documents stored are of another environment than Production, the one the figures count "
+            + "(Sandbox 3): the figures rest on the 1 left. If the archive is Sandbox's, run with --environment Sandbox."
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("warning: " + warning), "\(output.stderr)")
+        let index = try String(contentsOfFile: archive.reports + "/index.md", encoding: .utf8)
+        #expect(index.contains("**Warning:** " + warning))
     }
 
     /// An option a command does not use is neither offered by its help nor accepted. Before: `fetch --help` and

@@ -175,8 +175,21 @@ public struct Analyzer: Sendable {
         let share = QuarantineShare(
             documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
         return [share.exceeds(options.maxQuarantinePercent) ? share.warning : nil,
+                otherEnvironmentWarning(options, dataQuality: dataQuality),
                 try ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency)]
             .compactMap { $0 }
+    }
+
+    /// When most documents stored are of another environment than the one counted (an archive of Production read
+    /// with `--environment Sandbox`, or the reverse), the figures rest on the few left: said, with the environments.
+    static func otherEnvironmentWarning(_ options: AnalysisOptions, dataQuality: DataQualitySummary) -> String? {
+        let others = dataQuality.otherEnvironments.reduce(0) { $0 + $1.count }
+        guard others > dataQuality.accepted, let largest = dataQuality.otherEnvironments.max(by: { $0.count < $1.count })
+        else { return nil }
+        let listed = dataQuality.otherEnvironments.map { "\($0.label) \($0.count)" }.joined(separator: ", ")
+        return "\(others) of the \(others + dataQuality.accepted) documents stored are of another environment than "
+            + "\(options.environment), the one the figures count (\(listed)): the figures rest on the \(dataQuality.accepted) "
+            + "left. If the archive is \(largest.label)'s, run with --environment \(largest.label)."
     }
 
     static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {
