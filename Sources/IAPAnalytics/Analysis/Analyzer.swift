@@ -167,8 +167,8 @@ public struct Analyzer: Sendable {
     }
 
     /// What must be said at the top of every page and by `report` itself: a store whose documents were quarantined
-    /// beyond `--max-quarantine-percent` (the figures rest on the rest), and a `--reporting-currency` that nothing
-    /// converts into.
+    /// beyond `--max-quarantine-percent` (the figures rest on the rest), a store mostly of another environment than
+    /// the one counted, and a `--reporting-currency` that nothing converts into.
     static func warnings(
         _ options: AnalysisOptions, dataQuality: DataQualitySummary, in connection: any StoreConnection
     ) throws -> [String] {

@@ -34,8 +34,8 @@ public struct ReportSet: Sendable, Equatable {
     /// paid payment summary); empty when no payment summary is paid.
     public let converted: [String: ConvertedMoney]
     /// What the figures cannot be read without, said at the top of every page (the index too) and by `report`
-    /// itself: documents quarantined beyond `--max-quarantine-percent`, an option that did nothing. Each is among
-    /// ``notes`` too.
+    /// itself: documents quarantined beyond `--max-quarantine-percent`, a store mostly of another environment, an
+    /// option that did nothing. Each is among ``notes`` too.
     public let warnings: [String]
 
     /// The first observed month: the month of the earliest accepted notification (nil when there is none).

@@ -17,9 +17,9 @@ enum ConfigurationBuilder {
         for (name, meant) in ConfigurationEnvironment.unknownVariables(
             in: ProcessInfo.processInfo.environment, alsoRead: LogOptions.environmentVariables)
         {
-            Console.warn("\(name) is set but iaplens reads no such variable"
-                + (meant.map { ": did you mean \($0)?" } ?? " (`iaplens <command> --help` names each option; its variable is IAPLENS_ and the option in capitals, e.g. IAPLENS_BUNDLE_ID).")
-                + (meant == nil ? "" : " It has no effect as written."))
+            let hint = meant.map { ": did you mean \($0)? It has no effect as written." }
+                ?? " (`iaplens <command> --help` names each option; its variable is IAPLENS_ and the option in capitals, e.g. IAPLENS_BUNDLE_ID)."
+            Console.warn("\(name) is set but iaplens reads no such variable" + hint)
         }
         if let database = store.database { c.databasePath = database }
         if let app {
