@@ -210,6 +210,13 @@ import Testing
         #expect(index.contains("fix the exporter if many lines are affected. The figures count only the rest."), "the remedy is not cut")
         let report = try Self.run(["report"] + store)
         #expect(report.stderr.contains("warning: 42 % of the documents read (3 of 7) were quarantined"), "\(report.stderr)")
+        // For monitoring: `run --json` lists the warnings (this run read nothing new; the store's share still holds).
+        let json = try Self.run(
+            ["run", "--json", "--input", archive.inputs, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()]
+                + store)
+        let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let warnings = summary?["warnings"] as? [String] ?? []
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("42 % of the documents read (3 of 7) were quarantined"), "\(json.stdout)")
     }
 
     /// An archive mostly of another environment than the one counted is said by the run and atop the index, with
@@ -339,6 +346,7 @@ import Testing
         let summary = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
         #expect((summary?["ingest"] as? [String: Any])?["accepted"] as? Int == 1)
         #expect(summary?["exit_code"] as? Int == 0)
+        #expect(summary?["warnings"] as? [String] == [])
         #expect(((summary?["reports"] as? [String: Any])?["written"] as? Int ?? 0) > 0)
         #expect(FileManager.default.fileExists(atPath: archive.reports + "/index.md"))
         let wrong = try Self.run(["status"], environment: ["IAPLENS_DATABASE": archive.database, "IAPLENS_APP_APPLE_ID": "twelve"])

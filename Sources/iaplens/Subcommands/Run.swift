@@ -41,7 +41,10 @@ struct Run: AsyncParsableCommand {
                 Console.printReports(reports, directory: configuration.reportsDirectory)
             } else {
                 for warning in reports.warnings { Console.warn(warning) }
-                print(RunSummaryJSON.line(ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0))
+                let warnings = [Console.healthWarning(summary.ingest, configuration)].compactMap { $0 } + reports.warnings
+                print(RunSummaryJSON.line(
+                    ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0,
+                    warnings: warnings))
             }
             if let consumption = summary.consumption { try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json) }
             if let code { throw ExitCode(code) }

@@ -4,9 +4,13 @@ import IAPPipeline
 import IAPReports
 
 /// `run --json`: the run as one JSON line on standard output (keys sorted), for monitoring and log shippers.
-/// Warnings stay on standard error; the exit code is the same as without `--json`.
+/// Warnings go to standard error as well and are listed in `warnings` (the run's quarantine share, and what the
+/// reports lead with); the exit code is the same as without `--json`.
 enum RunSummaryJSON {
-    static func line(ingest: IngestSummary, analysis: AnalysisSummary?, reports: ReportWriteSummary?, exitCode: Int32) -> String {
+    static func line(
+        ingest: IngestSummary, analysis: AnalysisSummary?, reports: ReportWriteSummary?, exitCode: Int32,
+        warnings: [String] = []
+    ) -> String {
         func number(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
         var pairs: [(String, JSONValue)] = [
             ("exit_code", number(Int(exitCode))),
@@ -37,6 +41,7 @@ enum RunSummaryJSON {
                 ("written", number(reports.written.count)), ("unchanged", number(reports.unchanged.count)),
             ]))))
         }
+        pairs.append(("warnings", .array(warnings.map { .string($0) })))
         return String(decoding: JSONValue.object(JSONObject(pairs)).canonicalJSON(), as: UTF8.self)
     }
 }
