@@ -358,7 +358,8 @@ import Testing
     }
 
     /// A misspelt variable is named with the one it most likely meant; before, it was without effect and unsaid, where
-    /// a configuration file's unknown key is refused. The test suite's own variables are not warned of.
+    /// a configuration file's unknown key is refused. A name close to none (a wrapper's own) and the test suite's
+    /// variables are not warned of.
     @Test func aMisspeltVariableIsNamedWithTheOneItMeant() throws {
         let archive = try TestArchive()
         let output = try Self.run(
@@ -366,7 +367,7 @@ import Testing
             environment: ["IAPLENS_BUNDLEID": "com.example.tests", "IAPLENS_SOMETHING_ELSE_ENTIRELY": "1", "IAPLENS_TEST_X": "1"])
         #expect(output.status == 64, "the bundle ID is still missing")
         #expect(output.stderr.contains("warning: IAPLENS_BUNDLEID is set but iaplens reads no such variable: did you mean IAPLENS_BUNDLE_ID?"))
-        #expect(output.stderr.contains("warning: IAPLENS_SOMETHING_ELSE_ENTIRELY is set but iaplens reads no such variable (`iaplens"))
+        #expect(!output.stderr.contains("IAPLENS_SOMETHING_ELSE_ENTIRELY"))
         #expect(!output.stderr.contains("IAPLENS_TEST_X"))
         let known = try Self.run(["status", "--database", archive.database], environment: ["IAPLENS_MODEL_WORKERS": "1", "IAPLENS_QUIET": "1"])
         #expect(!known.stderr.contains("reads no such variable"), "\(known.stderr)")

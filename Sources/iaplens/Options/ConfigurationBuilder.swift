@@ -14,12 +14,12 @@ enum ConfigurationBuilder {
         var c = PipelineConfiguration()
         if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
         try ConfigurationEnvironment.apply(ProcessInfo.processInfo.environment, to: &c)
-        for (name, meant) in ConfigurationEnvironment.unknownVariables(
+        // Only a near miss is said: other IAPLENS_ names may belong to the tools around iaplens (a wrapper's own
+        // IAPLENS_HOME), and a quiet run must stay silent for them.
+        for case let (name, meant?) in ConfigurationEnvironment.unknownVariables(
             in: ProcessInfo.processInfo.environment, alsoRead: LogOptions.environmentVariables)
         {
-            let hint = meant.map { ": did you mean \($0)? It has no effect as written." }
-                ?? " (`iaplens <command> --help` names each option; its variable is IAPLENS_ and the option in capitals, e.g. IAPLENS_BUNDLE_ID)."
-            Console.warn("\(name) is set but iaplens reads no such variable" + hint)
+            Console.warn("\(name) is set but iaplens reads no such variable: did you mean \(meant)? It has no effect as written.")
         }
         if let database = store.database { c.databasePath = database }
         if let app {
