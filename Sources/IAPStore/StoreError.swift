@@ -33,7 +33,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "Cannot open the store \(path): \(reason). Check the --database value (path and folder permissions, "
+            return "Cannot open the store \(path): \(Self.ended(reason)) Check the --database value (path and folder permissions, "
                 + "or the server, user, password and database of the URL)."
         case .newerSchema(let path):
             return "The store \(path) was written by a newer iaplens. Upgrade iaplens, or use another --database."
@@ -41,11 +41,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The store \(path) holds data of \(storeBundleId), not \(requestedBundleId). "
                 + "Use one --database per app (a file, or a ?schema= per app on PostgreSQL), or pass --bundle-id \(storeBundleId)."
         case .writeFailed(let reason):
-            return "Writing to the store failed and the batch was rolled back: \(reason). Rerun to continue where it stopped."
+            return "Writing to the store failed and the batch was rolled back: \(Self.ended(reason)) Rerun to continue where it stopped."
         case .invalidLocation(let location, let reason):
             return "--database \(location) cannot be used: \(reason)."
         case .queryFailed(let reason):
-            return "The store refused a statement: \(reason). Rerun; if it fails again, report it with this message."
+            return "The store refused a statement: \(Self.ended(reason)) Rerun; if it fails again, report it with this message."
         case .busy(let holder):
             return "The store is in use by \(holder); wait for that run to finish (runs of one store must not overlap)."
         case .notAStore(let path, let tables):
@@ -54,7 +54,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "changes another database. Pass a new file or an iaplens store to --database (on PostgreSQL, a schema "
                 + "of its own with ?schema=)."
         case .cannotLock(let path, let reason):
-            return "Cannot take the run lock of \(path): \(reason). Check that the database folder is writable, or that the server is up."
+            return "Cannot take the run lock of \(path): \(Self.ended(reason)) Check that the database folder is writable, or that the server is up."
         case .storageFull(let path, let reason):
             return "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
         case .lockLost(let path, let reason):
@@ -65,6 +65,14 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The database role may not do what iaplens needs in \(path) (\(reason)). Give it the missing grant, as the "
                 + "schema's owner or a superuser: \(grant). Rerunning without it fails the same way."
         }
+    }
+
+    /// `reason` (a server's or the system's words) closed as a sentence: a period added unless it already ends one
+    /// (libpq's "Is the server running …?" read "…?. Check").
+    static func ended(_ reason: String) -> String {
+        var trimmed = Substring(reason)
+        while let last = trimmed.last, last.isWhitespace { trimmed.removeLast() }
+        return trimmed.last.map { ".?!".contains($0) } == true ? String(trimmed) : trimmed + "."
     }
 
     /// True when the user's command line or configuration is at fault (exit code 64).

@@ -62,6 +62,7 @@ import Testing
                 #expect(error.description.contains("127.0.0.1"))
                 #expect(!error.description.contains("secret"))
                 #expect(!error.description.contains("\n") && !error.description.contains("\t"))
+                #expect(!error.description.contains("?.") && !error.description.contains(".."), "\(error.description)")
                 #expect(error.exitCode == 1)
             }
         }
