@@ -10,13 +10,17 @@ import IAPStore
 extension Pipeline {
     /// `fetch`: what the archive lacks from Apple's APIs, into the archive (the fetch takes the run lock).
     public func fetch(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
-        try await Fetcher(options: try configuration.fetchOptions()).run(progress: progress)
+        // Without --bundle-id, a store that exists names its app, as for analyze and report.
+        try await Fetcher(options: try resolvingAppFromStore().configuration.fetchOptions()).run(progress: progress)
     }
 
     /// `consumption`: brings the models up to date, then answers every pending consumption request
     /// (Documentation/Pipeline.md "Answering consumption requests"). `dryRun` sends and records nothing.
     public func consume(dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) async throws -> ConsumptionSummary {
         guard configuration.fetch.facts != nil else { throw FetchError.missingOption("facts") }
+        // Without --bundle-id, the store names its app, as for analyze and report.
+        let resolved = try resolvingAppFromStore()
+        guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now) }
         guard !configuration.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
         try configuration.validate(requireInputs: false)
         let lock = try storeLocation().lockForRun(command: "consumption")

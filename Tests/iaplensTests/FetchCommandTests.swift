@@ -133,6 +133,9 @@ import Testing
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(dry.stdout == #"{"consumptionPercentage":100000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"# + "\n")
         #expect(dry.stderr.contains("1 would_send"))
+        // The store names its app: without --bundle-id the same (before: "--bundle-id is missing").
+        let storeApp = try CLITests.run(["consumption", "--dry-run", "--facts", facts, "--database", archive.database])
+        #expect(storeApp.status == 0 && storeApp.stdout == dry.stdout, "\(storeApp.stderr)")
         let missing = try CLITests.run(["consumption", "--facts", facts] + common)
         #expect(missing.status == 64, "a real run needs the key: \(missing.stderr)")
     }
