@@ -208,13 +208,15 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// An analysis refused for what was asked of it (a `--month` before the archive) is a usage error.
+    /// An analysis refused for what was asked of it (a `--month` the archive never saw) is a usage error.
     private static func usage<Result>(_ body: () throws -> Result) throws -> Result {
         do {
             return try body()
         } catch let error as AnalysisError {
-            if case .monthBeforeArchive = error { throw PipelineError.invalidConfiguration(error.description) }
-            throw error
+            switch error {
+            case .monthBeforeArchive, .monthAfterData: throw PipelineError.invalidConfiguration(error.description)
+            default: throw error
+            }
         }
     }
 

@@ -43,6 +43,20 @@ struct MonthsTests {
         #expect(report.asOf == at("2026-02-15"))
     }
 
+    /// A month after the month of T is one the archive has not seen: refused, as a month before the first observed one
+    /// is. Before, it was written as an empty "provisional" month whose data "end less than 60 days after it ended".
+    @Test func aMonthAfterTheMonthOfTIsRefused() throws {
+        let scenario = try scenario()
+        #expect(throws: AnalysisError.monthAfterData(month: "2026-06", asOf: "2026-05-02T00:00:00Z")) {
+            try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-05", "2026-06"]))
+        }
+        #expect(try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-05"])).monthNames == ["2026-05"])
+        // With --as-of in February, March is after it.
+        #expect(throws: AnalysisError.monthAfterData(month: "2026-03", asOf: "2026-02-15T00:00:00Z")) {
+            try scenario.report(AnalysisOptions(bundleId: "com.example.app", asOf: at("2026-02-15"), months: ["2026-03"]))
+        }
+    }
+
     @Test func emptyStoreWritesNothing() throws {
         let report = try Scenario().report()
         #expect(report.months.isEmpty)

@@ -160,6 +160,19 @@ import Testing
         #expect(output.stderr.contains("no input files were found"))
     }
 
+    /// A `--month` after the month of T is refused with exit 64, and nothing is written.
+    @Test func aMonthAfterTheDataIsAUsageError() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: try Self.coinPurchases(2, of: app))
+        let store = ["--database", archive.database, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()]
+        #expect(try Self.run(["ingest", "--input", archive.inputs] + store).status == 0)
+        let output = try Self.run(["report", "--database", archive.database, "--reports", archive.reports, "--month", "2025-02"])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains("--month 2025-02 is after the month of the figures' as-of time, 2025-01-02T00:00:00Z"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: archive.reports + "/2025-02"))
+    }
+
     /// `count` purchases of coins, a day apart from 2025-01-01 (the first `first` days on), each a signed
     /// notification line.
     static func coinPurchases(_ count: Int, of app: AppFixture, first: Int = 0) throws -> [String] {

@@ -14,6 +14,8 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
     case readFailed(reason: String)
     /// `--month` asked for a month before the archive's first observed month (nil: the store holds no notification).
     case monthBeforeArchive(month: String, firstObserved: String?)
+    /// `--month` asked for a month after the month of T: the archive has not seen it.
+    case monthAfterData(month: String, asOf: String)
 
     /// A sentence the user can act on.
     public var description: String {
@@ -32,6 +34,10 @@ public enum AnalysisError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Reading the analysis from the store failed: \(reason)."
         case .monthBeforeArchive(let month, let firstObserved?):
             return "--month \(month) is before the archive's first observed month, \(firstObserved): the months before it are rebuilt from later documents and hold only the subscribers who survived into the archive, so they are never reported. Ask for \(firstObserved) or later."
+        case .monthAfterData(let month, let asOf):
+            return "--month \(month) is after the month of the figures' as-of time, \(asOf) (the newest document, or "
+                + "--as-of): the archive has not seen it, so it is never reported. Ask for \(asOf.prefix(7)) or earlier, or "
+                + "ingest the newer documents first."
         case .monthBeforeArchive(let month, nil):
             return "--month \(month) cannot be reported: the store holds no accepted notification, so no month has been observed. Ingest the archive's notifications first."
         }

@@ -49,7 +49,7 @@ public struct Analyzer: Sendable {
         runner.counter = progress.map { ModelBuildCounter(models: models.map(\.model), report: $0) }
         let schema = store.schema
         let summarize = { (connection: any StoreConnection) throws -> AnalysisSummary in
-            try Self.refuseMonthsBeforeArchive(connection)
+            try Self.refuseMonthsTheArchiveNeverSaw(connection)
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try connection.rows("select month from report_months where is_written order by month")
                 .compactMap { $0[0].text }
@@ -128,7 +128,7 @@ public struct Analyzer: Sendable {
                 throw AnalysisError.notAnalyzed
             }
             guard key == (try Self.modelKey(options, connection)) else { throw AnalysisError.analyzedWithOtherOptions }
-            try Self.refuseMonthsBeforeArchive(connection)
+            try Self.refuseMonthsTheArchiveNeverSaw(connection)
             let asOf = try connection.integer("select as_of_ms from analysis_parameters")
             let months = try ReportingCurrencyReader.convertingStakes(
                 MonthReportReader.read(in: connection), in: connection, requested: options.reportingCurrency)
@@ -156,14 +156,20 @@ public struct Analyzer: Sendable {
     }
 
     /// Documentation/Reports.md "Months written": a month asked for with `--month` before the archive's first observed
-    /// month is refused, never written.
-    static func refuseMonthsBeforeArchive(_ connection: any StoreConnection) throws {
-        guard
-            let month = try connection.text(
-                "select month from report_months where is_written and is_before_archive order by month limit 1")
-        else { return }
-        let first = try connection.text("select min(month) from archive_months where archive_days > 0")
-        throw AnalysisError.monthBeforeArchive(month: month, firstObserved: first)
+    /// month, or after the month of T, is refused, never written.
+    static func refuseMonthsTheArchiveNeverSaw(_ connection: any StoreConnection) throws {
+        if let month = try connection.text(
+            "select month from report_months where is_written and is_before_archive order by month limit 1")
+        {
+            let first = try connection.text("select min(month) from archive_months where archive_days > 0")
+            throw AnalysisError.monthBeforeArchive(month: month, firstObserved: first)
+        }
+        if let month = try connection.text(
+            "select month from report_months where is_written and is_after_as_of order by month limit 1"),
+            let asOf = try connection.integer("select as_of_ms from analysis_parameters")
+        {
+            throw AnalysisError.monthAfterData(month: month, asOf: ISO8601Millis.format(asOf))
+        }
     }
 
     /// What must be said at the top of every page and by `report` itself: a store whose documents were quarantined

@@ -5,8 +5,8 @@
 -- the first observed month (the month of the earliest accepted notification,
 -- V2 or V1), or the first month with activity if that is later, to the month
 -- of T; --month writes only the months asked for (analysis_requested_months)
--- and never one before the first observed month (the report stage refuses
--- those: is_before_archive).
+-- and never one before the first observed month or after the month of T
+-- (the report stage refuses those: is_before_archive, is_after_as_of).
 -- Months before the first observed month are rebuilt from later documents
 -- and hold only the subscribers who survived into the archive: never
 -- written.
@@ -96,6 +96,10 @@ final as (
             candidate_months.month < (select month from first_observed),
             true
         ) as is_before_archive,
+        coalesce(
+            candidate_months.month > (select month from as_of_month),
+            true
+        ) as is_after_as_of,
         {{ month_end_ms(candidate_months.month) }} as month_end_ms
     from candidate_months
 )
