@@ -160,6 +160,21 @@ import Testing
         #expect(output.stderr.contains("no input files were found"))
     }
 
+    /// `demo`, the first thing a new user runs: it says what it simulated, then each stage as `run` says it (the
+    /// analysis and the report were left out), and where the reports are.
+    @Test func theDemoSaysEachStageAndWhereTheReportsAre() throws {
+        let archive = try TestArchive()
+        let output = try Self.run([
+            "demo", "--directory", archive.root + "/demo", "--subscribers", "20", "--consumable-buyers", "5", "--months", "2",
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        let starts = ["demo: simulated 2 month(s)", "ingest: ", "analyze: as of ", "report: ", "Reports are in "]
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        let order = starts.map { start in lines.firstIndex { $0.hasPrefix(start) } }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? 0) < ($1 ?? 0) }, "\(output.stdout)")
+        #expect(FileManager.default.fileExists(atPath: archive.root + "/demo/reports/index.html"))
+    }
+
     /// A `--month` after the month of T is refused with exit 64, and nothing is written.
     @Test func aMonthAfterTheDataIsAUsageError() throws {
         let archive = try TestArchive()

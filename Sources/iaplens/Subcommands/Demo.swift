@@ -44,9 +44,11 @@ struct Demo: ParsableCommand {
             configuration.reviewsPath = archive + "/reviews.csv"
             let summary = try Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
                 .run(progress: Console.progress)
-            Console.printIngest(summary.ingest)
+            // What was simulated, then each stage as `run` says it, the reports' place last.
             Console.result("demo: simulated \(manifest.months.count) month(s) of \(options.bundleId) into \(archive)")
-            Console.result(Console.readingHint(configuration.reportsDirectory))
+            Console.printIngest(summary.ingest)
+            Console.printAnalysis(summary.analysis)
+            Console.printReports(summary.reports, directory: configuration.reportsDirectory)
         }
     }
 }
