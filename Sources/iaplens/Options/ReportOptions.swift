@@ -18,7 +18,7 @@ struct ReportOptions: ParsableArguments {
     var reviews: String?
 
     @Option(name: .customLong("reporting-currency"), help: ArgumentHelp(
-        "The pages also show each month's money in this currency, each day at the rate of Apple's paid fiscal month that holds it (default: the bank currency of the latest paid payment summary). Config key: \"reporting-currency\".",
+        "The pages also show each month's money in this currency, each day at the rate of Apple's paid fiscal month that holds it (default: the bank currency of the latest paid payment summary); one that nothing converts into is warned of. Config key: \"reporting-currency\".",
         valueName: "CUR"))
     var reportingCurrency: String?
 
@@ -30,7 +30,7 @@ struct ReportOptions: ParsableArguments {
         valueName: "zone"))
     var appleTimeZone: String?
 
-    @Option(name: .long, help: ArgumentHelp("Write only this month (YYYY-MM), repeatable; an empty month is written and says so.", valueName: "YYYY-MM"))
+    @Option(name: .long, help: ArgumentHelp("Write only this month (YYYY-MM), repeatable; an empty month is written and says so, and one the archive has not seen (before its first notification, after the newest document) is refused.", valueName: "YYYY-MM"))
     var month: [String] = []
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp(
