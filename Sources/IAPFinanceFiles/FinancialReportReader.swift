@@ -64,7 +64,7 @@ public struct FinancialReportReader: Sendable {
         var lines = 0
         for item in DocumentReader(file: file, maxDocumentBytes: maxLineBytes) {
             guard case .document(_, let bytes) = item else { return preamble.isPresent ? .unusableReport("it cannot be read: \(item)") : .notAReport }
-            if lines == 0, PaymentSummaryReader.isUTF16(bytes) {
+            if lines == 0, UTF16Detection.startsWithByteOrderMark(bytes) {
                 let text = PaymentSummaryReader.utf16Text(bytes)
                 let named = ["Vendor Name", "Start Date", "Transaction Date"].contains { text.contains($0) }
                 return named ? .unusableReport("it is encoded as UTF-16; save it as UTF-8 (as Apple writes it) and load it again") : .notAReport

@@ -40,7 +40,7 @@ public struct PaymentSummaryReader: Sendable {
         var looked = 0
         for item in DocumentReader(file: file) {
             guard case .document(_, let bytes) = item else { return .notASummary }
-            if Self.isUTF16(bytes) {
+            if UTF16Detection.startsWithByteOrderMark(bytes) {
                 return Self.utf16Text(bytes).contains("Payments and Financial Reports")
                     ? .unusable("it is encoded as UTF-16; save it as UTF-8 (as App Store Connect downloads it) and load it again")
                     : .notASummary
@@ -63,7 +63,7 @@ public struct PaymentSummaryReader: Sendable {
             case .failure(let line, let failure):
                 throw PaymentSummaryError(file: file.path, line: line, reason: failure.clause)
             case .document(let line, let bytes):
-                if Self.isUTF16(bytes) || bytes.contains(0) {
+                if UTF16Detection.looksLikeUTF16(bytes) {
                     throw PaymentSummaryError(
                         file: file.path, line: line, reason: "it is not UTF-8 text (UTF-16 or binary); save it as UTF-8 and load it again")
                 }
@@ -265,11 +265,6 @@ public struct PaymentSummaryReader: Sendable {
         while let first = scalars.first, first == " " || first == "\u{FEFF}" || first == "\t" { scalars = scalars.dropFirst() }
         while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
         return String(scalars)
-    }
-
-    /// A UTF-16 byte-order mark (either order) at the start of the bytes.
-    static func isUTF16(_ bytes: [UInt8]) -> Bool {
-        bytes.count >= 2 && ((bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF))
     }
 
     /// The ASCII characters of UTF-16 text (enough to recognise a title).

@@ -136,22 +136,25 @@ public struct Analyzer: Sendable {
             let firstObserved = archiveMonths.first { $0.archiveDays > 0 }?.month
             let appleBefore = try firstObserved.map { try ArchiveMonthReader.appleBefore($0, in: connection) } ?? []
             let dataQuality = try DataQualityReader.read(in: connection)
-            let warnings = try Self.warnings(options, dataQuality: dataQuality, in: connection)
-            // Every warning is also a note: the month pages list them together; the quarantine share is one already.
-            let notes = Self.notes(options, asOf: asOf, dataQuality: dataQuality)
+            // Every warning is a note too (the month pages list them together), the quarantine share first.
+            let quarantine = Self.quarantineWarning(options, dataQuality: dataQuality)
+            let others = try [
+                Self.otherEnvironmentWarning(options, dataQuality: dataQuality),
+                ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency),
+            ].compactMap { $0 }
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
             ).map { AppleReportCoverage(firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0)) }
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
-                notes: notes + warnings.filter { !notes.contains($0) },
+                notes: [quarantine].compactMap { $0 } + Self.notes(options, asOf: asOf, dataQuality: dataQuality) + others,
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
                 reviews: try ArchiveMonthReader.reviews(in: connection),
                 converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1,
-                warnings: warnings)
+                warnings: [quarantine].compactMap { $0 } + others)
         }
     }
 
@@ -172,18 +175,11 @@ public struct Analyzer: Sendable {
         }
     }
 
-    /// What must be said at the top of every page and by `report` itself: a store whose documents were quarantined
-    /// beyond `--max-quarantine-percent` (the figures rest on the rest), a store mostly of another environment than
-    /// the one counted, and a `--reporting-currency` that nothing converts into.
-    static func warnings(
-        _ options: AnalysisOptions, dataQuality: DataQualitySummary, in connection: any StoreConnection
-    ) throws -> [String] {
-        let share = QuarantineShare(
-            documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
-        return [share.exceeds(options.maxQuarantinePercent) ? share.warning : nil,
-                otherEnvironmentWarning(options, dataQuality: dataQuality),
-                try ReportingCurrencyReader.unreachable(in: connection, requested: options.reportingCurrency)]
-            .compactMap { $0 }
+    /// The warnings (``ReportSet/warnings``): said at the top of every page and by `report` itself. This one: the
+    /// store's documents quarantined beyond `--max-quarantine-percent` (the figures rest on the rest).
+    static func quarantineWarning(_ options: AnalysisOptions, dataQuality: DataQualitySummary) -> String? {
+        QuarantineShare(documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
+            .warning(beyond: options.maxQuarantinePercent)
     }
 
     /// When most documents stored are of another environment than the one counted (an archive of Production read
@@ -198,11 +194,9 @@ public struct Analyzer: Sendable {
             + "left. If the archive is \(largest.label)'s, run with --environment \(largest.label)."
     }
 
+    /// The notes that are not warnings: what the figures are, said on every page.
     static func notes(_ options: AnalysisOptions, asOf: Int64?, dataQuality: DataQualitySummary) -> [String] {
         var notes: [String] = []
-        let share = QuarantineShare(
-            documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
-        if share.exceeds(options.maxQuarantinePercent) { notes.append(share.warning) }
         if dataQuality.unverifiedDocuments > 0 {
             let count = dataQuality.unverifiedDocuments
             notes.append(

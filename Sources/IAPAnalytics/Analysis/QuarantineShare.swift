@@ -27,6 +27,10 @@ public struct QuarantineShare: Sendable, Equatable {
     /// True when more than `maxPercent` of the documents were quarantined.
     public func exceeds(_ maxPercent: Int) -> Bool { documents > 0 && quarantined * 100 > maxPercent * documents }
 
+    /// ``warning`` when more than `maxPercent` of the documents were quarantined, else nil: what a run, and every
+    /// page, says of a store whose figures rest on the rest.
+    public func warning(beyond maxPercent: Int) -> String? { exceeds(maxPercent) ? warning : nil }
+
     /// The sentence: how many, the main reason with its meaning, and what to do.
     public var warning: String {
         // Rounded down, a share above 0 and under 1 % (a threshold of 0) would read "0 %".

@@ -20,7 +20,7 @@ public enum DocumentShape {
             value = try JSONParser.parse(bytes)
         } catch {
             var message = "The document is not valid JSON: \(error.description)."
-            if looksLikeUTF16(bytes) {
+            if UTF16Detection.looksLikeUTF16(bytes) {
                 message += " The line looks like UTF-16 text (a UTF-16 byte-order mark, or NUL bytes between"
                     + " characters): documents are UTF-8; convert the file, e.g. with iconv -f UTF-16 -t UTF-8."
             } else if isOpeningBracketAlone(bytes) {
@@ -31,12 +31,6 @@ public enum DocumentShape {
             return .failure(FormatFailure(reason: .badJSON, message: message))
         }
         return recognise(value)
-    }
-
-    /// True when `bytes` start with a UTF-16 byte-order mark (`FF FE`, `FE FF`) or hold a NUL byte, which no UTF-8
-    /// JSON text holds outside a string's escapes: a UTF-16 file, or one of its lines after the first.
-    static func looksLikeUTF16(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || bytes.contains(0)
     }
 
     /// True when `bytes`, spaces aside, are one `{` or `[`: the first line of a pretty-printed document.

@@ -33,18 +33,18 @@ struct Run: AsyncParsableCommand {
             // With --json, standard output holds the one JSON line: the other stages' lines go to the log.
             if let fetched = summary.fetch { AppleOutput.printFetch(fetched, lineToLog: json) }
             // The store's quarantine share is said once: the run's own share, just said, is the same sentence.
+            let health = Console.healthWarning(summary.ingest, configuration)
             var reports = summary.reports
-            reports.warnings.removeAll { Console.healthWarning(summary.ingest, configuration) == $0 }
+            reports.warnings.removeAll { $0 == health }
             if !json {
                 Console.printIngest(summary.ingest)
                 Console.printAnalysis(summary.analysis)
                 Console.printReports(reports, directory: configuration.reportsDirectory)
             } else {
                 for warning in reports.warnings { Console.warn(warning) }
-                let warnings = [Console.healthWarning(summary.ingest, configuration)].compactMap { $0 } + reports.warnings
                 print(RunSummaryJSON.line(
                     ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0,
-                    warnings: warnings))
+                    warnings: [health].compactMap { $0 } + reports.warnings))
             }
             if let consumption = summary.consumption { try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json) }
             if let code { throw ExitCode(code) }

@@ -181,8 +181,8 @@ enum Console {
 
     /// The run's quarantine share beyond `--max-quarantine-percent`, as a sentence; nil within it.
     static func healthWarning(_ summary: IngestSummary, _ c: PipelineConfiguration) -> String? {
-        let share = QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
-        return share.exceeds(c.maxQuarantinePercent) ? share.warning : nil
+        QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
+            .warning(beyond: c.maxQuarantinePercent)
     }
 
     static func printIngest(_ summary: IngestSummary) {
