@@ -82,6 +82,7 @@ public struct IngestStage: Sendable {
         summary.appleReportRows = reports.rowsLoaded
         summary.appleReportQuarantine = reports.quarantinedByReason
         summary.appleReportRefusals = reports.refusals
+        summary.appleFileCopies = reports.copies
         var tracker = ProgressTracker(totalFiles: discovery.files.count, report: progress)
 
         let registered = try storeWriter.fileRegistrations()

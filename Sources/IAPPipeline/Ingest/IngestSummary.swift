@@ -40,6 +40,9 @@ public struct IngestSummary: Sendable, Equatable {
     public var appleReportQuarantine: [String: Int] = [:]
     /// One sentence per report refused whole in this run.
     public var appleReportRefusals: [String] = []
+    /// One sentence per Apple file that repeats a report or summary loaded from another file (also counted in
+    /// `filesAlreadyRead`).
+    public var appleFileCopies: [String] = []
 
     /// Creates an empty summary.
     public init(filesFound: Int, filesIgnored: [String], entriesNotFiles: [String] = []) {

@@ -22,6 +22,9 @@ public struct ApplePaymentWriter: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// Loaded; `replaced`: the path of the pending summary it replaced.
         case loaded(rows: Int, replaced: String?)
+        /// The same summary as the one loaded from `path` (the same fiscal month, title, state and rows): recorded as
+        /// read, nothing loaded twice and nothing quarantined.
+        case copy(of: String)
         case refused(message: String)
     }
 
@@ -37,10 +40,11 @@ public struct ApplePaymentWriter: Sendable {
                 try AppleReportWriter.register(file, in: connection)
                 var replaced: String?
                 if let loaded = try connection.row(
-                    "SELECT file_sha256, path, is_pending FROM apple_payment_summaries WHERE fiscal_month = ?",
+                    "SELECT file_sha256, path, is_pending, title FROM apple_payment_summaries WHERE fiscal_month = ?",
                     [.text(summary.fiscalMonth)])
                 {
                     let path = loaded[1].text ?? ""
+                    if try Self.isSame(summary, asLoaded: loaded, in: connection) { throw Copy(originalPath: path) }
                     guard loaded[2].integer == 1 else {
                         throw Refusal(
                             message: "The payment summary \(file.path) is for fiscal month \(summary.fiscalMonth), whose paid summary "
@@ -69,10 +73,27 @@ public struct ApplePaymentWriter: Sendable {
         } catch let refusal as Refusal {
             try AppleReportWriter(store: store).refuse(file, reason: .overlappingReport, message: refusal.message)
             return .refused(message: refusal.message)
+        } catch let copy as Copy {
+            try AppleReportWriter(store: store).recordCopy(file)
+            return .copy(of: copy.originalPath)
         }
+    }
+
+    /// Whether `summary` repeats the loaded one (`file_sha256, path, is_pending, title`): the same title and state,
+    /// and the same rows line by line.
+    private static func isSame(_ summary: Summary, asLoaded loaded: SQLRow, in connection: any StoreConnection) throws -> Bool {
+        guard loaded[2].bool == summary.isPending, loaded[3].text == summary.title else { return false }
+        let rows = try connection.rows(
+            "SELECT \(ApplePaymentRow.columns) FROM apple_payment_rows WHERE file_sha256 = ? ORDER BY line", [loaded[0]])
+        let offered = summary.rows.sorted { $0.line < $1.line }
+        return rows.count == offered.count && zip(rows, offered).allSatisfy { $0.0.values == $0.1.values }
     }
 
     private struct Refusal: Error {
         let message: String
+    }
+
+    private struct Copy: Error {
+        let originalPath: String
     }
 }

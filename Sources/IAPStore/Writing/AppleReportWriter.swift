@@ -1,6 +1,7 @@
 /// Loads Apple's financial reports into the store, one file per transaction: its rows, the days it covers and its
 /// quarantined rows go in together, or nothing does. A report whose period overlaps one already loaded from another
-/// file is refused whole (the same file is never offered again: ingest skips it by content hash before this).
+/// file is refused whole (the same file is never offered again: ingest skips it by content hash before this), unless
+/// it holds the very report loaded (a gzip file and its unpacked copy, say): then it is recorded as read, a copy.
 public struct AppleReportWriter: Sendable {
     /// The report file being loaded.
     public struct File: Sendable {
@@ -32,6 +33,9 @@ public struct AppleReportWriter: Sendable {
     /// What became of one file.
     public enum Outcome: Sendable, Equatable {
         case loaded(rows: Int, rejected: Int, firstDay: String, lastDay: String)
+        /// The same report as one loaded earlier from `path` (the same period, vendor and rows, line by line):
+        /// recorded as read, nothing loaded twice and nothing quarantined.
+        case copy(of: String)
         /// Refused whole, recorded in the quarantine with this reason and message.
         case refused(reason: QuarantineReason, message: String)
     }
@@ -98,6 +102,11 @@ public struct AppleReportWriter: Sendable {
                 guard let days = period.days, let first = days.first, let last = days.last else {
                     throw Refusal(reason: .badReport, message: "The financial report \(file.path) holds no rows and names no period (Start Date, End Date), so it covers no day.")
                 }
+                if let original = try Self.loadedReport(
+                    sameAs: file, period: period, first: first, last: last, rows: sink.rows, in: connection)
+                {
+                    throw Copy(originalPath: original)
+                }
                 if let other = try connection.row(
                     """
                     SELECT apple_reports.path, min(apple_report_days.day), max(apple_report_days.day)
@@ -132,6 +141,43 @@ public struct AppleReportWriter: Sendable {
         } catch let refusal as Refusal {
             try refuse(file, reason: refusal.reason, message: refusal.message)
             return .refused(reason: refusal.reason, message: refusal.message)
+        } catch let copy as Copy {
+            try recordCopy(file)
+            return .copy(of: copy.originalPath)
+        }
+    }
+
+    /// The path of the loaded report that `file` repeats: the same period and vendor, as many rows, and no row of
+    /// `file` (inserted under its own hash in this transaction) missing from it. Rows are keyed by line, so equal
+    /// counts and no row missing mean the same rows.
+    private static func loadedReport(
+        sameAs file: File, period: Period, first: String, last: String, rows: Int, in connection: any StoreConnection
+    ) throws -> String? {
+        let candidates = try connection.rows(
+            """
+            SELECT file_sha256, path, vendor_name FROM apple_reports
+            WHERE period_start = ? AND period_end = ? AND row_count = ? AND file_sha256 <> ?
+            """, [.text(first), .text(last), SQLValue(rows), .text(file.sha256)])
+        for candidate in candidates where candidate[2].text == period.vendorName {
+            let differing = try connection.row(
+                """
+                SELECT count(*) FROM (
+                    SELECT \(AppleReportRow.columns) FROM apple_report_rows WHERE file_sha256 = ?
+                    EXCEPT
+                    SELECT \(AppleReportRow.columns) FROM apple_report_rows WHERE file_sha256 = ?
+                ) AS differing
+                """, [.text(file.sha256), candidate[0]])
+            if differing?[0].integer == 0 { return candidate[1].text ?? "" }
+        }
+        return nil
+    }
+
+    /// Records a file that repeats a loaded report or summary: read (skipped next time by its hash), nothing loaded,
+    /// nothing quarantined.
+    func recordCopy(_ file: File) throws {
+        try store.write { connection in
+            try Self.register(file, in: connection)
+            try Self.complete(file, documents: 0, in: connection)
         }
     }
 
@@ -149,6 +195,10 @@ public struct AppleReportWriter: Sendable {
     private struct Refusal: Error {
         let reason: QuarantineReason
         let message: String
+    }
+
+    private struct Copy: Error {
+        let originalPath: String
     }
 
     static func register(_ file: File, in connection: any StoreConnection) throws {

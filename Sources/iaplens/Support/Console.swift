@@ -207,6 +207,7 @@ enum Console {
             result("  Apple's files quarantined \(reason): \(count) (rows, or files refused whole)")
         }
         for refusal in summary.appleReportRefusals { warn(refusal) }
+        for copy in summary.appleFileCopies { note(copy) }
         for problem in summary.unreadableFiles { warn("unreadable: \(problem)") }
         if !summary.filesIgnored.isEmpty {
             result("  ignored \(summary.filesIgnored.count) file(s) that are neither .json/.jsonl/.ndjson(.gz) documents nor Apple financial reports")

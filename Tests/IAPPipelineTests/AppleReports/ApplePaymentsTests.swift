@@ -150,6 +150,54 @@ extension ApplePaymentsTests {
         #expect(page.contains("**Deposit**: 75.15 USD"))
     }
 
+    /// Apple serves its files gzip-compressed and a person often keeps both the download and its unpacked copy (or
+    /// one saved with Windows line endings). Before: the second file of the same report or summary was refused as
+    /// overlapping, with a warning and a quarantined file. Now it is counted as already read, said in one line,
+    /// nothing quarantined and nothing loaded twice, whichever copy comes first, on both engines. A copy that
+    /// differs in one row is still refused.
+    @Test(arguments: StoreKind.allCases)
+    func aGzipFileAndItsUnpackedCopyAreOneReport(engine: StoreKind) throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let summary = Self.march(usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli))
+        func archive(copies: Bool) throws -> (TestArchive, String, RunSummary) {
+            let archive = try TestArchive()
+            try archive.write("webhook.jsonl", lines: world.archiveLines)
+            try archive.write("apple/b-march.txt", bytes: Array(world.report.utf8))
+            try archive.write("apple/b-financial_report.csv", bytes: Array(summary.utf8))
+            if copies {
+                try archive.write("apple/a-march.txt.gz", bytes: Array(world.report.utf8))
+                try archive.write("apple/c-financial_report.csv", bytes: Array(summary.replacingOccurrences(of: "\n", with: "\r\n").utf8))
+            }
+            let database = try engine.freshDatabase(in: archive.root, "copies\(copies)")
+            return (archive, database, try run(archive, database: database))
+        }
+        let (alone, _, _) = try archive(copies: false)
+        let (doubled, database, first) = try archive(copies: true)
+        #expect(first.ingest.appleReportRefusals.isEmpty && first.ingest.appleReportQuarantine.isEmpty, "\(first.ingest.appleReportRefusals)")
+        #expect(first.ingest.appleReportsLoaded == 1 && first.ingest.applePaymentSummariesLoaded == 1)
+        #expect(first.ingest.appleFileCopies.count == 2 && first.ingest.filesAlreadyRead == 2, "\(first.ingest.appleFileCopies)")
+        #expect(first.ingest.appleFileCopies.contains { $0.contains("b-march.txt holds the same financial report as") && $0.contains("a-march.txt.gz") })
+        #expect(first.ingest.appleFileCopies.contains { $0.contains("c-financial_report.csv holds the same payment summary as") })
+        for file in ["2026-03/apple_payments.csv", "2026-03/apple_reconciliation.csv", "2026-03/reconciliation.csv"] {
+            #expect(try doubled.report(file) == alone.report(file), "\(file)")
+        }
+        // The page differs only in the count of files read.
+        func page(_ archive: TestArchive) throws -> [Substring] {
+            try archive.report("2026-03/report.md").split(separator: "\n").filter { !$0.hasPrefix("| Files read |") }
+        }
+        #expect(try page(doubled) == page(alone))
+        // Seen again, every copy is skipped by its hash.
+        let again = try run(doubled, database: database)
+        #expect(again.ingest.filesRead == 0 && again.ingest.appleFileCopies.isEmpty)
+        // One row different is another report: refused as before, both files named.
+        let edited = summary.replacingOccurrences(of: "\"388\"", with: "\"389\"")
+        let other = try doubled.write("apple/d-financial_report.csv", bytes: Array(edited.utf8))
+        let refused = try run(doubled, database: database)
+        #expect(refused.ingest.appleReportQuarantine == ["overlapping_report": 1])
+        #expect(refused.ingest.appleReportRefusals.first?.contains(other) == true)
+    }
+
     /// A run says how many payment summaries it found and loaded, even when it reads no other Apple file, and the
     /// store's status names each summary's fiscal month, whether it is paid or pending, and its file.
     @Test func theRunAndTheStatusAccountForEverySummary() throws {

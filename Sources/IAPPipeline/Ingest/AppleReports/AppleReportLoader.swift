@@ -21,6 +21,8 @@ struct AppleReportLoader {
         var unreadableFiles: [String] = []
         /// One sentence per refused report.
         var refusals: [String] = []
+        /// One sentence per file that repeats a report or summary loaded from another file (counted as already read).
+        var copies: [String] = []
         var paymentSummariesFound = 0
         var paymentSummariesLoaded = 0
     }
@@ -90,6 +92,9 @@ struct AppleReportLoader {
             case .refused(let reason, let message):
                 result.quarantinedByReason[reason.rawValue, default: 0] += 1
                 result.refusals.append(message)
+            case .copy(let original):
+                result.reportsAlreadyRead += 1
+                result.copies.append(Self.copySentence(path, kind: "financial report", original: original))
             }
         }
         return result
@@ -143,7 +148,15 @@ struct AppleReportLoader {
         case .refused(let message):
             result.quarantinedByReason[QuarantineReason.overlappingReport.rawValue, default: 0] += 1
             result.refusals.append(message)
+        case .copy(let original):
+            result.reportsAlreadyRead += 1
+            result.copies.append(Self.copySentence(input.path, kind: "payment summary", original: original))
         }
+    }
+
+    static func copySentence(_ path: String, kind: String, original: String) -> String {
+        "\(path) holds the same \(kind) as \(original), loaded earlier (a gzip file and its unpacked copy, say): "
+            + "counted as already read, nothing loaded twice."
     }
 
     /// Columns iaplens does not read, as one canonical JSON object (nil when none); a repeated name keeps every value
