@@ -103,6 +103,15 @@ import Testing
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("1 quarantined"))
         #expect(FileManager.default.fileExists(atPath: archive.reports + "/2025-10/churn.csv"))
+        // `report` takes the same threshold: within it the pages and the command say nothing of the share; with the
+        // default they warn.
+        let report = ["report", "--database", archive.database, "--reports", archive.reports, "--bundle-id", app.bundleId]
+        let within = try Self.run(report + ["--max-quarantine-percent", "50"])
+        #expect(within.status == 0 && !within.stderr.contains("quarantined"), "\(within.stderr)")
+        #expect(!(try archive.report("index.md")).contains("were quarantined"))
+        let beyond = try Self.run(report)
+        #expect(beyond.status == 0 && beyond.stderr.contains("quarantined"), "\(beyond.stderr)")
+        #expect(try archive.report("index.md").contains("were quarantined"))
         let status = try Self.run(["status", "--database", archive.database, "--quarantine", "5"])
         #expect(status.stdout.contains("bad_json"))
         #expect(status.stdout.contains("n.jsonl:2"))

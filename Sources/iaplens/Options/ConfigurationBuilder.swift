@@ -9,7 +9,7 @@ import IAPStore
 enum ConfigurationBuilder {
     static func build(
         store: StoreOptions, app: AppOptions? = nil, reading: ReadingOptions? = nil, inputs: InputOptions? = nil,
-        report: ReportOptions? = nil
+        report: ReportOptions? = nil, quarantine: QuarantineThresholdOption? = nil
     ) throws -> PipelineConfiguration {
         var c = PipelineConfiguration()
         if let path = store.config { try ConfigurationFile.apply(path, to: &c) }
@@ -31,8 +31,8 @@ enum ConfigurationBuilder {
             if !reading.rootCertificates.isEmpty { c.rootCertificates = reading.rootCertificates }
             if reading.noVerify { c.noVerify = true }
             if let value = reading.v1SharedSecret { c.v1SharedSecret = value }
-            if let value = reading.maxQuarantinePercent { c.maxQuarantinePercent = value }
         }
+        if let value = quarantine?.maxQuarantinePercent { c.maxQuarantinePercent = value }
         if let inputs, !inputs.input.isEmpty { c.inputs = inputs.input }
         if let report {
             if let value = report.reports { c.reportsDirectory = value }

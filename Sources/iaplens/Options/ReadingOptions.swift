@@ -13,11 +13,6 @@ struct ReadingOptions: ParsableArguments {
         valueName: "secret"))
     var v1SharedSecret: String?
 
-    @Option(name: .customLong("max-quarantine-percent"), help: ArgumentHelp(
-        "Above this share of quarantined documents (default 20) a run warns naming the main reason and its remedy, every page says so, and ingest/run exit 65.",
-        valueName: "0-100"))
-    var maxQuarantinePercent: Int?
-
     @Flag(name: .customLong("no-verify"), help: "Decode signatures without checking them (archives verified on receipt). Recorded in every report.")
     var noVerify = false
 }

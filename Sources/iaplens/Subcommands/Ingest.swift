@@ -11,10 +11,11 @@ struct Ingest: ParsableCommand {
     @OptionGroup var app: AppOptions
     @OptionGroup var reading: ReadingOptions
     @OptionGroup var inputs: InputOptions
+    @OptionGroup var quarantine: QuarantineThresholdOption
 
     func run() throws {
         try Console.run(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs)
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, quarantine: quarantine)
             let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
             Console.printIngest(summary)
             if let code = Console.health(summary, configuration) { throw ExitCode(code) }

@@ -9,10 +9,11 @@ struct Report: ParsableCommand {
     @OptionGroup var log: LogOptions
     @OptionGroup var app: AppOptions
     @OptionGroup var report: ReportOptions
+    @OptionGroup var quarantine: QuarantineThresholdOption
 
     func run() throws {
         try Console.run(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report)
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report, quarantine: quarantine)
             let pipeline = Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
             let written = try pipeline.report()
             Console.printReports(written, directory: configuration.reportsDirectory)

@@ -20,13 +20,14 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var reading: ReadingOptions
     @OptionGroup var inputs: InputOptions
     @OptionGroup var report: ReportOptions
+    @OptionGroup var quarantine: QuarantineThresholdOption
 
     @Flag(name: .long, help: "Print the run's summary as one JSON line on standard output (warnings stay on standard error).")
     var json = false
 
     func run() async throws {
         try await Console.runAsync(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report)
+            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report, quarantine: quarantine)
             let summary = try await Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
                 .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress())
             let code = Console.health(summary.ingest, configuration)
