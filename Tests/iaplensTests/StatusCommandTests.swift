@@ -1,0 +1,32 @@
+import Foundation
+import IAPTestSupport
+import Testing
+
+/// `iaplens status` as a user reads it.
+@Suite struct StatusCommandTests {
+    /// Years of monthly files would bury the rest of the status: the text lists the latest twelve of Apple's payment
+    /// summaries and says how many earlier ones `--json` lists.
+    @Test func theTextListsTheLatestAppleFilesAndJSONListsEveryOne() throws {
+        let archive = try TestArchive()
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                      "November", "December"]
+        for (index, month) in (months.map { "\($0) 2025" } + ["January 2026", "February 2026"]).enumerated() {
+            try archive.write("apple/summary-\(100 + index).csv", bytes: Array("""
+                "App Store Connect - Payments and Financial Reports (\(month))",,,,,,,,,,
+                "Region (Currency)","Units Sold","Earned","Pre-Tax Subtotal","Input Tax","Adjustments","Withholding Tax","Total Owed","Exchange Rate","Proceeds","Bank Account Currency"
+                "Americas (USD)","2","8.35","8.35","0.00","0.00","0.00","8.35","1.00000","8.35","USD"
+
+                """.utf8))
+        }
+        let ingest = try CLITests.run(["ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests"])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let text = try CLITests.run(["status", "--database", archive.database]).stdout
+        #expect(text.contains("Apple payment summaries: 14 loaded, fiscal months 2025-01 … 2026-02"), "\(text)")
+        #expect(!text.contains("summary-100.csv") && !text.contains("summary-101.csv") && text.contains("summary-102.csv"))
+        #expect(text.contains("summary-113.csv"))
+        #expect(text.contains("  … and 2 earlier (`iaplens status --json` lists every file)"))
+        let json = try CLITests.run(["status", "--database", archive.database, "--json"]).stdout
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        #expect((object?["apple_payment_summaries"] as? [Any])?.count == 14)
+    }
+}
