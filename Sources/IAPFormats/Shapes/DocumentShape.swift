@@ -42,7 +42,11 @@ public enum DocumentShape {
     /// Recognises an already parsed document. See ``recognise(_:)-([UInt8])``.
     public static func recognise(_ value: JSONValue) -> Result<RecognisedDocument, FormatFailure> {
         guard let object = value.objectValue else {
-            return .failure(unknownShape("The document is \(value.typeDescription), not a JSON object; \(acceptedShapes)."))
+            // An export of several documents as one JSON array is common; say how to make it one document per line.
+            let listHint = value.arrayValue?.contains { $0.objectValue != nil } == true
+                ? " If the array lists documents, write one per line in a .jsonl file instead (e.g. `jq -c '.[]' FILE.json > FILE.jsonl`)."
+                : ""
+            return .failure(unknownShape("The document is \(value.typeDescription), not a JSON object; \(acceptedShapes).\(listHint)"))
         }
         do throws(FormatFailure) {
             guard isEnvelope(object) else {

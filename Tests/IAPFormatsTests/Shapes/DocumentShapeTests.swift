@@ -98,6 +98,15 @@ import Testing
         #expect(try self.failure("{}").message.contains("empty object"))
     }
 
+    /// Several documents exported as one JSON array: the message says to write one per line. An array of anything
+    /// else is named without that hint.
+    @Test func anArrayOfDocumentsSaysToWriteOnePerLine() throws {
+        let list = try failure(#"[{"signedPayload":"a.b.c"},{"signedPayload":"d.e.f"}]"#)
+        #expect(list.reason == .unknownShape)
+        #expect(list.message.contains("write one per line in a .jsonl file"), "\(list.message)")
+        #expect(!(try failure("[1, 2]").message.contains("one per line")))
+    }
+
     @Test func badJSON() throws {
         let failure = try failure(#"{"signedPayload":"x","signedPayload":"y"}"#)
         #expect(failure.reason == .badJSON)
