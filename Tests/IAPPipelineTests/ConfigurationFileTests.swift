@@ -33,6 +33,22 @@ import Testing
         #expect(throws: PipelineError.self) { _ = try apply(Array(#"{"burst-refund": 3}"#.utf8)) }
     }
 
+    /// A misspelt key is refused naming the key it most likely meant; a name close to none is refused without a guess.
+    @Test func anUnknownKeyIsRefusedWithTheClosestKey() throws {
+        func message(_ json: String) -> String {
+            do {
+                _ = try apply(Array(json.utf8))
+                return "accepted"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let misspelt = message(#"{"databse": "x.sqlite"}"#)
+        #expect(misspelt.contains(#"unknown key "databse"; did you mean "database"?"#), "\(misspelt)")
+        let other = message(#"{"colour-scheme": "dark"}"#)
+        #expect(other.contains(#"unknown key "colour-scheme""#) && !other.contains("did you mean"), "\(other)")
+    }
+
     /// A deployed config is often a link (`/etc/iaplens/app.json -> /srv/cfg/app.json`); its relative
     /// paths once resolved beside the link, which silently made a new, empty store there.
     @Test func relativePathsOfALinkedConfigAreBesideTheFileItself() throws {
