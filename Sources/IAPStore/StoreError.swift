@@ -54,7 +54,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "changes another database. Pass a new file or an iaplens store to --database (on PostgreSQL, a schema "
                 + "of its own with ?schema=)."
         case .cannotLock(let path, let reason):
-            return "Cannot take the run lock of \(path): \(Self.ended(reason)) Check that the database folder is writable, or that the server is up."
+            return "Cannot take the run lock of \(path): \(Self.ended(reason)) Check that the database folder exists and is writable (on PostgreSQL, that the server is up)."
         case .storageFull(let path, let reason):
             return "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
         case .lockLost(let path, let reason):

@@ -80,6 +80,9 @@ import Testing
         let failed = try Self.run(["report", "--database", archive.root + "/none.sqlite", "--bundle-id", app.bundleId, "--reports", archive.reports, "--quiet"])
         #expect(failed.status == 64)
         #expect(failed.stderr.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: No store at .*\n/) != nil, "\(failed.stderr)")
+        // A folder that does not exist either: the same sentence, not a lock that could not be made there.
+        let nowhere = try Self.run(["report", "--database", archive.root + "/no-such-folder/x.sqlite", "--reports", archive.reports, "--quiet"])
+        #expect(nowhere.status == 64 && nowhere.stderr.contains("No store at"), "\(nowhere.stderr)")
         let both = try Self.run(arguments + ["--quiet", "--verbose"])
         #expect(both.status == 64)
         #expect(both.stderr.contains("--quiet and --verbose cannot be used together"))
