@@ -6,7 +6,7 @@ import Testing
 
 /// `--reporting-currency` and the review queue's money at stake (Documentation/Reports.md "The review queue"): every
 /// currency at stake converted at the month's paid rate and summed, on both engines alike; without the option the
-/// account's main currency, as the mart writes it.
+/// bank currency of the latest paid summary (USD in the sample), as the pages' money figures.
 @Suite struct StakesInReportingCurrencyTests {
     private func flaggedRows(_ kind: StoreKind, reporting: String?, root: String) throws -> [String: [[String: String]]] {
         let folder = root + "/" + kind.rawValue + (reporting ?? "-main")
@@ -28,6 +28,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let main = try flaggedRows(.sqlite, reporting: nil, root: root)
         let euro = try flaggedRows(.sqlite, reporting: "EUR", root: root)
+        #expect(try flaggedRows(.sqlite, reporting: "USD", root: root) == main, "the default is the bank currency, USD")
         #expect(try flaggedRows(.postgres, reporting: "EUR", root: root) == euro, "both engines convert alike")
         var compared = 0
         for (month, rows) in main {

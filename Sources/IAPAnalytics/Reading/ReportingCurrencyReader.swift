@@ -133,14 +133,16 @@ enum ReportingCurrencyReader {
         return (reporting, months)
     }
 
-    /// `flagged_accounts.csv` with `--reporting-currency` set (Documentation/Reports.md "The review queue"): each
+    /// `flagged_accounts.csv` in the reporting currency in effect (Documentation/Reports.md "The review queue"):
+    /// `--reporting-currency`, else the bank currency of the latest paid summary, as the pages' money figures. Each
     /// account's money at stake in every currency (`stakes_by_currency` of the mart, `CUR:milli;…`), converted at the
     /// rate of the month's last day and summed, in the reporting currency. A row with a currency no paid summary gives
-    /// a rate for keeps its main currency's figure, unconverted. Without the option the rows are as the mart wrote them.
+    /// a rate for keeps its main currency's figure, unconverted. With no paid summary the rows are as the mart wrote
+    /// them.
     static func convertingStakes(
         _ months: [MonthReport], in connection: any StoreConnection, requested: String?
     ) throws -> [MonthReport] {
-        guard let requested, let converter = try converter(in: connection, requested: requested) else { return months }
+        guard let converter = try converter(in: connection, requested: requested) else { return months }
         var stakes: [String: [String: String]] = [:]  // month → account → stakes_by_currency
         for row in try connection.rows("select month, account_id, stakes_by_currency from flagged_accounts") {
             stakes[row[0].text ?? "", default: [:]][row[1].text ?? ""] = row[2].text ?? ""

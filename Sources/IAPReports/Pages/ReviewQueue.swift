@@ -7,11 +7,23 @@ enum ReviewQueue {
     static let statusOrder = ["new": 0, "active": 1, "carried": 2]
 
     /// The month's flagged rows in queue order: `new` → `active` → `carried`, then money at stake descending, then
-    /// account.
+    /// account. Amounts of different currencies are never compared (1,000 JPY is not more than 9.99 EUR): within a
+    /// status, the currency most rows are in comes first (the reporting currency, when the stakes are converted),
+    /// then the others in byte order, each ranked by its amounts; no stake at all comes last.
     static func ordered(_ rows: [ReportRow]) -> [ReportRow] {
-        rows.sorted { a, b in
+        var rowsPerCurrency: [String: Int] = [:]
+        for row in rows where !row.text("at_stake_currency").isEmpty { rowsPerCurrency[row.text("at_stake_currency"), default: 0] += 1 }
+        let main = rowsPerCurrency.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
+        func currencyRank(_ row: ReportRow) -> (Int, String) {
+            let currency = row.text("at_stake_currency")
+            return currency.isEmpty ? (2, "") : (currency == main ? 0 : 1, currency)
+        }
+        return rows.sorted { a, b in
             let (sa, sb) = (statusOrder[a.text("queue_status")] ?? 3, statusOrder[b.text("queue_status")] ?? 3)
             if sa != sb { return sa < sb }
+            let (ca, cb) = (currencyRank(a), currencyRank(b))
+            if ca.0 != cb.0 { return ca.0 < cb.0 }
+            if ca.1 != cb.1 { return ca.1.utf8.lexicographicallyPrecedes(cb.1.utf8) }
             if a.integer("at_stake_milli") != b.integer("at_stake_milli") { return a.integer("at_stake_milli") > b.integer("at_stake_milli") }
             return a.text("account_id").utf8.lexicographicallyPrecedes(b.text("account_id").utf8)
         }
