@@ -167,6 +167,14 @@ public struct ConvertedMoney: Sendable, Equatable {
     public var ratesUsed: Set<String> = []
     /// Currencies with no paid rate: left out of the figures, named.
     public var unconverted: Set<String> = []
+    /// Monthly recurring revenue at the month's end (`mrr.csv`, every product and currency), each currency at the
+    /// rate of the paid fiscal month holding the month's last day (the day of T for the month of T); nil when the
+    /// month has no MRR.
+    public var mrrMilli: Int64?
+    /// The rates the MRR used, written as ``ratesUsed``.
+    public var mrrRatesUsed: Set<String> = []
+    /// Currencies of the MRR with no paid rate: left out of ``mrrMilli``, named.
+    public var mrrUnconverted: Set<String> = []
 
     public init(currency: String) {
         self.currency = currency

@@ -130,7 +130,32 @@ enum ReportingCurrencyReader {
             }
             months[month] = money
         }
+        try addMRR(to: &months, converter, in: connection)
         return (reporting, months)
+    }
+
+    /// Each month's MRR (`mrr.csv`, every product) in the reporting currency: each currency at the rate of the day the
+    /// base is counted on, the month's last day (the day of T for the month of T), as the review queue's stakes.
+    static func addMRR(to months: inout [String: ConvertedMoney], _ converter: Converter, in connection: any StoreConnection) throws {
+        let asOfDay = try connection.integer("select as_of_ms from analysis_parameters").map { ISO8601Millis.format($0).prefix(10) }
+        for row in try connection.rows(
+            "select month, currency, sum(mrr_milli) from mrr group by month, currency order by month, currency")
+        {
+            let month = row[0].text ?? "", currency = row[1].text ?? "", amount = row[2].integer ?? 0
+            guard let lastDay = CalendarMonth(month).map({ ISO8601Millis.format($0.endMs - 1).prefix(10) }) else { continue }
+            let day = String(min(lastDay, asOfDay ?? lastDay))
+            var money = months[month] ?? ConvertedMoney(currency: converter.reporting)
+            if let converted = converter.convert(amount, currency: currency, day: day) {
+                let (sum, overflow) = (money.mrrMilli ?? 0).addingReportingOverflow(converted)
+                money.mrrMilli = overflow ? .max : sum
+                if currency != converter.reporting, let used = converter.rate(currency, day: day) {
+                    money.mrrRatesUsed.insert("\(currency) \(used.text) (fiscal \(used.fiscalMonth))")
+                }
+            } else if amount != 0 {
+                money.mrrUnconverted.insert(currency)
+            }
+            months[month] = money
+        }
     }
 
     /// `flagged_accounts.csv` in the reporting currency in effect (Documentation/Reports.md "The review queue"):

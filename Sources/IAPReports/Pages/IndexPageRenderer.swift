@@ -41,7 +41,7 @@ public struct IndexPageRenderer {
         let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
         let charts = TrendCharts.charts(
             months: set.months.map(\.month), figures: figures, provisional: provisional,
-            activeByProduct: activeByProduct(set.months))
+            activeByProduct: activeByProduct(set.months), convertedMRR: convertedMRR(set))
         for chart in charts {
             blocks.append(.heading(level: 3, .data(chart.title)))
             blocks.append(.chart(chart))
@@ -142,5 +142,12 @@ public struct IndexPageRenderer {
             blocks.append(.list(notes.map(Text.prose)))
         }
         return blocks + [.heading(level: 2, "Data quality", anchor: "data-quality")] + DataQualitySection.render(set.dataQuality)
+    }
+
+    /// Each month's MRR in the reporting currency, when one is in effect and any month has MRR.
+    static func convertedMRR(_ set: ReportSet) -> (currency: String, values: [Int64?])? {
+        let values = set.months.map { set.converted[$0.month]?.mrrMilli }
+        guard let currency = set.converted.values.first?.currency, values.contains(where: { $0 != nil }) else { return nil }
+        return (currency, values)
     }
 }

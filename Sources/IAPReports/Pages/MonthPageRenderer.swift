@@ -70,7 +70,8 @@ public struct MonthPageRenderer {
             blocks.append(.heading(level: 2, "Finance", anchor: "finance"))
             blocks += FinanceSection.render(month: month, set: set)
             blocks.append(.heading(level: 2, "Product", anchor: "product"))
-            blocks += ProductSection.render(month: month, figures: figures, isProvisional: isProvisional)
+            blocks += ProductSection.render(
+                month: month, figures: figures, isProvisional: isProvisional, converted: set.converted[month.month])
             blocks.append(.heading(level: 2, "Trust and safety", anchor: "trust-and-safety"))
             blocks += trust()
         }

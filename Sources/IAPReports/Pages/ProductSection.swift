@@ -6,9 +6,12 @@ enum ProductSection {
     static let chartedProducts = 12
 
     /// The section's blocks (sub-headings included, the `Product` heading not).
-    static func render(month: MonthReport, figures: MonthFigures, isProvisional: Bool = false) -> [Block] {
+    /// - Parameter converted: the month's money in the reporting currency, for its MRR (nil: none in effect).
+    static func render(
+        month: MonthReport, figures: MonthFigures, isProvisional: Bool = false, converted: ConvertedMoney? = nil
+    ) -> [Block] {
         var blocks = SubscribersSection.render(month: month, figures: figures, isProvisional: isProvisional)
-        blocks += RevenueAndCountriesSection.render(month: month)
+        blocks += RevenueAndCountriesSection.render(month: month, converted: converted)
         blocks.append(.heading(level: 3, "Churn"))
         if figures.totalChurn == 0 {
             blocks.append(.aside("No subscription churned in this month."))

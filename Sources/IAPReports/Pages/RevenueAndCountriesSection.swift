@@ -7,7 +7,7 @@ enum RevenueAndCountriesSection {
     /// Storefronts listed by name; the rest are summed into one row.
     static let listedStorefronts = 10
 
-    static func render(month: MonthReport) -> [Block] {
+    static func render(month: MonthReport, converted: ConvertedMoney? = nil) -> [Block] {
         var blocks: [Block] = [.heading(level: 3, "Monthly recurring revenue", anchor: "mrr")]
         let mrr = month.rows("mrr.csv")
         if mrr.isEmpty {
@@ -18,6 +18,19 @@ enum RevenueAndCountriesSection {
             blocks.append(.paragraph(
                 "At the month's end: " + Text.joined(totals.currencies.map { Text.money(totals[$0], currency: $0) }, separator: ", ")
                     + " a month, each active subscription's current price normalised to a month by its product's period."))
+            if let converted, let total = converted.mrrMilli {
+                let cur = converted.currency
+                var text: Text = "\(strong: .prose("In \(cur)")): " + .money(total, currency: cur)
+                    + " a month, each currency at the rate of Apple's paid fiscal month holding the day the base is counted on"
+                    + " (a month not yet paid at the latest paid rate)."
+                if !converted.mrrRatesUsed.isEmpty {
+                    text += " Rates used: " + .data(converted.mrrRatesUsed.sorted().joined(separator: "; ")) + "."
+                }
+                if !converted.mrrUnconverted.isEmpty {
+                    text += " Not converted, for want of a paid rate: " + .data(converted.mrrUnconverted.sorted().joined(separator: ", ")) + "."
+                }
+                blocks.append(.paragraph(text))
+            }
             blocks.append(TableView(
                 file: "mrr.csv",
                 columns: [

@@ -8,8 +8,10 @@ enum TrendCharts {
     /// - Parameters:
     ///   - provisional: indices of the provisional months: hatched columns, hollow points.
     ///   - activeByProduct: subscriptions active at each month's start, per product (subscriptions.csv).
+    ///   - convertedMRR: each month's MRR in the reporting currency, when one is in effect.
     static func charts(
-        months: [String], figures: [MonthFigures], provisional: Set<Int> = [], activeByProduct: [(String, [Int64?])] = []
+        months: [String], figures: [MonthFigures], provisional: Set<Int> = [], activeByProduct: [(String, [Int64?])] = [],
+        convertedMRR: (currency: String, values: [Int64?])? = nil
     ) -> [ChartSpec] {
         func chart(
             _ name: String, _ title: String, _ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series],
@@ -131,6 +133,17 @@ enum TrendCharts {
                     "What Apple's financial reports say it pays (solid) against iaplens's \(BusinessRules.standardProceedsPercent)/\(BusinessRules.reducedProceedsPercent) % estimate for the same "
                         + "days (striped), in \(currency); months without a loaded report have no bars. Apple pays its share "
                         + "net of VAT, so the estimate runs higher where prices include it."))
+        }
+        if let convertedMRR {
+            let currency = convertedMRR.currency
+            charts.append(
+                chart(
+                    "mrr-all-in-" + fileSafe(currency, 0), "Monthly recurring revenue, every currency in \(currency)", .lines,
+                    [.init(name: "MRR", values: convertedMRR.values)], .money(currency: currency), currency,
+                    "Each month's end: the MRR of every currency (mrr.csv) in \(currency), each at the rate of Apple's paid "
+                        + "fiscal month holding the day the base is counted on (a month not yet paid at the latest paid "
+                        + "rate); a currency without a paid rate is left out, and the month page names it. Hollow points: "
+                        + "provisional months."))
         }
         for (index, currency) in topCurrencies(figures.map(\.mrrByCurrency)).enumerated() {
             charts.append(
