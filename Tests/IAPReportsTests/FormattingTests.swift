@@ -93,3 +93,27 @@ import Testing
         }
     }
 }
+
+/// Which currencies the index charts (the four largest): by what they are worth when a paid rate says it, never by
+/// their milliunits compared as they are.
+@Suite struct ChartedCurrencyTests {
+    static func amounts(_ list: [(String, Int64)]) -> CurrencyAmounts {
+        var amounts = CurrencyAmounts()
+        for (currency, milli) in list { amounts.add(milli, currency: currency) }
+        return amounts
+    }
+
+    /// Before: the largest milliunit totals won, so an app selling in Korea and Indonesia charted KRW, IDR and JPY and
+    /// left USD and EUR out. Now, with rates, the totals are weighed; a currency without a rate comes after.
+    @Test func theLargestByWorthAreChartedWhenRatesSayIt() {
+        let months = [
+            Self.amounts([("IDR", 150_000_000), ("KRW", 40_000_000), ("JPY", 900_000), ("USD", 700_000), ("EUR", 650_000), ("THB", 5_000_000)]),
+            Self.amounts([("USD", 20_000), ("GBP", 300_000)]),
+        ]
+        #expect(TrendCharts.topCurrencies(months) == ["IDR", "KRW", "THB", "JPY"], "without rates: by magnitude, as before")
+        let weights = ["USD": 1, "EUR": 1.08, "GBP": 1.26, "JPY": 0.0067, "KRW": 0.00073, "IDR": 0.000063]
+        #expect(TrendCharts.topCurrencies(months, weights: weights) == ["USD", "EUR", "GBP", "KRW"])
+        // THB has no rate: after every currency that has one, however large its milliunits.
+        #expect(TrendCharts.topCurrencies([months[0]], weights: ["USD": 1, "EUR": 1.08]) == ["EUR", "USD", "IDR", "KRW"])
+    }
+}

@@ -154,6 +154,7 @@ public struct Analyzer: Sendable {
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
                 reviews: try ArchiveMonthReader.reviews(in: connection),
                 converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1,
+                currencyWeights: try ReportingCurrencyReader.weights(in: connection),
                 warnings: [quarantine].compactMap { $0 } + others)
         }
     }

@@ -33,6 +33,10 @@ public struct ReportSet: Sendable, Equatable {
     /// Each month's money in the reporting currency (`--reporting-currency`, else the bank currency of the latest
     /// paid payment summary); empty when no payment summary is paid.
     public let converted: [String: ConvertedMoney]
+    /// What a milliunit of each currency is worth in the bank currency of the latest paid payment summary, at the
+    /// latest paid rate of the currency (the bank currency 1): how the index chooses which currencies to chart, so
+    /// that 1,000 JPY does not outweigh 9.99 EUR. Empty when no payment summary is paid.
+    public let currencyWeights: [String: Double]
     /// What the figures cannot be read without, said at the top of every page (the index too) and by `report`
     /// itself: documents quarantined beyond `--max-quarantine-percent`, a store mostly of another environment, an
     /// option that did nothing. Each is among ``notes`` too.
@@ -54,9 +58,11 @@ public struct ReportSet: Sendable, Equatable {
         appleReports: [AppleReportCoverage] = [], appleTimeZone: String = AppleTimeZone.defaultIdentifier,
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
         cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
-        reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:], warnings: [String] = []
+        reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:],
+        currencyWeights: [String: Double] = [:], warnings: [String] = []
     ) {
         self.converted = converted
+        self.currencyWeights = currencyWeights
         self.warnings = warnings
         self.cohorts = cohorts
         self.reviews = reviews
@@ -80,7 +86,7 @@ public struct ReportSet: Sendable, Equatable {
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
-            cohorts: cohorts, reviews: reviews, converted: converted, warnings: warnings)
+            cohorts: cohorts, reviews: reviews, converted: converted, currencyWeights: currencyWeights, warnings: warnings)
     }
 }
 

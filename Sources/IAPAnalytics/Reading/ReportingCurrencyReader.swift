@@ -134,6 +134,18 @@ enum ReportingCurrencyReader {
         return (reporting, months)
     }
 
+    /// A milliunit of each currency in the bank currency at its latest paid rate (the bank currency 1); empty without
+    /// a paid summary. For ranking currencies only: every figure converts exactly, through ``Converter``.
+    static func weights(in connection: any StoreConnection) throws -> [String: Double] {
+        guard let converter = try converter(in: connection, requested: nil) else { return [:] }
+        var weights = [converter.bank: 1.0]
+        for (currency, byMonth) in converter.rates {
+            guard let latest = byMonth.keys.max(), let rate = byMonth[latest] else { continue }
+            weights[currency] = Double(rate.numerator) / Double(rate.denominator)
+        }
+        return weights
+    }
+
     /// Each month's MRR (`mrr.csv`, every product) in the reporting currency: each currency at the rate of the day the
     /// base is counted on, the month's last day (the day of T for the month of T), as the review queue's stakes.
     static func addMRR(to months: inout [String: ConvertedMoney], _ converter: Converter, in connection: any StoreConnection) throws {

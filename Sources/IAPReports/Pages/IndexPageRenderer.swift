@@ -41,7 +41,8 @@ public struct IndexPageRenderer {
         let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
         let charts = TrendCharts.charts(
             months: set.months.map(\.month), figures: figures, provisional: provisional,
-            activeByProduct: activeByProduct(set.months), convertedMRR: convertedMRR(set))
+            activeByProduct: activeByProduct(set.months), convertedMRR: convertedMRR(set),
+            currencyWeights: set.currencyWeights)
         for chart in charts {
             blocks.append(.heading(level: 3, .data(chart.title)))
             blocks.append(.chart(chart))

@@ -11,8 +11,9 @@ enum TrendCharts {
     ///   - convertedMRR: each month's MRR in the reporting currency, when one is in effect.
     static func charts(
         months: [String], figures: [MonthFigures], provisional: Set<Int> = [], activeByProduct: [(String, [Int64?])] = [],
-        convertedMRR: (currency: String, values: [Int64?])? = nil
+        convertedMRR: (currency: String, values: [Int64?])? = nil, currencyWeights: [String: Double] = [:]
     ) -> [ChartSpec] {
+        func topCurrencies(_ amounts: [CurrencyAmounts]) -> [String] { Self.topCurrencies(amounts, weights: currencyWeights) }
         func chart(
             _ name: String, _ title: String, _ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series],
             _ unit: ChartSpec.ValueUnit, _ axis: String, _ caption: Text
@@ -166,18 +167,28 @@ enum TrendCharts {
         return charts
     }
 
-    /// The currencies with the largest total magnitude, ties in byte order, so the same ones are charted every run.
-    static func topCurrencies(_ amounts: [CurrencyAmounts]) -> [String] {
+    /// The currencies with the largest total magnitude, so the same ones are charted every run. With `weights` (a
+    /// milliunit of each currency in one currency, ``ReportSet/currencyWeights``) the magnitudes are weighed first,
+    /// and a currency without a weight comes after those with one: milliunits of different currencies are never
+    /// compared as they are when a rate can say what they are worth. Ties in order of first appearance.
+    static func topCurrencies(_ amounts: [CurrencyAmounts], weights: [String: Double] = [:]) -> [String] {
         var totals = CurrencyAmounts()
         for list in amounts {
             for entry in list.entries {
                 totals.add(Int64(clamping: entry.milli.magnitude), currency: entry.currency)
             }
         }
+        func key(_ entry: (currency: String, milli: Int64)) -> (Int, Double) {
+            guard !weights.isEmpty else { return (0, Double(entry.milli)) }
+            guard let weight = weights[entry.currency] else { return (1, Double(entry.milli)) }
+            return (0, Double(entry.milli) * weight)
+        }
         return totals.entries.enumerated()
             .filter { $0.element.milli != 0 }
             .sorted {
-                $0.element.milli != $1.element.milli ? $0.element.milli > $1.element.milli : $0.offset < $1.offset
+                let (a, b) = (key($0.element), key($1.element))
+                if a.0 != b.0 { return a.0 < b.0 }
+                return a.1 != b.1 ? a.1 > b.1 : $0.offset < $1.offset
             }
             .prefix(chartedCurrencies).map(\.element.currency)
     }
