@@ -7,7 +7,11 @@ bash scripts/setup.sh --tests || exit 1
 # postgres user); stopped and removed when this script ends, however it ends.
 postgres_env=$(bash scripts/postgres.sh start) || { echo "tests: could not start PostgreSQL" >&2; exit 1; }
 eval "$postgres_env"
-trap 'bash scripts/postgres.sh stop "$IAPLENS_TEST_POSTGRES_DIR"' EXIT
+# Every test's temporary files in one folder of this run, removed when the script ends, however it ends: a test killed
+# midway leaves its folder, and Foundation's atomic writes leave empty TemporaryDirectory.* folders behind.
+scratch=$(mktemp -d /tmp/iaplens-tests.XXXXXX)
+export TMPDIR="$scratch/"
+trap 'bash scripts/postgres.sh stop "$IAPLENS_TEST_POSTGRES_DIR"; rm -rf "$scratch"' EXIT
 started=$SECONDS
 swift build --build-tests > .build-log.txt 2>&1
 status=$?
