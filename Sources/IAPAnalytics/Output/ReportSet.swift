@@ -37,6 +37,9 @@ public struct ReportSet: Sendable, Equatable {
     /// latest paid rate of the currency (the bank currency 1): how the index chooses which currencies to chart, so
     /// that 1,000 JPY does not outweigh 9.99 EUR. Empty when no payment summary is paid.
     public let currencyWeights: [String: Double]
+    /// Each product's period as `mrr.csv` gives it (`P1M`, `P1Y`, …), from every month the store holds: a month's
+    /// churn is split by plan length even for a product with no row in that month's `mrr.csv` (all of it churned).
+    public let productPeriods: [String: String]
     /// What the figures cannot be read without, said at the top of every page (the index too) and by `report`
     /// itself: documents quarantined beyond `--max-quarantine-percent`, a store mostly of another environment, an
     /// option that did nothing. Each is among ``notes`` too.
@@ -59,10 +62,11 @@ public struct ReportSet: Sendable, Equatable {
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
         cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
         reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:],
-        currencyWeights: [String: Double] = [:], warnings: [String] = []
+        currencyWeights: [String: Double] = [:], productPeriods: [String: String] = [:], warnings: [String] = []
     ) {
         self.converted = converted
         self.currencyWeights = currencyWeights
+        self.productPeriods = productPeriods
         self.warnings = warnings
         self.cohorts = cohorts
         self.reviews = reviews
@@ -86,7 +90,8 @@ public struct ReportSet: Sendable, Equatable {
             asOf: asOf, environment: environment, bundleId: bundleId, smallBusiness: smallBusiness, months: months,
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
-            cohorts: cohorts, reviews: reviews, converted: converted, currencyWeights: currencyWeights, warnings: warnings)
+            cohorts: cohorts, reviews: reviews, converted: converted, currencyWeights: currencyWeights,
+            productPeriods: productPeriods, warnings: warnings)
     }
 }
 

@@ -96,11 +96,35 @@ enum HeadlineSection {
             line.settles = true
             return line
         }
-        var lines = [
-            count("Paid subscriptions active at the start") { $0.activeStart },
-            settling(rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" }),
-            settling(rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" }),
-            settling(rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" }),
+        // Where the month's products have more than one plan length, each rate per length: a yearly plan churns at
+        // most once a year, so a rate over both lengths compares nothing.
+        var rates: [Line] = []
+        if current.planLengths.count < 2 {
+            rates = [
+                rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" },
+                rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" },
+                rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" },
+            ]
+        } else {
+            for length in current.planLengths.map(\.length) {
+                let plan = { (figures: MonthFigures) in
+                    figures.planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
+                }
+                rates += [
+                    rateLine("Churn rate, voluntary, \(length)", { plan($0).voluntaryChurnRateTenths }) {
+                        "\(plan($0).voluntaryChurn) of \(plan($0).activeStart)"
+                    },
+                    rateLine("Churn rate, involuntary, \(length)", { plan($0).involuntaryChurnRateTenths }) {
+                        "\(plan($0).involuntaryChurn) of \(plan($0).activeStart)"
+                    },
+                    rateLine("Trial conversion, \(length)", { plan($0).trialConversionTenths }) {
+                        "\(plan($0).trialsConverted) of \(plan($0).trialsEnded) ended trials"
+                    },
+                ]
+            }
+        }
+        var lines = [count("Paid subscriptions active at the start") { $0.activeStart }] + rates.map(settling)
+        lines += [
             settling(count("Subscriptions churned, voluntary") { $0.voluntaryChurn }),
             settling(count("Subscriptions churned, involuntary") { $0.involuntaryChurn }),
             settling(count("Subscriptions churned, other") { $0.otherChurn }),

@@ -29,7 +29,7 @@ public struct IndexPageRenderer {
             blocks += dataQuality(set)
             return Page(title: "iaplens reports", blocks: blocks, depth: 0)
         }
-        let figures = set.months.map(MonthFigures.init)
+        let figures = set.months.map { MonthFigures($0, periods: set.productPeriods) }
 
         blocks.append(.heading(level: 2, "Months", anchor: "months"))
         blocks.append(.paragraph(Text.joined(set.months.map(monthLink), separator: " · ")))
@@ -115,12 +115,20 @@ public struct IndexPageRenderer {
             let billing = figure.billingEpisodes == 0
                 ? "no episodes"
                 : "\(figure.billingRecovered) recovered, \(figure.billingExpired) expired, \(figure.billingPending) pending"
+            // Where the month's products have more than one plan length, each rate per length (a yearly plan churns
+            // at most once a year, so a rate over both compares nothing).
+            func rate(_ part: (PlanLengthFigures) -> Int64, of whole: (PlanLengthFigures) -> Int64, _ total: (Int64, Int64)) -> Text {
+                guard figure.planLengths.count > 1 else { return .unbroken(.data(SubscribersSection.rate(total.0, of: total.1))) }
+                return Text.joined(
+                    figure.planLengths.map { .unbroken(.data("\($0.length) " + SubscribersSection.rate(part($0), of: whole($0)))) },
+                    separator: "; ")
+            }
             product.rows.append([
                 monthCell(month), .data(String(figure.activeStart)),
-                .unbroken(.data(SubscribersSection.rate(figure.voluntaryChurn, of: figure.activeStart))),
-                .unbroken(.data(SubscribersSection.rate(figure.involuntaryChurn, of: figure.activeStart))),
+                rate(\.voluntaryChurn, of: \.activeStart, (figure.voluntaryChurn, figure.activeStart)),
+                rate(\.involuntaryChurn, of: \.activeStart, (figure.involuntaryChurn, figure.activeStart)),
                 .data(String(figure.otherChurn)),
-                .unbroken(.data(SubscribersSection.rate(figure.trialsConverted, of: figure.trialsEnded))),
+                rate(\.trialsConverted, of: \.trialsEnded, (figure.trialsConverted, figure.trialsEnded)),
                 .data(billing), .data(String(figure.refunds)), money(figure.consumableLostProceeds),
                 .data(String(figure.flaggedAccounts)),
             ])

@@ -45,8 +45,12 @@ struct MonthFigures {
     var trialsStarted: Int64 = 0
     var trialsEnded: Int64 = 0
     var trialsConverted: Int64 = 0
+    /// The same per plan length of the month's products (``PlanLengthFigures``).
+    var planLengths: [PlanLengthFigures] = []
 
-    init(_ month: MonthReport) {
+    /// - Parameter periods: each product's period from every month (``ReportSet/productPeriods``), for
+    ///   ``planLengths``.
+    init(_ month: MonthReport, periods: [String: String] = [:]) {
         for row in month.rows("churn.csv") {
             let count = row.integer("subscriptions")
             switch row.text("churn_type") {
@@ -99,6 +103,7 @@ struct MonthFigures {
             trialsConverted += row.integer("trials_converted")
         }
         flaggedAccounts = Int64(month.table("flagged_accounts.csv")?.rows.count ?? 0)
+        planLengths = PlanLengthFigures.of(month, periods: periods)
     }
 
     /// Voluntary churn per 100 subscriptions active at the start, in tenths of a percent; nil without a base.

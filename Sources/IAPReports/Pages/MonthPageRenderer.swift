@@ -38,7 +38,7 @@ public struct MonthPageRenderer {
         var blocks: [Block] = [.paragraph(runLine(set) + " · \(link: "all months", to: "../index.md")")]
         blocks += callouts(set)
 
-        let figures = MonthFigures(month)
+        let figures = MonthFigures(month, periods: set.productPeriods)
         let isProvisional = ProvisionalMonth.isProvisional(month.month, asOf: set.asOf)
         let previousIsProvisional = previous.map { ProvisionalMonth.isProvisional($0.month, asOf: set.asOf) } ?? false
         if isProvisional { blocks.append(provisionalCallout) }
@@ -65,7 +65,7 @@ public struct MonthPageRenderer {
             blocks.append(.heading(level: 2, "Headlines", anchor: "headlines"))
             blocks += HeadlineSection.render(
                 month: month.month, current: figures, previousMonth: previous?.month,
-                previous: previous.map(MonthFigures.init),
+                previous: previous.map { MonthFigures($0, periods: set.productPeriods) },
                 provisional: isProvisional ? month.month : previousIsProvisional ? previous?.month : nil)
             blocks.append(.heading(level: 2, "Finance", anchor: "finance"))
             blocks += FinanceSection.render(month: month, set: set)

@@ -11,7 +11,7 @@ enum ProductSection {
         month: MonthReport, figures: MonthFigures, isProvisional: Bool = false, converted: ConvertedMoney? = nil
     ) -> [Block] {
         var blocks = SubscribersSection.render(month: month, figures: figures, isProvisional: isProvisional)
-        blocks += RevenueAndCountriesSection.render(month: month, converted: converted)
+        blocks += RevenueAndCountriesSection.render(month: month, converted: converted, plans: figures.planLengths)
         blocks.append(.heading(level: 3, "Churn"))
         if figures.totalChurn == 0 {
             blocks.append(.aside("No subscription churned in this month."))

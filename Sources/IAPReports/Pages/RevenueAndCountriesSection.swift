@@ -7,7 +7,10 @@ enum RevenueAndCountriesSection {
     /// Storefronts listed by name; the rest are summed into one row.
     static let listedStorefronts = 10
 
-    static func render(month: MonthReport, converted: ConvertedMoney? = nil) -> [Block] {
+    /// - Parameters:
+    ///   - converted: the month's money in the reporting currency, for its MRR (nil: none in effect).
+    ///   - plans: the month's figures per plan length (``MonthFigures/planLengths``).
+    static func render(month: MonthReport, converted: ConvertedMoney? = nil, plans: [PlanLengthFigures] = []) -> [Block] {
         var blocks: [Block] = [.heading(level: 3, "Monthly recurring revenue", anchor: "mrr")]
         let mrr = month.rows("mrr.csv")
         if mrr.isEmpty {
@@ -38,7 +41,7 @@ enum RevenueAndCountriesSection {
                     .init("active_end", "Active at end", .count), .init("mrr_milli", "MRR", .money),
                 ]
             ).render(month, emptyText: "No rows."))
-            blocks += planLengths(month)
+            blocks += planLengths(plans)
         }
         blocks.append(.heading(level: 3, "Countries", anchor: "countries"))
         let countries = month.rows("countries.csv")
@@ -76,27 +79,19 @@ enum RevenueAndCountriesSection {
 
     /// Churn rate and trial conversion per plan length (`P1M`, `P1Y`, …), when the month's products have more than one:
     /// a yearly plan can churn only once a year, so a blended rate compares nothing.
-    static func planLengths(_ month: MonthReport) -> [Block] {
-        var lengths: [String: String] = [:]
-        for row in month.rows("mrr.csv") { lengths[row.text("product_id")] = row.text("period") }
-        guard Set(lengths.values).count > 1 else { return [] }
+    static func planLengths(_ plans: [PlanLengthFigures]) -> [Block] {
+        guard plans.count > 1 else { return [] }
         var table = PageTable(columns: [
             .init("Plan length"), .init("Churn rate, voluntary", .right), .init("Churn rate, involuntary", .right),
             .init("Trial conversion", .right),
         ])
-        for length in Set(lengths.values).sorted(by: { order($0) < order($1) }) {
-            let rows = month.rows("subscriptions.csv").filter { lengths[$0.text("product_id")] == length }
-            let sum = { (column: String) in rows.reduce(Int64(0)) { $0 + $1.integer(column) } }
+        for plan in plans {
             table.rows.append([
-                .data(length), .unbroken(.data(SubscribersSection.rate(sum("churned_voluntary"), of: sum("active_start")))),
-                .unbroken(.data(SubscribersSection.rate(sum("churned_involuntary"), of: sum("active_start")))),
-                .unbroken(.data(SubscribersSection.rate(sum("trials_converted"), of: sum("trials_ended"), noun: "converted"))),
+                .data(plan.length), .unbroken(.data(SubscribersSection.rate(plan.voluntaryChurn, of: plan.activeStart))),
+                .unbroken(.data(SubscribersSection.rate(plan.involuntaryChurn, of: plan.activeStart))),
+                .unbroken(.data(SubscribersSection.rate(plan.trialsConverted, of: plan.trialsEnded, noun: "converted"))),
             ])
         }
         return [.paragraph("Per plan length (the product's period in mrr.csv):"), .table(table)]
-    }
-
-    private static func order(_ period: String) -> Int {
-        ["P1W", "P1M", "P2M", "P3M", "P6M", "P1Y"].firstIndex(of: period) ?? 99
     }
 }

@@ -31,29 +31,55 @@ enum TrendCharts {
                     activeByProduct.map { .init(name: $0.0, values: $0.1) }, .count, "Subscriptions",
                     "Paid subscriptions active when each month began, per product (the largest ones; every product is in "
                         + "subscriptions.csv). Hollow points: provisional months."))
-            charts.append(
-                chart(
-                    "churn-rate", "Churn rate, voluntary and involuntary", .lines,
+            // Per plan length where the products have more than one (a yearly plan churns at most once a year).
+            let lengths = Self.planLengths(figures)
+            func plan(_ figures: MonthFigures, _ length: String) -> PlanLengthFigures {
+                figures.planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
+            }
+            let churnSeries: [ChartSpec.Series] = lengths.isEmpty
+                ? [
+                    .init(
+                        name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths),
+                        counts: figures.map { "\($0.voluntaryChurn) of \($0.activeStart)" }),
+                    .init(
+                        name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths),
+                        counts: figures.map { "\($0.involuntaryChurn) of \($0.activeStart)" }),
+                ]
+                : lengths.flatMap { length -> [ChartSpec.Series] in
                     [
                         .init(
-                            name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths),
-                            counts: figures.map { "\($0.voluntaryChurn) of \($0.activeStart)" }),
+                            name: "Voluntary, \(length)", values: figures.map { plan($0, length).voluntaryChurnRateTenths },
+                            counts: figures.map { "\(plan($0, length).voluntaryChurn) of \(plan($0, length).activeStart)" }),
                         .init(
-                            name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths),
-                            counts: figures.map { "\($0.involuntaryChurn) of \($0.activeStart)" }),
-                    ],
-                    .percentTenths, "Per cent",
-                    "Subscriptions churned in the month per 100 active when it began: voluntary (solid, circles) and "
-                        + "involuntary (dashed, squares); no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."))
+                            name: "Involuntary (billing), \(length)", values: figures.map { plan($0, length).involuntaryChurnRateTenths },
+                            counts: figures.map { "\(plan($0, length).involuntaryChurn) of \(plan($0, length).activeStart)" }),
+                    ]
+                }
             charts.append(
                 chart(
-                    "trial-conversion", "Trial conversion", .lines,
-                    [.init(
-                        name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths),
-                        counts: figures.map { "\($0.trialsConverted) of \($0.trialsEnded)" })],
+                    "churn-rate", "Churn rate, voluntary and involuntary", .lines, churnSeries,
+                    .percentTenths, "Per cent",
+                    "Subscriptions churned in the month per 100 active when it began"
+                        + (lengths.isEmpty
+                            ? ": voluntary (solid, circles) and involuntary (dashed, squares)"
+                            : ", per plan length (\(lengths.joined(separator: ", ")); the legend names each line)")
+                        + "; no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."))
+            let trialSeries: [ChartSpec.Series] = lengths.isEmpty
+                ? [.init(
+                    name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths),
+                    counts: figures.map { "\($0.trialsConverted) of \($0.trialsEnded)" })]
+                : lengths.map { length in
+                    .init(
+                        name: "Trials converted per 100 ended, \(length)", values: figures.map { plan($0, length).trialConversionTenths },
+                        counts: figures.map { "\(plan($0, length).trialsConverted) of \(plan($0, length).trialsEnded)" })
+                }
+            charts.append(
+                chart(
+                    "trial-conversion", "Trial conversion", .lines, trialSeries,
                     .percentTenths, "Per cent",
                     "Free trials that ended in the month and were followed by a paid renewal within \(BusinessRules.billingRetryWindowDays) days, per 100 that "
-                        + "ended; no point in a month where fewer than \(BusinessRules.minimumRateBase) ended."))
+                        + "ended" + (lengths.isEmpty ? "" : ", per plan length")
+                        + "; no point in a month where fewer than \(BusinessRules.minimumRateBase) ended."))
         }
         charts += [
             chart(
@@ -165,6 +191,16 @@ enum TrendCharts {
                         + "regions), in \(currency); a fiscal month without a paid summary has no bar."))
         }
         return charts
+    }
+
+    /// The plan lengths of the months' products, shortest first, when any month has more than one; empty otherwise.
+    static func planLengths(_ figures: [MonthFigures]) -> [String] {
+        guard figures.contains(where: { $0.planLengths.count > 1 }) else { return [] }
+        var lengths: [String] = []
+        for figure in figures {
+            for plan in figure.planLengths where !lengths.contains(plan.length) { lengths.append(plan.length) }
+        }
+        return lengths.sorted { (PlanLengthFigures.order($0), $0) < (PlanLengthFigures.order($1), $1) }
     }
 
     /// The currencies with the largest total magnitude, so the same ones are charted every run. With `weights` (a
