@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func money() {
-        #expect(MoneyText.amount(1_234_560, currency: "USD") == "1234.56 USD")
+        #expect(MoneyText.amount(1_234_560, currency: "USD") == "1,234.56 USD")
         #expect(MoneyText.amount(995, currency: "EUR") == "1.00 EUR")
         #expect(MoneyText.amount(994, currency: "EUR") == "0.99 EUR")
         #expect(MoneyText.amount(-700, currency: "USD") == "−0.70 USD")
@@ -30,18 +30,29 @@ import Testing
         #expect(MoneyText.chartValue(-12_345, currency: "USD") == "-12.35")
     }
 
+    /// Thousands grouped as Apple's payment summaries write them, on the pages only: chart data stays plain.
+    @Test func thousandsAreGroupedOnThePagesOnly() {
+        #expect(MoneyText.amount(999_990, currency: "USD") == "999.99 USD")
+        #expect(MoneyText.amount(1_000_000, currency: "USD") == "1,000.00 USD")
+        #expect(MoneyText.amount(-1_049_491_110, currency: "USD") == "−1,049,491.11 USD")
+        #expect(MoneyText.amount(23_193_787_000, currency: "JPY") == "23,193,787 JPY")
+        #expect(MoneyText.signedAmount(1_234_567_000, currency: "KRW") == "+1,234,567 KRW")
+        #expect(MoneyText.amount(1_234_567, currency: "KWD") == "1,234.567 KWD")
+        #expect(MoneyText.chartValue(1_049_491_110, currency: "USD") == "1049491.11")
+    }
+
     /// Each currency with its own minor units (ISO 4217): none for JPY and KRW, three for KWD.
     @Test func moneyInTheCurrencysOwnMinorUnits() {
-        #expect(MoneyText.amount(5_100_000, currency: "JPY") == "5100 JPY")
-        #expect(MoneyText.amount(5_100_500, currency: "JPY") == "5101 JPY")
-        #expect(MoneyText.amount(5_100_499, currency: "JPY") == "5100 JPY")
+        #expect(MoneyText.amount(5_100_000, currency: "JPY") == "5,100 JPY")
+        #expect(MoneyText.amount(5_100_500, currency: "JPY") == "5,101 JPY")
+        #expect(MoneyText.amount(5_100_499, currency: "JPY") == "5,100 JPY")
         #expect(MoneyText.amount(-1_500, currency: "KRW") == "−2 KRW")
         #expect(MoneyText.amount(1_250, currency: "KWD") == "1.250 KWD")
         #expect(MoneyText.amount(7, currency: "BHD") == "0.007 BHD")
-        #expect(MoneyText.amount(1_234_560, currency: "ZZZ") == "1234.56 ZZZ")
+        #expect(MoneyText.amount(1_234_560, currency: "ZZZ") == "1,234.56 ZZZ")
         #expect(MoneyText.signedAmount(-600_000, currency: "JPY") == "−600 JPY")
         #expect(MoneyText.chartValue(-12_345, currency: "JPY") == "-12")
-        #expect(MoneyText.amount(Int64.min, currency: "USD") == "−9223372036854775.81 USD")
+        #expect(MoneyText.amount(Int64.min, currency: "USD") == "−9,223,372,036,854,775.81 USD")
     }
 
     @Test func changes() {

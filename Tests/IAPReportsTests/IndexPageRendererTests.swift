@@ -9,7 +9,7 @@ import Testing
         #expect(page.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md)"))
         // Finance first (sales, net revenue, estimated proceeds per currency, from reconciliation.csv), then the rest.
         #expect(page.contains("| Month | Sales | Gross | Net revenue | Est. proceeds | Apple proceeds |"))
-        #expect(page.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1118.70 USD | 1113.75 USD | 779.63 USD | no report |"))
+        #expect(page.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"))
         #expect(page.contains("| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"))
         #expect(page.contains("    x-axis [\"2026-09\", \"2026-10\"]"))
         #expect(page.contains("    line [8, 11]\n    line [2, 3]"))

@@ -47,7 +47,7 @@ import Testing
         #expect(byFigure("Consumable lost proceeds (USD)")?.change == "+0.69 USD")
         // A base of 10 or more: the percentage too.
         #expect(byFigure("Net revenue (USD)")?.change.hasSuffix("%)") == true)
-        #expect(byFigure("Net revenue (USD)")?.current == "1113.75 USD")
+        #expect(byFigure("Net revenue (USD)")?.current == "1,113.75 USD")
     }
 
     @Test func headlinesDropWhenFewerThanBefore() {

@@ -150,7 +150,7 @@ extension ReportWriterTests {
         let index = String(decoding: try #require(ReportFileSystem.contents(of: root + "/index.md")), as: UTF8.self)
         #expect(index.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md) · [2026-11](2026-11/report.md)"))
         // October's figures come back from its CSV files, exactly as the full run showed them
-        #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1118.70 USD | 1113.75 USD | 779.63 USD | no report |"))
+        #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"))
         #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"))
         #expect(index == String(decoding: before, as: UTF8.self))
     }

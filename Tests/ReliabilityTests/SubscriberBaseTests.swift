@@ -62,7 +62,7 @@ import Testing
                 #expect(!isProvisional || !settles, "\(month): a change from a provisional month: \(line)")
                 // A percentage only from a base of at least 10.
                 if cells[3].hasSuffix("%)") {
-                    let base = Double(cells[2].split(separator: " ").first.map(String.init)?.replacingOccurrences(of: "−", with: "-") ?? "") ?? 0
+                    let base = Double(cells[2].split(separator: " ").first.map(String.init)?.replacingOccurrences(of: "−", with: "-").replacingOccurrences(of: ",", with: "") ?? "") ?? 0
                     #expect(abs(base) >= 10, "\(month): a percentage from a base under 10: \(line)")
                 }
             }

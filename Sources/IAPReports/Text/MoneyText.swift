@@ -1,23 +1,24 @@
-/// Milliunit amounts as people read them, in the currency's own minor units: `1234.56 USD`, `5100 JPY`,
-/// `1.250 KWD`, rounded half away from zero to the last decimal the currency has.
+/// Milliunit amounts as people read them, in the currency's own minor units and with thousands grouped as Apple's
+/// payment summaries write them: `1,234.56 USD`, `5,100 JPY`, `1.250 KWD`, rounded half away from zero to the last
+/// decimal the currency has.
 ///
 /// The CSV `_milli` columns stay the exact, authoritative figures; this rounding happens only at the page edge.
 /// Negative amounts use the minus sign U+2212, like every signed figure on the pages.
 enum MoneyText {
-    /// `1234.56 USD`, `−0.70 EUR`, `5100 JPY`.
+    /// `1,234.56 USD`, `−0.70 EUR`, `5,100 JPY`.
     static func amount(_ milli: Int64, currency: String) -> String {
         let (negative, units) = rounded(milli, currency: currency)
-        return (negative ? "−" : "") + number(units, currency: currency) + " " + currency
+        return (negative ? "−" : "") + number(units, currency: currency, grouped: true) + " " + currency
     }
 
-    /// `+12.50 USD` / `−3.00 USD` / `0.00 USD`: a change.
+    /// `+12.50 USD` / `−3,000.00 USD` / `0.00 USD`: a change.
     static func signedAmount(_ milli: Int64, currency: String) -> String {
         let (negative, units) = rounded(milli, currency: currency)
         let sign = units == 0 ? "" : (negative ? "−" : "+")
-        return sign + number(units, currency: currency) + " " + currency
+        return sign + number(units, currency: currency, grouped: true) + " " + currency
     }
 
-    /// `1234.56` / `-3.5` style plain decimal for chart data (ASCII minus: Mermaid parses it).
+    /// `1234.56` / `-3.5` style plain decimal for chart data (ASCII minus, no grouping: Mermaid parses it).
     static func chartValue(_ milli: Int64, currency: String) -> String {
         let (negative, units) = rounded(milli, currency: currency)
         return (negative && units > 0 ? "-" : "") + number(units, currency: currency)
@@ -40,12 +41,24 @@ enum MoneyText {
         }
     }
 
-    private static func number(_ units: UInt64, currency: String) -> String {
+    private static func number(_ units: UInt64, currency: String, grouped: Bool = false) -> String {
         let decimals = CurrencyMinorUnits.decimals(currency)
-        guard decimals > 0 else { return String(units) }
         var scale: UInt64 = 1
         for _ in 0..<decimals { scale *= 10 }
+        let whole = grouped ? Self.grouped(units / scale) : String(units / scale)
+        guard decimals > 0 else { return whole }
         let fraction = String(units % scale)
-        return "\(units / scale)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        return whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+
+    /// `1234567` → `1,234,567`.
+    static func grouped(_ value: UInt64) -> String {
+        var digits = Array(String(value))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits)
     }
 }

@@ -56,7 +56,7 @@ import Testing
             #expect(html.contains(">\(section)</h"))
         }
         // Same figures: the headline net revenue and a reconciliation amount appear on both pages.
-        for figure in ["1113.75 USD", "779.63 USD", "2 recovered, 3 expired, 0 pending"] {
+        for figure in ["1,113.75 USD", "779.63 USD", "2 recovered, 3 expired, 0 pending"] {
             #expect(markdown.contains(figure))
             #expect(html.contains(figure))
         }
