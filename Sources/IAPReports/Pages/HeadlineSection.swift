@@ -107,9 +107,7 @@ enum HeadlineSection {
             ]
         } else {
             for length in current.planLengths.map(\.length) {
-                let plan = { (figures: MonthFigures) in
-                    figures.planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
-                }
+                let plan = { (figures: MonthFigures) in figures.plan(length) }
                 rates += [
                     rateLine("Churn rate, voluntary, \(length)", { plan($0).voluntaryChurnRateTenths }) {
                         "\(plan($0).voluntaryChurn) of \(plan($0).activeStart)"

@@ -48,6 +48,11 @@ struct MonthFigures {
     /// The same per plan length of the month's products (``PlanLengthFigures``).
     var planLengths: [PlanLengthFigures] = []
 
+    /// The figures of one plan length; zeros when the month has none of that length.
+    func plan(_ length: String) -> PlanLengthFigures {
+        planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
+    }
+
     /// - Parameter periods: each product's period from every month (``ReportSet/productPeriods``), for
     ///   ``planLengths``.
     init(_ month: MonthReport, periods: [String: String] = [:]) {

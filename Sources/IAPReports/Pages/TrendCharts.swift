@@ -33,9 +33,7 @@ enum TrendCharts {
                         + "subscriptions.csv). Hollow points: provisional months."))
             // Per plan length where the products have more than one (a yearly plan churns at most once a year).
             let lengths = Self.planLengths(figures)
-            func plan(_ figures: MonthFigures, _ length: String) -> PlanLengthFigures {
-                figures.planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
-            }
+            func plan(_ figures: MonthFigures, _ length: String) -> PlanLengthFigures { figures.plan(length) }
             let churnSeries: [ChartSpec.Series] = lengths.isEmpty
                 ? [
                     .init(
