@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import IAPFormats
 import IAPStore
 
@@ -24,4 +25,24 @@ struct IAPLens: AsyncParsableCommand {
         version: IAPLensVersion.text,
         subcommands: [Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
     )
+
+    /// ArgumentParser's own entry point, after one check: a mistyped command is named with the one it most likely
+    /// meant (``CommandSuggestion``), with the usage exit status.
+    static func main() async {
+        let commands = configuration.subcommands.map { $0._commandName }
+        if let message = CommandSuggestion.message(for: Array(CommandLine.arguments.dropFirst()), commands: commands) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Self.exit(withError: ExitCode(ExitStatus.usage))
+        }
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            Self.exit(withError: error)
+        }
+    }
 }

@@ -145,7 +145,28 @@ import Testing
         let output = try Self.run(["--version"])
         #expect(output.status == 0)
         #expect(output.stdout.hasPrefix("iaplens 0."))
-        #expect(output.stdout.contains("SQLite migration v8"))
+        // The newest migration of each engine, counted from the migrations themselves. Before: a fixed text still
+        // said v8 and v5 when the store had reached v15 and v11.
+        func count(_ text: String, in folder: String) throws -> Int {
+            let path = CLI.repositoryRoot + "/Sources/IAPStore/" + folder
+            return try FileManager.default.contentsOfDirectory(atPath: path).filter { $0.hasSuffix(".swift") }.reduce(0) {
+                $0 + (try String(contentsOfFile: path + "/" + $1, encoding: .utf8)).components(separatedBy: text).count - 1
+            }
+        }
+        let sqlite = try count("migrator.registerMigration(\"", in: "SQLite/Schema")
+        let postgres = try count("= PostgresMigration(name: \"", in: "Postgres/Migrations")
+        #expect(sqlite >= 15 && postgres >= 11)
+        #expect(output.stdout.contains("SQLite migration v\(sqlite), PostgreSQL migration v\(postgres))"), "\(output.stdout)")
+    }
+
+    /// A command one or two letters off is named with the one it most likely meant; other words get ArgumentParser's
+    /// own message. Both are usage errors (64).
+    @Test func aMistypedCommandIsNamedWithTheOneItMeant() throws {
+        let typo = try Self.run(["reprot"])
+        #expect(typo.status == 64 && typo.stderr.contains("Unknown command 'reprot'. Did you mean 'report'?"), "\(typo.stderr)")
+        let other = try Self.run(["frobnicate"])
+        #expect(other.status == 64 && other.stderr.contains("Unexpected argument 'frobnicate'") && !other.stderr.contains("Did you mean"))
+        #expect(try Self.run(["reasons"]).status == 0)
     }
 
     /// A mistyped --database must not publish empty reports over real ones.

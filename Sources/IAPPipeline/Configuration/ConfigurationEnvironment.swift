@@ -52,7 +52,7 @@ public enum ConfigurationEnvironment {
     }
 
     /// Levenshtein distance over Unicode scalars.
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

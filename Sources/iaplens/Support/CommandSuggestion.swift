@@ -1,0 +1,17 @@
+import IAPPipeline
+
+/// A command name one or two letters off (`iaplens reprot`): ArgumentParser says only "Unexpected argument", so the
+/// entry point names the command it most likely meant.
+enum CommandSuggestion {
+    /// The sentence for `arguments` (without the program's name), or nil when the first one is a command, an option,
+    /// or close to no command.
+    static func message(for arguments: [String], commands: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) else { return nil }
+        let closest = commands
+            .map { ($0, ConfigurationEnvironment.editDistance(first.lowercased(), $0)) }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let (command, distance) = closest, distance <= 2 else { return nil }
+        return "Error: Unknown command '\(first)'. Did you mean '\(command)'?\n"
+            + "Usage: iaplens <subcommand>\n  See 'iaplens --help' for more information."
+    }
+}
