@@ -24,11 +24,17 @@ enum ReportingCurrencyReader {
 
         /// The rate of the paid fiscal month that holds `day`, else the latest paid one of the currency.
         func rate(_ currency: String, day: String) -> Rate? {
-            guard let byMonth = rates[currency], !byMonth.isEmpty else { return nil }
-            if let fiscal = ReportDay(isoText: day).flatMap(AppleFiscalMonth.init(containing:)), let paid = byMonth[fiscal.text] {
+            if let fiscal = ReportDay(isoText: day).flatMap(AppleFiscalMonth.init(containing:)),
+                let paid = rates[currency]?[fiscal.text]
+            {
                 return paid
             }
-            return byMonth[byMonth.keys.max()!]
+            return latestRate(currency)
+        }
+
+        /// The latest paid rate of the currency.
+        func latestRate(_ currency: String) -> Rate? {
+            rates[currency].flatMap { byMonth in byMonth.keys.max().flatMap { byMonth[$0] } }
         }
 
         /// `value` milliunits of `currency` on `day` in the reporting currency, rounded half away from zero; nil
@@ -139,8 +145,8 @@ enum ReportingCurrencyReader {
     static func weights(in connection: any StoreConnection) throws -> [String: Double] {
         guard let converter = try converter(in: connection, requested: nil) else { return [:] }
         var weights = [converter.bank: 1.0]
-        for (currency, byMonth) in converter.rates {
-            guard let latest = byMonth.keys.max(), let rate = byMonth[latest] else { continue }
+        for currency in converter.rates.keys {
+            guard let rate = converter.latestRate(currency) else { continue }
             weights[currency] = Double(rate.numerator) / Double(rate.denominator)
         }
         return weights

@@ -45,14 +45,19 @@ public enum ConfigurationEnvironment {
         return environment.keys
             .filter { $0.hasPrefix("IAPLENS_") && !$0.hasPrefix("IAPLENS_TEST_") && !known.contains($0) }
             .sorted()
-            .map { name in
-                let closest = known.map { ($0, editDistance(name, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
-                return (name, closest.flatMap { $0.1 <= 3 ? $0.0 : nil })
-            }
+            .map { name in (name, closest(to: name, among: Array(known), within: 3)) }
+    }
+
+    /// The name of `names` nearest to `name` (ties in byte order) when it is at most `within` edits away: what a
+    /// misspelt variable, configuration key or command most likely meant.
+    public static func closest(to name: String, among names: [String], within: Int) -> String? {
+        names.map { ($0, editDistance(name, $0)) }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }
+            .flatMap { $0.1 <= within ? $0.0 : nil }
     }
 
     /// Levenshtein distance over Unicode scalars.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
         var previous = Array(0...b.count)
         for (i, x) in a.enumerated() {

@@ -129,10 +129,7 @@ public enum ConfigurationFile {
                 c.thresholds[threshold] = Int(clamping: try integer())
                 return
             }
-            let meant = ConfigurationEnvironment.keys.map(\.key)
-                .map { ($0, ConfigurationEnvironment.editDistance(key, $0)) }
-                .min { ($0.1, $0.0) < ($1.1, $1.0) }
-                .flatMap { $0.1 <= 3 ? $0.0 : nil }
+            let meant = ConfigurationEnvironment.closest(to: key, among: ConfigurationEnvironment.keys.map(\.key), within: 3)
             throw .invalidConfiguration("--config \(path): unknown key \"\(key)\"; "
                 + (meant.map { "did you mean \"\($0)\"? " } ?? "")
                 + "keys are the long flag names, e.g. \"bundle-id\".")

@@ -107,16 +107,15 @@ enum HeadlineSection {
             ]
         } else {
             for length in current.planLengths.map(\.length) {
-                let plan = { (figures: MonthFigures) in figures.plan(length) }
                 rates += [
-                    rateLine("Churn rate, voluntary, \(length)", { plan($0).voluntaryChurnRateTenths }) {
-                        "\(plan($0).voluntaryChurn) of \(plan($0).activeStart)"
+                    rateLine("Churn rate, voluntary, \(length)", { $0.plan(length).voluntaryChurnRateTenths }) {
+                        "\($0.plan(length).voluntaryChurn) of \($0.plan(length).activeStart)"
                     },
-                    rateLine("Churn rate, involuntary, \(length)", { plan($0).involuntaryChurnRateTenths }) {
-                        "\(plan($0).involuntaryChurn) of \(plan($0).activeStart)"
+                    rateLine("Churn rate, involuntary, \(length)", { $0.plan(length).involuntaryChurnRateTenths }) {
+                        "\($0.plan(length).involuntaryChurn) of \($0.plan(length).activeStart)"
                     },
-                    rateLine("Trial conversion, \(length)", { plan($0).trialConversionTenths }) {
-                        "\(plan($0).trialsConverted) of \(plan($0).trialsEnded) ended trials"
+                    rateLine("Trial conversion, \(length)", { $0.plan(length).trialConversionTenths }) {
+                        "\($0.plan(length).trialsConverted) of \($0.plan(length).trialsEnded) ended trials"
                     },
                 ]
             }

@@ -33,7 +33,6 @@ enum TrendCharts {
                         + "subscriptions.csv). Hollow points: provisional months."))
             // Per plan length where the products have more than one (a yearly plan churns at most once a year).
             let lengths = Self.planLengths(figures)
-            func plan(_ figures: MonthFigures, _ length: String) -> PlanLengthFigures { figures.plan(length) }
             let churnSeries: [ChartSpec.Series] = lengths.isEmpty
                 ? [
                     .init(
@@ -46,11 +45,11 @@ enum TrendCharts {
                 : lengths.flatMap { length -> [ChartSpec.Series] in
                     [
                         .init(
-                            name: "Voluntary, \(length)", values: figures.map { plan($0, length).voluntaryChurnRateTenths },
-                            counts: figures.map { "\(plan($0, length).voluntaryChurn) of \(plan($0, length).activeStart)" }),
+                            name: "Voluntary, \(length)", values: figures.map { $0.plan(length).voluntaryChurnRateTenths },
+                            counts: figures.map { "\($0.plan(length).voluntaryChurn) of \($0.plan(length).activeStart)" }),
                         .init(
-                            name: "Involuntary (billing), \(length)", values: figures.map { plan($0, length).involuntaryChurnRateTenths },
-                            counts: figures.map { "\(plan($0, length).involuntaryChurn) of \(plan($0, length).activeStart)" }),
+                            name: "Involuntary (billing), \(length)", values: figures.map { $0.plan(length).involuntaryChurnRateTenths },
+                            counts: figures.map { "\($0.plan(length).involuntaryChurn) of \($0.plan(length).activeStart)" }),
                     ]
                 }
             charts.append(
@@ -68,8 +67,8 @@ enum TrendCharts {
                     counts: figures.map { "\($0.trialsConverted) of \($0.trialsEnded)" })]
                 : lengths.map { length in
                     .init(
-                        name: "Trials converted per 100 ended, \(length)", values: figures.map { plan($0, length).trialConversionTenths },
-                        counts: figures.map { "\(plan($0, length).trialsConverted) of \(plan($0, length).trialsEnded)" })
+                        name: "Trials converted per 100 ended, \(length)", values: figures.map { $0.plan(length).trialConversionTenths },
+                        counts: figures.map { "\($0.plan(length).trialsConverted) of \($0.plan(length).trialsEnded)" })
                 }
             charts.append(
                 chart(

@@ -7,10 +7,9 @@ enum CommandSuggestion {
     /// or close to no command.
     static func message(for arguments: [String], commands: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-"), !commands.contains(first) else { return nil }
-        let closest = commands
-            .map { ($0, ConfigurationEnvironment.editDistance(first.lowercased(), $0)) }
-            .min { ($0.1, $0.0) < ($1.1, $1.0) }
-        guard let (command, distance) = closest, distance <= 2 else { return nil }
+        guard let command = ConfigurationEnvironment.closest(to: first.lowercased(), among: commands, within: 2) else {
+            return nil
+        }
         return "Error: Unknown command '\(first)'. Did you mean '\(command)'?\n"
             + "Usage: iaplens <subcommand>\n  See 'iaplens --help' for more information."
     }
