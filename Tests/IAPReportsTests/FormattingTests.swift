@@ -42,6 +42,31 @@ import Testing
     }
 
     /// Each currency with its own minor units (ISO 4217): none for JPY and KRW, three for KWD.
+    @Test func countsAreGroupedOnThePagesOnly() {
+        #expect(CountText.count(999) == "999")
+        #expect(CountText.count(48_101) == "48,101")
+        #expect(CountText.count(-1_250) == "−1,250")
+        #expect(CountText.of(4_165, 35_958) == "4,165 of 35,958")
+        #expect(CountText.side(by: 3_696, 722, 47) == "3,696 / 722 / 47")
+        #expect(ChangeText.count(current: 48_101, previous: 41_790) == "+6,311 (+15.1 %)")
+        #expect(SubscribersSection.rate(4_165, of: 35_958) == "11.6 % (4,165 of 35,958)")
+        let sentence: Text = "\(12_345) documents"
+        #expect(sentence.plain == "12,345 documents")
+        #expect(ChartSpec.ValueUnit.count.text(48_101) == "48,101")
+        // Chart data stays a number Mermaid parses.
+        #expect(MermaidChart.number(48_101, .count) == "48101")
+
+        var now = MonthFigures(Fixtures.october())
+        now.activeStart = 48_101
+        var before = MonthFigures(Fixtures.september())
+        before.activeStart = 41_790
+        let line = HeadlineSection.lines(current: now, previous: before)
+            .first { $0.figure == "Paid subscriptions active at the start" }
+        #expect(line?.current == "48,101")
+        #expect(line?.previous == "41,790")
+        #expect(line?.change == "+6,311 (+15.1 %)")
+    }
+
     @Test func moneyInTheCurrencysOwnMinorUnits() {
         #expect(MoneyText.amount(5_100_000, currency: "JPY") == "5,100 JPY")
         #expect(MoneyText.amount(5_100_500, currency: "JPY") == "5,101 JPY")

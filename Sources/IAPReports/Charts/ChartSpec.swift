@@ -65,10 +65,10 @@ struct ChartSpec: Equatable {
             }
         }
 
-        /// A value as a reader says it (`12`, `3.50 USD`, `62.5 %`).
+        /// A value as a reader says it (`12`, `48,101`, `3.50 USD`, `62.5 %`).
         func text(_ value: Int64) -> String {
             switch self {
-            case .count: value < 0 ? "−\(value.magnitude)" : "\(value)"
+            case .count: CountText.count(value)
             case .money(let currency): MoneyText.amount(value, currency: currency)
             case .percentTenths: (value < 0 ? "−" : "") + ChangeText.percent(tenths: Int64(clamping: value.magnitude))
             }

@@ -51,6 +51,8 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
     static func link(_ text: Text, to href: String) -> Text { Text(spans: [.link(text, href: href)]) }
     /// Text kept on one line (a rate with its counts: "5.2 % (3 of 58)").
     static func unbroken(_ text: Text) -> Text { Text(spans: [.unbroken(text)]) }
+    /// A count with its thousands grouped (`48,101`).
+    static func count(_ value: some BinaryInteger) -> Text { .data(CountText.count(Int64(clamping: value))) }
     /// An amount in the currency's own minor units, kept on one line.
     static func money(_ milli: Int64, currency: String) -> Text {
         Text(spans: [.unbroken(.data(MoneyText.amount(milli, currency: currency)))])
@@ -94,7 +96,8 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
         }
 
         mutating func appendInterpolation(_ value: String) { spans.append(.data(value)) }
-        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { spans.append(.prose(String(value))) }
+        /// A count in our own words, thousands grouped (`48,101`).
+        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { spans.append(.prose(CountText.count(Int64(clamping: value)))) }
         mutating func appendInterpolation(_ text: Text) { spans += text.spans }
         mutating func appendInterpolation(strong text: Text) { spans.append(.strong(text)) }
         mutating func appendInterpolation(em text: Text) { spans.append(.emphasis(text)) }

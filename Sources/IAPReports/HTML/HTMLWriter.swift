@@ -97,7 +97,11 @@ enum HTMLWriter {
             case .data(let value): out += HTMLText.escape(value, limit: Text.maximumDataLength)
             case .strong(let inner): out += "<strong>" + inline(inner) + "</strong>"
             case .emphasis(let inner): out += "<em>" + inline(inner) + "</em>"
-            case .code(let name): out += "<code>" + HTMLText.escape(name, limit: Text.maximumDataLength) + "</code>"
+            case .code(let name):
+                // A name or option stays on one line (a phone would break `--reviews` after its dashes); a command with
+                // spaces may wrap between its words.
+                out += (name.contains(" ") ? "<code class=\"wrap\">" : "<code>")
+                    + HTMLText.escape(name, limit: Text.maximumDataLength) + "</code>"
             case .link(let inner, let href):
                 out += "<a href=\"" + HTMLText.escape(htmlTarget(href)) + "\">" + inline(inner) + "</a>"
             case .unbroken(let inner): out += "<span class=\"nw\">" + inline(inner) + "</span>"

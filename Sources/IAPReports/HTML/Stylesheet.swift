@@ -19,7 +19,8 @@ enum Stylesheet {
         a { color: #0b5cad; }
         a:visited { color: #6a3d9a; }
         code { font-family: "DejaVu Sans Mono", Menlo, monospace; font-size: 0.9em; background: #f0f0ee;
-          padding: 0 3px; border-radius: 3px; }
+          padding: 0 3px; border-radius: 3px; white-space: nowrap; }
+        code.wrap { white-space: normal; }
         .aside { color: #555555; font-style: italic; }
         .callout { margin: 1em 0; padding: 10px 14px; border-left: 5px solid #0072b2; background: #eef5fb; }
         .callout.warning { border-left-color: #d55e00; background: #fdf0e8; }

@@ -40,11 +40,11 @@ enum ApplePaymentSection {
         for row in rows {
             let currency = row.text("currency")
             let hasPayment = !row.text("payment_units_sold").isEmpty
-            let books: Text = row.text("apple_units_sold").isEmpty ? .prose("—") : .data(row.text("apple_units_sold"))
+            let books: Text = row.text("apple_units_sold").isEmpty ? .prose("—") : .count(row.integer("apple_units_sold"))
             let taxes = row.integer("input_tax_milli") + row.integer("adjustments_milli") + row.integer("withholding_tax_milli")
             table.rows.append([
                 .data(row.text("region") + " (" + currency + ")"), .unbroken(.data(status(row.text("status")))),
-                books + " / " + (hasPayment ? .data(row.text("payment_units_sold")) : .prose("—")),
+                books + " / " + (hasPayment ? .count(row.integer("payment_units_sold")) : .prose("—")),
                 row.text("apple_earned_milli").isEmpty ? .prose("—") : .money(row.integer("apple_earned_milli"), currency: currency),
                 hasPayment ? .money(row.integer("payment_earned_milli"), currency: currency) : .prose("—"),
                 hasPayment ? .money(row.integer("beginning_balance_milli"), currency: currency) : .prose("—"),

@@ -36,7 +36,7 @@ enum AppleReconciliationSection {
         } else {
             let parts = ["match", "archive_short", "archive_over", "both"].compactMap { status -> Text? in
                 guard let count = statuses[status] else { return nil }
-                return .prose("\(count) ") + .data(Vocabulary.appleStatus(status))
+                return .prose(CountText.count(count) + " ") + .data(Vocabulary.appleStatus(status))
             }
             summary += "Of \(rows.count) product and currency row\(rows.count == 1 ? "" : "s"): " + Text.joined(parts, separator: ", ") + "."
         }
@@ -54,8 +54,8 @@ enum AppleReconciliationSection {
                     + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + row.text("last_gap_day"))))
             table.rows.append([
                 .data(row.text("product_id")), .data(row.text("currency")), .unbroken(.data(Vocabulary.appleStatus(row.text("status")))),
-                .data("\(row.integer("apple_units_sold")) / \(row.integer("archive_units_sold"))"),
-                .data("\(row.integer("apple_units_refunded")) / \(row.integer("archive_units_refunded"))"),
+                .data(CountText.side(by: row.integer("apple_units_sold"), row.integer("archive_units_sold"))),
+                .data(CountText.side(by: row.integer("apple_units_refunded"), row.integer("archive_units_refunded"))),
                 gap, appleProceeds(row), .money(row.integer("archive_est_proceeds_milli"), currency: row.text("currency")),
             ])
         }

@@ -114,8 +114,8 @@ enum CasePageRenderer {
         ])
         for currency in currencies {
             table.rows.append([
-                .data(currency), .data(String(purchases[currency])),
-                .money(purchased[currency], currency: currency), .data(String(refunds[currency])),
+                .data(currency), .count(purchases[currency]),
+                .money(purchased[currency], currency: currency), .count(refunds[currency]),
                 .money(refunded[currency], currency: currency),
             ])
         }
@@ -164,7 +164,7 @@ enum CasePageRenderer {
     private static func decisions(_ reviews: [AccountReview]) -> [Block] {
         var blocks: [Block] = [.heading(level: 2, "Decisions", anchor: "decisions")]
         guard !reviews.isEmpty else {
-            blocks.append(.aside("No decision recorded for this account (--reviews)."))
+            blocks.append(.aside("No decision recorded for this account (\(code: "--reviews"))."))
             return blocks
         }
         blocks.append(.list(reviews.map { review -> Text in

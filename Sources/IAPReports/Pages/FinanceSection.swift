@@ -91,7 +91,7 @@ enum FinanceSection {
         ])
         for currency in money[0].currencies {
             let amount = { (index: Int) in Text.money(money[index][currency], currency: currency) }
-            let count = { (index: Int) in Text.data(String(counts[index][currency])) }
+            let count = { (index: Int) in Text.count(counts[index][currency]) }
             table.rows.append([
                 .data(currency), count(0), amount(0), count(1), amount(1), amount(2), amount(3), count(2), amount(4),
             ])

@@ -49,11 +49,11 @@ enum HeadlineSection {
         func count(_ figure: String, _ value: (MonthFigures) -> Int64) -> Line {
             let now = value(current)
             guard let previous else {
-                return Line(figure: figure, current: "\(now)", previous: "", change: "no previous month")
+                return Line(figure: figure, current: CountText.count(now), previous: "", change: "no previous month")
             }
             let before = value(previous)
             return Line(
-                figure: figure, current: "\(now)", previous: "\(before)",
+                figure: figure, current: CountText.count(now), previous: CountText.count(before),
                 change: ChangeText.count(current: now, previous: before))
         }
         func money(_ figure: String, _ amounts: (MonthFigures) -> CurrencyAmounts) -> [Line] {
@@ -77,7 +77,8 @@ enum HeadlineSection {
         func rate(_ figures: MonthFigures?) -> String {
             guard let figures else { return "" }
             guard figures.billingEpisodes > 0 else { return "no episodes" }
-            let counts = "\(figures.billingRecovered) recovered, \(figures.billingExpired) expired, \(figures.billingPending) pending"
+            let counts = "\(CountText.count(figures.billingRecovered)) recovered, \(CountText.count(figures.billingExpired)) expired, "
+                + "\(CountText.count(figures.billingPending)) pending"
             guard let tenths = figures.recoveryRateTenths else { return counts }
             return "\(ChangeText.percent(tenths: tenths)) of resolved (\(counts))"
         }
@@ -101,21 +102,21 @@ enum HeadlineSection {
         var rates: [Line] = []
         if current.planLengths.count < 2 {
             rates = [
-                rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { "\($0.voluntaryChurn) of \($0.activeStart)" },
-                rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { "\($0.involuntaryChurn) of \($0.activeStart)" },
-                rateLine("Trial conversion", { $0.trialConversionTenths }) { "\($0.trialsConverted) of \($0.trialsEnded) ended trials" },
+                rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { CountText.of($0.voluntaryChurn, $0.activeStart) },
+                rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { CountText.of($0.involuntaryChurn, $0.activeStart) },
+                rateLine("Trial conversion", { $0.trialConversionTenths }) { "\(CountText.of($0.trialsConverted, $0.trialsEnded)) ended trials" },
             ]
         } else {
             for length in current.planLengths.map(\.length) {
                 rates += [
                     rateLine("Churn rate, voluntary, \(length)", { $0.plan(length).voluntaryChurnRateTenths }) {
-                        "\($0.plan(length).voluntaryChurn) of \($0.plan(length).activeStart)"
+                        CountText.of($0.plan(length).voluntaryChurn, $0.plan(length).activeStart)
                     },
                     rateLine("Churn rate, involuntary, \(length)", { $0.plan(length).involuntaryChurnRateTenths }) {
-                        "\($0.plan(length).involuntaryChurn) of \($0.plan(length).activeStart)"
+                        CountText.of($0.plan(length).involuntaryChurn, $0.plan(length).activeStart)
                     },
                     rateLine("Trial conversion, \(length)", { $0.plan(length).trialConversionTenths }) {
-                        "\($0.plan(length).trialsConverted) of \($0.plan(length).trialsEnded) ended trials"
+                        "\(CountText.of($0.plan(length).trialsConverted, $0.plan(length).trialsEnded)) ended trials"
                     },
                 ]
             }

@@ -100,7 +100,7 @@ public struct IndexPageRenderer {
         // Finance's figures per currency (reconciliation.csv, apple_reconciliation.csv).
         for (month, figure) in zip(months, figures) {
             finance.rows.append([
-                monthCell(month), .data(String(figure.sales)), money(figure.grossByCurrency), money(figure.netByCurrency),
+                monthCell(month), .count(figure.sales), money(figure.grossByCurrency), money(figure.netByCurrency),
                 money(figure.proceedsByCurrency),
                 figure.hasAppleReport ? money(figure.appleProceedsByCurrency) + partialCoverage(month.month, set) : "no report",
             ])
@@ -114,7 +114,8 @@ public struct IndexPageRenderer {
         for (month, figure) in zip(months, figures) {
             let billing = figure.billingEpisodes == 0
                 ? "no episodes"
-                : "\(figure.billingRecovered) recovered, \(figure.billingExpired) expired, \(figure.billingPending) pending"
+                : "\(CountText.count(figure.billingRecovered)) recovered, \(CountText.count(figure.billingExpired)) expired, "
+                    + "\(CountText.count(figure.billingPending)) pending"
             // Where the month's products have more than one plan length, each rate per length (a yearly plan churns
             // at most once a year, so a rate over both compares nothing).
             func rate(_ part: (PlanLengthFigures) -> Int64, of whole: (PlanLengthFigures) -> Int64, _ total: (Int64, Int64)) -> Text {
@@ -124,13 +125,13 @@ public struct IndexPageRenderer {
                     separator: "; ")
             }
             product.rows.append([
-                monthCell(month), .data(String(figure.activeStart)),
+                monthCell(month), .count(figure.activeStart),
                 rate(\.voluntaryChurn, of: \.activeStart, (figure.voluntaryChurn, figure.activeStart)),
                 rate(\.involuntaryChurn, of: \.activeStart, (figure.involuntaryChurn, figure.activeStart)),
-                .data(String(figure.otherChurn)),
+                .count(figure.otherChurn),
                 rate(\.trialsConverted, of: \.trialsEnded, (figure.trialsConverted, figure.trialsEnded)),
-                .data(billing), .data(String(figure.refunds)), money(figure.consumableLostProceeds),
-                .data(String(figure.flaggedAccounts)),
+                .data(billing), .count(figure.refunds), money(figure.consumableLostProceeds),
+                .count(figure.flaggedAccounts),
             ])
         }
         var blocks: [Block] = [.heading(level: 3, "Finance", anchor: "key-finance"), .table(finance),

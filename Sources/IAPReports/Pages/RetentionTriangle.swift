@@ -20,7 +20,7 @@ enum RetentionTriangle {
         for cohort in Dictionary(grouping: rows, by: { $0.text("cohort_month") }).keys.sorted() {
             let cells = rows.filter { $0.text("cohort_month") == cohort }
             let size = cells.first?.integer("cohort_size") ?? 0
-            var line: [Text] = [.data(cohort), .data(String(size))]
+            var line: [Text] = [.data(cohort), .count(size)]
             for k in 1...max(columns, 1) {
                 guard let cell = cells.first(where: { $0.integer("months_since") == Int64(k) }) else {
                     line.append(Text())
@@ -29,7 +29,7 @@ enum RetentionTriangle {
                 let active = cell.integer("active")
                 var text = size >= BusinessRules.minimumRateBase
                     ? Text.prose(ChangeText.percent(tenths: (cell.integer("retention_permille"))))
-                    : Text.prose("\(active) of \(size)")
+                    : Text.prose(CountText.of(active, size))
                 if let month = CalendarMonth(cohort), isProvisional(month, plus: k - 1, asOf: set.asOf) {
                     text += "*"
                     marked = true

@@ -60,9 +60,9 @@ enum RevenueAndCountriesSection {
         let columns = ["active_start", "new_paid", "churned_voluntary", "churned_involuntary", "churned_other", "active_end", "refunds", "units_sold"]
         func cells(_ name: Text, _ value: (String) -> Int64) -> [Text] {
             [
-                name, .data(String(value("active_start"))), .data(String(value("new_paid"))),
-                .data("\(value("churned_voluntary")) / \(value("churned_involuntary")) / \(value("churned_other"))"),
-                .data(String(value("active_end"))), .data(String(value("refunds"))), .data(String(value("units_sold"))),
+                name, .count(value("active_start")), .count(value("new_paid")),
+                .data(CountText.side(by: value("churned_voluntary"), value("churned_involuntary"), value("churned_other"))),
+                .count(value("active_end")), .count(value("refunds")), .count(value("units_sold")),
             ]
         }
         for row in ordered.prefix(listedStorefronts) { table.rows.append(cells(.data(row.text("storefront")), row.integer)) }
@@ -70,7 +70,7 @@ enum RevenueAndCountriesSection {
         if !rest.isEmpty {
             var sums: [String: Int64] = [:]
             for row in rest { for column in columns { sums[column, default: 0] += row.integer(column) } }
-            table.rows.append(cells(.prose("\(rest.count) other storefronts"), { sums[$0] ?? 0 }))
+            table.rows.append(cells(.prose(CountText.count(rest.count) + " other storefronts"), { sums[$0] ?? 0 }))
         }
         blocks.append(.table(table))
         blocks.append(.aside("By the storefront of the period that decides each count; unknown for V1, which carries none."))

@@ -10,11 +10,11 @@ enum SubscribersSection {
             blocks.append(.aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
             return blocks
         }
-        var summary: Text = "\(strong: .prose("\(figures.activeStart)")) paid subscriptions were active when the month began "
-            + "and \(strong: .prose("\(figures.activeEnd)")) at its end; \(figures.newPaid) new. Churn rate: "
+        var summary: Text = "\(strong: .prose(CountText.count(figures.activeStart))) paid subscriptions were active when the month began "
+            + "and \(strong: .prose(CountText.count(figures.activeEnd))) at its end; \(figures.newPaid) new. Churn rate: "
             + .prose(rate(figures.voluntaryChurn, of: figures.activeStart)) + " voluntary, "
             + .prose(rate(figures.involuntaryChurn, of: figures.activeStart)) + " involuntary (billing). Trials: "
-            + .prose("\(figures.trialsStarted) started, \(figures.trialsEnded) ended, ")
+            + .prose(CountText.count(figures.trialsStarted) + " started, " + CountText.count(figures.trialsEnded) + " ended, ")
             + .prose(rate(figures.trialsConverted, of: figures.trialsEnded, noun: "converted")) + "."
         if isProvisional { summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change." }
         blocks.append(.paragraph(summary))
@@ -27,12 +27,12 @@ enum SubscribersSection {
         for row in rows {
             let start = row.integer("active_start")
             table.rows.append([
-                .data(row.text("product_id")), .data(String(start)), .data(String(row.integer("new_paid"))),
-                .data("\(row.integer("churned_voluntary")) / \(row.integer("churned_involuntary")) / \(row.integer("churned_other"))"),
+                .data(row.text("product_id")), .count(start), .count(row.integer("new_paid")),
+                .data(CountText.side(by: row.integer("churned_voluntary"), row.integer("churned_involuntary"), row.integer("churned_other"))),
                 .unbroken(.data(rate(row.integer("churned_voluntary"), of: start))),
                 .unbroken(.data(rate(row.integer("churned_involuntary"), of: start))),
-                .data(String(row.integer("active_end"))),
-                .data("\(row.integer("trials_started")) / \(row.integer("trials_ended"))"),
+                .count(row.integer("active_end")),
+                .data(CountText.side(by: row.integer("trials_started"), row.integer("trials_ended"))),
                 .unbroken(.data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted"))),
             ])
         }
@@ -47,7 +47,7 @@ enum SubscribersSection {
 
     /// `5.2 % (3 of 58)`; `— (3 of 0)` without a base.
     static func rate(_ part: Int64, of whole: Int64, noun: String? = nil) -> String {
-        let counts = noun.map { "\(part) of \(whole) \($0)" } ?? "\(part) of \(whole)"
+        let counts = noun.map { CountText.of(part, whole) + " " + $0 } ?? CountText.of(part, whole)
         guard let tenths = ChangeText.rateTenths(part, of: whole) else { return "— (\(counts))" }
         return "\(ChangeText.percent(tenths: tenths)) (\(counts))"
     }

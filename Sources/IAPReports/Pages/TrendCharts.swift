@@ -37,19 +37,19 @@ enum TrendCharts {
                 ? [
                     .init(
                         name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths),
-                        counts: figures.map { "\($0.voluntaryChurn) of \($0.activeStart)" }),
+                        counts: figures.map { CountText.of($0.voluntaryChurn, $0.activeStart) }),
                     .init(
                         name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths),
-                        counts: figures.map { "\($0.involuntaryChurn) of \($0.activeStart)" }),
+                        counts: figures.map { CountText.of($0.involuntaryChurn, $0.activeStart) }),
                 ]
                 : lengths.flatMap { length -> [ChartSpec.Series] in
                     [
                         .init(
                             name: "Voluntary, \(length)", values: figures.map { $0.plan(length).voluntaryChurnRateTenths },
-                            counts: figures.map { "\($0.plan(length).voluntaryChurn) of \($0.plan(length).activeStart)" }),
+                            counts: figures.map { CountText.of($0.plan(length).voluntaryChurn, $0.plan(length).activeStart) }),
                         .init(
                             name: "Involuntary (billing), \(length)", values: figures.map { $0.plan(length).involuntaryChurnRateTenths },
-                            counts: figures.map { "\($0.plan(length).involuntaryChurn) of \($0.plan(length).activeStart)" }),
+                            counts: figures.map { CountText.of($0.plan(length).involuntaryChurn, $0.plan(length).activeStart) }),
                     ]
                 }
             charts.append(
@@ -64,11 +64,11 @@ enum TrendCharts {
             let trialSeries: [ChartSpec.Series] = lengths.isEmpty
                 ? [.init(
                     name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths),
-                    counts: figures.map { "\($0.trialsConverted) of \($0.trialsEnded)" })]
+                    counts: figures.map { CountText.of($0.trialsConverted, $0.trialsEnded) })]
                 : lengths.map { length in
                     .init(
                         name: "Trials converted per 100 ended, \(length)", values: figures.map { $0.plan(length).trialConversionTenths },
-                        counts: figures.map { "\($0.plan(length).trialsConverted) of \($0.plan(length).trialsEnded)" })
+                        counts: figures.map { CountText.of($0.plan(length).trialsConverted, $0.plan(length).trialsEnded) })
                 }
             charts.append(
                 chart(
@@ -97,7 +97,7 @@ enum TrendCharts {
                     .init(
                         name: "Refunds per 100 sales",
                         values: figures.map { ChangeText.rateTenths($0.refunds, of: $0.sales) },
-                        counts: figures.map { "\($0.refunds) of \($0.sales)" })
+                        counts: figures.map { CountText.of($0.refunds, $0.sales) })
                 ],
                 .percentTenths, "Per cent",
                 "The month's refunds per 100 of the month's sales (refunds may be of earlier purchases); no point in a "
@@ -128,7 +128,7 @@ enum TrendCharts {
                 "billing-recovery-rate", "Billing-retry recovery rate", .lines,
                 [.init(
                     name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths),
-                    counts: figures.map { "\($0.billingRecovered) of \($0.billingRecovered + $0.billingExpired)" })],
+                    counts: figures.map { CountText.of($0.billingRecovered, $0.billingRecovered + $0.billingExpired) })],
                 .percentTenths, "Per cent",
                 "Episodes recovered per 100 resolved (recovered or expired); pending episodes are left out, and a month "
                     + "with fewer than \(BusinessRules.minimumRateBase) resolved has no point."))

@@ -27,9 +27,9 @@ enum ChangeText {
         return delta == 0 ? "no change" : signedTenths(delta) + " pp"
     }
 
-    /// `+3`, `−3`, `0`.
+    /// `+3`, `−1,250`, `0`.
     static func signed(_ value: Int64) -> String {
-        value > 0 ? "+\(value)" : value < 0 ? "−\(value.magnitude)" : "0"
+        value > 0 ? "+" + CountText.count(value) : CountText.count(value)
     }
 
     /// A rate in tenths of a percent, `recovered / of`, rounded half away from zero; nil when `of` is below the

@@ -45,20 +45,9 @@ enum MoneyText {
         let decimals = CurrencyMinorUnits.decimals(currency)
         var scale: UInt64 = 1
         for _ in 0..<decimals { scale *= 10 }
-        let whole = grouped ? Self.grouped(units / scale) : String(units / scale)
+        let whole = grouped ? CountText.grouped(units / scale) : String(units / scale)
         guard decimals > 0 else { return whole }
         let fraction = String(units % scale)
         return whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
-    }
-
-    /// `1234567` → `1,234,567`.
-    static func grouped(_ value: UInt64) -> String {
-        var digits = Array(String(value))
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(",", at: index)
-            index -= 3
-        }
-        return String(digits)
     }
 }

@@ -27,6 +27,15 @@ import Testing
         #expect(page.contains("href=\"accounts/_b_x_b_svg_onload_alert_3_evil-"))
     }
 
+    @Test func aNameOrOptionStaysOnOneLineAndACommandWrapsBetweenWords() {
+        // A phone broke "(--reviews)" after its dashes: names and options are kept whole by the stylesheet,
+        // commands with spaces may wrap between their words.
+        #expect(HTMLWriter.inline("(\(code: "--reviews"))") == "(<code>--reviews</code>)")
+        #expect(HTMLWriter.inline("\(code: "iaplens fetch --since 2026-01-01")")
+            == "<code class=\"wrap\">iaplens fetch --since 2026-01-01</code>")
+        #expect(Stylesheet.css.contains("border-radius: 3px; white-space: nowrap; }\ncode.wrap { white-space: normal; }"))
+    }
+
     @Test func pageIsSelfContained() {
         let page = octoberHTML()
         #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
