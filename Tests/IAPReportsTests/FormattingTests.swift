@@ -1,4 +1,5 @@
 import IAPFormats
+import IAPAnalytics
 import Testing
 
 @testable import IAPReports
@@ -55,6 +56,11 @@ import Testing
         #expect(ChartSpec.ValueUnit.count.text(48_101) == "48,101")
         // Chart data stays a number Mermaid parses.
         #expect(MermaidChart.number(48_101, .count) == "48101")
+
+        // A table made from a CSV file groups its count columns too; an empty cell stays empty.
+        let row = ReportRow(columns: ["sales": 0, "refunds": 1], cells: [.integer(8_402), .empty])
+        #expect(TableView.cell(row, .init("sales", "Sales", .count)).plain == "8,402")
+        #expect(TableView.cell(row, .init("refunds", "Refunds", .count)).plain == "")
 
         var now = MonthFigures(Fixtures.october())
         now.activeStart = 48_101

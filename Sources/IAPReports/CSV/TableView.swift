@@ -6,7 +6,7 @@ struct TableView {
     enum Format {
         /// Data text, escaped.
         case text
-        /// A count, right-aligned.
+        /// A count, right-aligned, thousands grouped (`48,101`).
         case count
         /// A `_milli` amount in the row's `currency`, as `1234.56 USD` (the currency's own minor units).
         case money
@@ -50,8 +50,11 @@ struct TableView {
 
     static func cell(_ row: ReportRow, _ column: Column) -> Text {
         switch column.format {
-        case .text, .count:
+        case .text:
             return .data(row.text(column.source))
+        case .count:
+            if case .empty = row[column.source] { return Text() }
+            return .count(row.integer(column.source))
         case .money:
             if case .empty = row[column.source] { return Text() }
             return .money(row.integer(column.source), currency: row.text("currency"))

@@ -90,7 +90,7 @@ enum TrustSafetySection {
                     .init("status", "Status"),
                     .init("transactions", "Transactions", .count),
                     .init("transaction_ids", "Transaction IDs", .words(Self.readableList)),
-                    .init("refunded_transactions", "Refunded", .count),
+                    .init("refunded_transactions", "Refunded", .words(Self.readableList)),
                     .init("account_ids", "Accounts", .words(Self.readableList)),
                     .init("note", "Note"),
                 ]
