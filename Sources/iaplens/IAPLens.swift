@@ -13,8 +13,9 @@ struct IAPLens: AsyncParsableCommand {
             A scheduled batch pipeline. Each run fetches what the archive lacks from Apple's APIs (when given keys), reads what arrived since the last one (notification archives, lookups, Apple's financial reports and payment summaries) into a store, a SQLite file or a PostgreSQL schema, every signature verified against Apple's root; derives churn, the subscriber base, billing retry, refunds, chargeback losses, repeat-refund accounts, the reconciliation against Apple's books and the fiscal month's payment; writes CSV, Markdown and HTML with charts per month; and answers Apple's consumption requests. Reports are the same whether the data came in one run or in twenty, on either store.
 
             Typical daily job:
-              iaplens run --input /archive --database iaplens.sqlite --reports reports \\
-                --bundle-id com.example.app --app-apple-id 1234567890 --products products.csv
+              iaplens run --input /archive --database iaplens.sqlite \\
+                --reports reports --bundle-id com.example.app \\
+                --app-apple-id 1234567890 --products products.csv
 
             Try it on simulated data: iaplens demo
 
