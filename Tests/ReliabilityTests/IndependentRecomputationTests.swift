@@ -1,0 +1,70 @@
+import Foundation
+import IAPTestSupport
+import Testing
+
+/// The SQL models against a second reading of the contract: `scripts/recompute-reports.py` writes the rules of
+/// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes churn.csv,
+/// subscriptions.csv, mrr.csv, countries.csv, reconciliation.csv and cohorts.csv from the store. Run on the committed
+/// sample and on an archive of another seed, shape, as-of time and proceeds rate; and the recomputation is shown to
+/// notice one changed cell, so that its agreement means something.
+@Suite struct IndependentRecomputationTests {
+    static let script = CLI.repositoryRoot + "/scripts/recompute-reports.py"
+
+    static func recompute(store: String, reports: String) throws -> CLI.Result {
+        try CLI.Running([script, store, reports], executable: "/usr/bin/python3").wait(timeout: 120)
+    }
+
+    private static func folder(_ name: String) throws -> String {
+        let root = NSTemporaryDirectory() + "iaplens-\(name)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        return root
+    }
+
+    @Test func theSampleAgreesAndAChangedCellIsFound() throws {
+        let root = try Self.folder("recompute")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let run = try ReferencePathTests.sampleRun(reports: root + "/reports", database: root + "/store.sqlite", environment: [:])
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+
+        let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
+        #expect(agreed.stdout.contains("12 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+
+        // One milliunit more in one MRR cell: found, named, and the exit status says so.
+        let mrr = root + "/reports/2025-06/mrr.csv"
+        var lines = try String(contentsOfFile: mrr, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let cells = lines[1].split(separator: ",")
+        let changed = String(Int(cells.last!)! + 1)
+        lines[1] = (cells.dropLast() + [Substring(changed)]).joined(separator: ",")[...]
+        try lines.joined(separator: "\n").write(toFile: mrr, atomically: true, encoding: .utf8)
+        let found = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(found.status == 1)
+        #expect(found.stdout.contains("2025-06/mrr.csv") && found.stdout.contains(changed), "\(found.stdout)")
+        #expect(found.stdout.contains(": 1 difference(s)"), "\(found.stdout)")
+    }
+
+    /// Another seed and shape than the sample's, V1 without a product catalog (unpriced, `XXX`), the small-business
+    /// rate, and T in the middle of a month.
+    @Test func anotherArchiveAgreesUnderOtherSettings() throws {
+        let root = try Self.folder("recompute-other")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let simulated = try CLI.run([
+            "simulate", "--quiet", "--output", root + "/archive", "--seed", "7", "--subscribers", "300",
+            "--consumable-buyers", "100", "--refund-rings", "3", "--months", "16", "--start-month", "2023-03",
+        ])
+        #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
+        let archive = root + "/archive"
+        let run = try CLI.run(
+            ["run", "--quiet", "--small-business", "--as-of", "2024-04-15T10:00:00Z"]
+                + ["notifications", "history", "refunds", "orders"].flatMap { ["--input", archive + "/" + $0] }
+                + [
+                    "--database", root + "/store.sqlite", "--reports", root + "/reports",
+                    "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
+                    "--root-certificate", archive + "/certs/root.pem", "--accounts", archive + "/accounts.csv",
+                ])
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
+        #expect(agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+    }
+}

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""Recomputes six report files from a SQLite store, independently of the SQL models, and lists every cell that differs
+from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
+subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
+both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
+
+Checked: churn.csv; subscriptions.csv (all but its churned_* columns, which are churn.csv's sums); mrr.csv;
+countries.csv (all but its churned_* columns); reconciliation.csv; cohorts.csv. The store's own inputs are read as
+ingest wrote them (the winning version of each transaction, renewal states, EXPIRED notifications), with the analysis
+parameters and products.csv that the last analyze used.
+
+Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER
+Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
+"""
+import calendar
+import csv
+import datetime
+import os
+import sqlite3
+import sys
+from collections import defaultdict
+
+DAY_MS = 86_400_000
+APPLE_TYPES = {'Auto-Renewable Subscription': 'auto_renewable', 'Non-Renewing Subscription': 'non_renewing',
+               'Consumable': 'consumable', 'Non-Consumable': 'non_consumable'}
+NAMED_PERIODS = [('P1W', 7), ('P1M', 30.4375), ('P2M', 60.875), ('P3M', 91.3125), ('P6M', 182.625), ('P1Y', 365.25)]
+MONTHLY_SHARE = {'P1W': (52, 12), 'P1M': (1, 1), 'P2M': (1, 2), 'P3M': (1, 3), 'P6M': (1, 6), 'P1Y': (1, 12)}
+INTENTS = {1: 'customer_canceled', 2: 'billing_error', 3: 'price_increase_declined', 4: 'product_unavailable'}
+EXPIRED_SUBTYPES = {'VOLUNTARY': 'customer_canceled', 'PRICE_INCREASE': 'price_increase_declined',
+                    'BILLING_RETRY': 'billing_error', 'PRODUCT_NOT_FOR_SALE': 'product_unavailable'}
+CHURN_TYPES = {'customer_canceled': 'voluntary', 'price_increase_declined': 'voluntary', 'refunded': 'voluntary',
+               'billing_error': 'involuntary', 'product_unavailable': 'other', 'unknown': 'other'}
+
+
+def month_of(ms):
+    d = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
+    return f"{d.year:04d}-{d.month:02d}"
+
+
+def first_ms(month):
+    return calendar.timegm((int(month[:4]), int(month[5:]), 1, 0, 0, 0)) * 1000
+
+
+def plus_months(month, k):
+    n = int(month[:4]) * 12 + int(month[5:]) - 1 + k
+    return f"{n // 12:04d}-{n % 12 + 1:02d}"
+
+
+def read_transactions(db, environment, small_business):
+    """Every transaction of the environment, priced and classified as Reports.md "Common rules" says."""
+    catalog = {}
+    for product_id, product_type, currency, price in db.execute(
+            "select product_id, product_type, currency, price_milli from ref_products order by line"):
+        catalog.setdefault(product_id, (product_type, currency, price))
+    out = []
+    for (tid, otid, pid, purchased, original_purchased, expires, quantity, apple_type, ownership, revoked, v1_trial,
+         discount_type, storefront, currency, price, offer_type, percentage) in db.execute(
+            """select transaction_id, original_transaction_id, product_id, purchase_date, original_purchase_date,
+                   expires_date, coalesce(quantity, 1), type, in_app_ownership_type, revocation_date, is_trial_period,
+                   offer_discount_type, storefront, currency, price, offer_type, revocation_percentage
+               from transactions where environment = ?""", (environment,)):
+        listed = catalog.get(pid)
+        if apple_type:
+            product_type = APPLE_TYPES.get(apple_type, apple_type)
+        elif listed:
+            product_type = listed[0]
+        else:
+            product_type = 'auto_renewable' if expires is not None else 'unknown'
+        free_trial = v1_trial == 1 or discount_type == 'FREE_TRIAL'
+        unpriced = False
+        if price is not None and currency is not None:
+            gross = price * quantity
+        elif free_trial:
+            gross, currency = 0, (listed[1] if listed else 'XXX')
+        elif listed:
+            gross, currency = listed[2] * quantity, listed[1]
+        else:
+            gross, currency, unpriced = 0, 'XXX', True
+        refunded = revoked is not None and ownership in (None, 'PURCHASED')
+        refund = 0
+        if refunded:
+            refund = gross if percentage is None else (gross * percentage + 50_000) // 100_000
+        renewal_a_year_on = (product_type == 'auto_renewable' and purchased is not None
+                             and original_purchased is not None and purchased >= original_purchased + 365 * DAY_MS)
+        out.append(dict(
+            tid=tid, sub=otid or tid, product=pid or '', purchased=purchased, original_purchased=original_purchased,
+            expires=expires, quantity=quantity, type=product_type, gross=gross, currency=currency, unpriced=unpriced,
+            paid=ownership != 'FAMILY_SHARED' and (gross > 0 or unpriced), refunded=refunded, revoked=revoked,
+            refund=refund, percent=85 if small_business or renewal_a_year_on else 70,
+            free_trial=(free_trial or offer_type == 1) and gross == 0, storefront=storefront or 'unknown',
+            purchase_month=month_of(purchased) if purchased is not None else None,
+            refund_month=month_of(revoked) if refunded else None))
+    return out
+
+
+class Store:
+    def __init__(self, path):
+        self.db = sqlite3.connect(path)
+        environment, self.as_of, small_business = self.db.execute(
+            "select environment, as_of_ms, is_small_business from analysis_parameters").fetchone()
+        self.environment = environment
+        self.transactions = read_transactions(self.db, environment, small_business == 1)
+        self.by_subscription = defaultdict(list)
+        self.periods = defaultdict(list)
+        for t in self.transactions:
+            if t['type'] == 'auto_renewable':
+                self.by_subscription[t['sub']].append(t)
+                if t['paid'] and t['purchased'] is not None and t['expires'] is not None:
+                    self.periods[t['sub']].append(t)
+        self._active = {}
+
+    def active_at(self, instant):
+        """{(subscription, product): its current period} of the subscriptions active at an instant."""
+        if instant not in self._active:
+            active = {}
+            for sub, periods in self.periods.items():
+                for p in periods:
+                    if p['purchased'] <= instant < p['expires'] and not (p['refunded'] and p['revoked'] <= instant):
+                        key = (sub, p['product'])
+                        if key not in active or (p['purchased'], p['tid']) > (active[key]['purchased'], active[key]['tid']):
+                            active[key] = p
+            self._active[instant] = active
+        return self._active[instant]
+
+    def new_paid(self):
+        """{subscription: its first paid period}, for those whose start the archive saw."""
+        out = {}
+        for sub, periods in self.periods.items():
+            first = min(periods, key=lambda p: (p['purchased'], p['tid']))
+            earliest = min(t['purchased'] for t in self.by_subscription[sub] if t['purchased'] is not None)
+            if first['original_purchased'] is None or first['original_purchased'] >= earliest:
+                out[sub] = first
+        return out
+
+    def product_periods(self):
+        lengths = defaultdict(list)
+        for periods in self.periods.values():
+            for p in periods:
+                lengths[p['product']].append(p['expires'] - p['purchased'])
+        out = {}
+        for product, values in lengths.items():
+            values.sort()
+            days = values[(len(values) + 1) // 2 - 1] / DAY_MS
+            out[product] = min(NAMED_PERIODS, key=lambda named: (abs(days - named[1]), named[1]))[0]
+        return out
+
+    def churn_events(self):
+        """{(month, product, churn type, reason): subscriptions}, Reports.md churn.csv's rules in their order."""
+        expired = {}
+        for nid, tid, subtype in self.db.execute(
+                """select notification_id, transaction_id, subtype from notifications where environment = ?
+                   and format = 'v2' and notification_type = 'EXPIRED' and transaction_id is not null""",
+                (self.environment,)):
+            expired.setdefault(tid, []).append((nid, subtype))
+        intents, states = {}, defaultdict(list)
+        for doc, otid, time, auto_renew, intent, retrying in self.db.execute(
+                """select document_id, original_transaction_id, document_time, auto_renew_status, expiration_intent,
+                   is_in_billing_retry_period from renewal_infos where environment = ?""", (self.environment,)):
+            intents[(doc, otid)] = intent
+            states[otid].append((time, auto_renew, intent, retrying))
+        events = defaultdict(int)
+        for sub, periods in self.periods.items():
+            known = [t for t in self.by_subscription[sub] if t['purchased'] is not None]
+            for x in periods:
+                later = [t for t in known if t['purchased'] > x['purchased']]
+                end = min(later, key=lambda t: (t['purchased'], t['tid']))['purchased'] if later else self.as_of
+                reason = None
+                if x['refunded'] and not any(x['purchased'] < t['purchased'] <= x['revoked'] for t in known):
+                    reason = 'refunded'
+                elif x['tid'] in expired:
+                    nid, subtype = sorted(expired[x['tid']])[0]
+                    reason = EXPIRED_SUBTYPES.get(subtype) or INTENTS.get(intents.get((nid, sub)), 'unknown')
+                elif x['expires'] < end:
+                    before = [s for s in states.get(sub, []) if s[0] < end]
+                    newest = max(before, key=lambda s: s[0]) if before else None
+                    long_gap = end >= x['expires'] + 60 * DAY_MS
+                    if newest and newest[3] == 1:
+                        reason = 'billing_error' if long_gap else None
+                    elif newest and newest[2] is not None:
+                        reason = INTENTS.get(newest[2], 'unknown')
+                    elif newest and newest[1] == 0:
+                        reason = 'customer_canceled'
+                    elif long_gap:
+                        reason = 'unknown'
+                if reason:
+                    month = x['refund_month'] if reason == 'refunded' else month_of(x['expires'])
+                    events[(month, x['product'], CHURN_TYPES[reason], reason)] += 1
+        return events
+
+
+def recompute(store, months):
+    """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
+    files = defaultdict(dict)
+    new_paid = store.new_paid()
+    product_periods = store.product_periods()
+    free_trials = [t for t in store.transactions if t['type'] == 'auto_renewable' and t['free_trial']
+                   and t['purchased'] is not None]
+    sales, refunds = defaultdict(list), defaultdict(list)
+    for t in store.transactions:
+        if t['paid'] and t['purchased'] is not None:
+            sales[t['purchase_month']].append(t)
+        if t['refunded']:
+            refunds[t['refund_month']].append(t)
+    churn = store.churn_events()
+    as_of_month = month_of(store.as_of)
+    for month in months:
+        start = store.active_at(first_ms(month))
+        end = store.active_at(store.as_of if month == as_of_month else first_ms(plus_months(month, 1)))
+        base, countries = defaultdict(lambda: [0] * 6), defaultdict(lambda: [0] * 5)
+        mrr = defaultdict(lambda: [0, 0])
+        for (sub, product), p in start.items():
+            base[(month, product)][0] += 1
+            countries[(month, p['storefront'])][0] += 1
+        for sub, p in new_paid.items():
+            if p['purchase_month'] == month:
+                base[(month, p['product'])][1] += 1
+                countries[(month, p['storefront'])][1] += 1
+        for (sub, product), p in end.items():
+            base[(month, product)][2] += 1
+            countries[(month, p['storefront'])][2] += 1
+            numerator, denominator = MONTHLY_SHARE[product_periods[product]]
+            group = mrr[(month, product, p['currency'])]
+            group[0] += 1
+            group[1] += (p['gross'] * numerator * 2 + denominator) // (denominator * 2)
+        for trial in free_trials:
+            if trial['purchase_month'] == month:
+                base[(month, trial['product'])][3] += 1
+            if trial['expires'] is not None and month_of(trial['expires']) == month and trial['expires'] <= store.as_of:
+                base[(month, trial['product'])][4] += 1
+                later = [t for t in store.by_subscription[trial['sub']]
+                         if t['purchased'] is not None and t['purchased'] > trial['purchased']]
+                following = min(later, key=lambda t: (t['purchased'], t['tid'])) if later else None
+                if following and following['paid'] and following['purchased'] <= trial['expires'] + 60 * DAY_MS:
+                    base[(month, trial['product'])][5] += 1
+        money = defaultdict(lambda: [0] * 9)
+        for t in sales.get(month, []):
+            row = money[(month, t['currency'], t['type'])]
+            row[0] += 1
+            row[1] += t['gross']
+            row[4] += t['gross']
+            row[5] += (t['gross'] * t['percent'] + 50) // 100
+            row[8] += t['unpriced']
+            countries[(month, t['storefront'])][4] += t['quantity']
+        for t in refunds.get(month, []):
+            row = money[(month, t['currency'], t['type'])]
+            row[2] += 1
+            row[3] += t['refund']
+            row[4] -= t['refund']
+            row[5] -= (t['refund'] * t['percent'] + 50) // 100
+            if t['purchase_month'] is not None and t['purchase_month'] < month:
+                row[6] += 1
+                row[7] += t['refund']
+            row[8] += t['unpriced']
+            countries[(month, t['storefront'])][3] += 1
+        files[f"{month}/subscriptions.csv"] = {k: v for k, v in base.items() if any(v)}
+        files[f"{month}/countries.csv"] = {k: v for k, v in countries.items() if any(v)}
+        files[f"{month}/mrr.csv"] = {k: [v[0], product_periods[k[1]], v[1]] for k, v in mrr.items()}
+        files[f"{month}/reconciliation.csv"] = {k: v for k, v in money.items() if any(v)}
+        files[f"{month}/churn.csv"] = {k: [v] for k, v in churn.items() if k[0] == month}
+    cohorts = defaultdict(set)
+    for sub, p in new_paid.items():
+        if p['purchase_month'] in months:
+            cohorts[p['purchase_month']].add(sub)
+    for cohort, members in cohorts.items():
+        for k in range(1, 25):
+            instant = first_ms(plus_months(cohort, k))
+            if instant > store.as_of:
+                break
+            active = {sub for (sub, _) in store.active_at(instant) if sub in members}
+            size = len(members)
+            files["cohorts.csv"][(cohort, str(k))] = [size, len(active), (1000 * len(active) * 2 + size) // (size * 2)]
+    return files
+
+
+# Per file: how many columns form the key, and the value columns compared (None: every other column).
+COLUMNS = {
+    'churn.csv': (4, None),
+    'subscriptions.csv': (2, ['active_start', 'new_paid', 'active_end', 'trials_started', 'trials_ended',
+                              'trials_converted']),
+    'countries.csv': (2, ['active_start', 'new_paid', 'active_end', 'refunds', 'units_sold']),
+    'mrr.csv': (3, None),
+    'reconciliation.csv': (3, None),
+    'cohorts.csv': (2, None),
+}
+
+
+def differences(files, reports):
+    found = []
+    for name, expected in sorted(files.items()):
+        key_columns, compared = COLUMNS[os.path.basename(name)]
+        written = {}
+        path = os.path.join(reports, name)
+        if os.path.exists(path):
+            with open(path, newline='') as f:
+                rows = csv.reader(f)
+                header = next(rows)
+                for row in rows:
+                    values = row[key_columns:] if compared is None else [row[header.index(c)] for c in compared]
+                    written[tuple(row[:key_columns])] = values
+        for key in sorted(set(expected) | set(written)):
+            ours = [str(v) for v in expected[key]] if key in expected else None
+            theirs = written.get(key)
+            if compared is not None:
+                # Rows written only for their churned_* columns hold zeros in every compared column.
+                ours = ours or ['0'] * len(compared)
+                theirs = theirs or ['0'] * len(compared)
+            if ours != theirs:
+                found.append(f"{name} {list(key)}: recomputed {ours}, written {theirs}")
+    return found
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    store_path, reports = sys.argv[1:]
+    store = Store(store_path)
+    months = sorted(d for d in os.listdir(reports) if len(d) == 7 and d[4] == '-' and d[:4].isdigit())
+    found = differences(recompute(store, months), reports)
+    for line in found[:30]:
+        print(line)
+    periods = sum(len(p) for p in store.periods.values())
+    print(f"recompute-reports: {len(months)} months, {len(store.transactions)} transactions, {periods} paid periods: "
+          f"{len(found)} difference(s)")
+    sys.exit(1 if found else 0)
+
+
+if __name__ == '__main__':
+    main()
