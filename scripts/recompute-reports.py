@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Recomputes six report files from a SQLite store, independently of the SQL models, and lists every cell that differs
+"""Recomputes eight report files from a SQLite store, independently of the SQL models, and lists every cell that differs
 from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
 subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
 both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
-Checked: churn.csv; subscriptions.csv (all but its churned_* columns, which are churn.csv's sums); mrr.csv;
+Checked: churn.csv; refunds.csv (all but the columns saying which source reported each refund); consumable_losses.csv;
+subscriptions.csv (all but its churned_* columns, which are churn.csv's sums); mrr.csv;
 countries.csv (all but its churned_* columns); reconciliation.csv; cohorts.csv. The store's own inputs are read as
 ingest wrote them (the winning version of each transaction, renewal states, EXPIRED notifications), with the analysis
 parameters and products.csv that the last analyze used.
@@ -202,6 +203,16 @@ def recompute(store, months):
         if t['refunded']:
             refunds[t['refund_month']].append(t)
     churn = store.churn_events()
+    requested, answered = defaultdict(list), defaultdict(list)
+    for kind, tid, signed in store.db.execute(
+            """select notification_type, transaction_id, signed_date from notifications where environment = ?
+               and format = 'v2' and transaction_id is not null and signed_date is not null and notification_type in
+               ('CONSUMPTION_REQUEST', 'REFUND_DECLINED', 'REFUND_REVERSED')""", (store.environment,)):
+        if kind == 'CONSUMPTION_REQUEST':
+            requested[tid].append(signed)
+        else:
+            answered[month_of(signed)].append((kind, tid))
+    consumables = {t['tid']: t for t in store.transactions if t['type'] == 'consumable'}
     as_of_month = month_of(store.as_of)
     for month in months:
         start = store.active_at(first_ms(month))
@@ -252,6 +263,24 @@ def recompute(store, months):
                 row[7] += t['refund']
             row[8] += t['unpriced']
             countries[(month, t['storefront'])][3] += 1
+        refunded, losses = defaultdict(lambda: [0] * 3), defaultdict(lambda: [0] * 6)
+        for t in refunds.get(month, []):
+            row = refunded[(month, t['type'], t['product'], t['currency'])]
+            row[0] += 1
+            row[1] += t['refund']
+            row[2] += t['unpriced']
+            if t['type'] == 'consumable':
+                loss = losses[(month, t['product'], t['currency'])]
+                loss[0] += 1
+                loss[1] += t['refund']
+                loss[2] += (t['refund'] * t['percent'] + 50) // 100
+                loss[3] += any(signed < t['revoked'] for signed in requested.get(t['tid'], []))
+        for kind, tid in answered.get(month, []):
+            if tid in consumables:
+                t = consumables[tid]
+                losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
+        files[f"{month}/refunds.csv"] = dict(refunded)
+        files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
         files[f"{month}/subscriptions.csv"] = {k: v for k, v in base.items() if any(v)}
         files[f"{month}/countries.csv"] = {k: v for k, v in countries.items() if any(v)}
         files[f"{month}/mrr.csv"] = {k: [v[0], product_periods[k[1]], v[1]] for k, v in mrr.items()}
@@ -281,6 +310,8 @@ COLUMNS = {
     'mrr.csv': (3, None),
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
+    'refunds.csv': (4, ['refunds', 'refunded_gross_milli', 'unpriced']),
+    'consumable_losses.csv': (3, None),
 }
 
 
