@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Recomputes eight report files from a SQLite store, independently of the SQL models, and lists every cell that differs
+"""Recomputes ten report files from a SQLite store, independently of the SQL models, and lists every cell that differs
 from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
 subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
 both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
-Checked: churn.csv; refunds.csv (all but the columns saying which source reported each refund); consumable_losses.csv;
-subscriptions.csv (all but its churned_* columns, which are churn.csv's sums); mrr.csv;
-countries.csv (all but its churned_* columns); reconciliation.csv; cohorts.csv. The store's own inputs are read as
-ingest wrote them (the winning version of each transaction, renewal states, EXPIRED notifications), with the analysis
-parameters and products.csv that the last analyze used.
+Checked: churn.csv; expiration_intents.csv; billing_retry.csv; refunds.csv (all but the two columns saying which
+source reported each refund); consumable_losses.csv; subscriptions.csv and countries.csv (all but their churned_*
+columns, which are churn.csv's sums); mrr.csv; reconciliation.csv; cohorts.csv. The store's own inputs are read as
+ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal states,
+notifications), with the analysis parameters and products.csv that the last analyze used.
 
 Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER
 Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
@@ -27,6 +27,8 @@ APPLE_TYPES = {'Auto-Renewable Subscription': 'auto_renewable', 'Non-Renewing Su
 NAMED_PERIODS = [('P1W', 7), ('P1M', 30.4375), ('P2M', 60.875), ('P3M', 91.3125), ('P6M', 182.625), ('P1Y', 365.25)]
 MONTHLY_SHARE = {'P1W': (52, 12), 'P1M': (1, 1), 'P2M': (1, 2), 'P3M': (1, 3), 'P6M': (1, 6), 'P1Y': (1, 12)}
 INTENTS = {1: 'customer_canceled', 2: 'billing_error', 3: 'price_increase_declined', 4: 'product_unavailable'}
+REASON_INTENTS = {'customer_canceled': 1, 'billing_error': 2, 'price_increase_declined': 3, 'product_unavailable': 4,
+                  'unknown': 5}
 EXPIRED_SUBTYPES = {'VOLUNTARY': 'customer_canceled', 'PRICE_INCREASE': 'price_increase_declined',
                     'BILLING_RETRY': 'billing_error', 'PRODUCT_NOT_FOR_SALE': 'product_unavailable'}
 CHURN_TYPES = {'customer_canceled': 'voluntary', 'price_increase_declined': 'voluntary', 'refunded': 'voluntary',
@@ -160,21 +162,25 @@ class Store:
             intents[(doc, otid)] = intent
             states[otid].append((time, auto_renew, intent, retrying))
         events = defaultdict(int)
+        self.churned = set()
+        self.intents = defaultdict(int)
         for sub, periods in self.periods.items():
             known = [t for t in self.by_subscription[sub] if t['purchased'] is not None]
             for x in periods:
                 later = [t for t in known if t['purchased'] > x['purchased']]
                 end = min(later, key=lambda t: (t['purchased'], t['tid']))['purchased'] if later else self.as_of
-                reason = None
+                reason, intent = None, None
                 if x['refunded'] and not any(x['purchased'] < t['purchased'] <= x['revoked'] for t in known):
                     reason = 'refunded'
                 elif x['tid'] in expired:
                     nid, subtype = sorted(expired[x['tid']])[0]
-                    reason = EXPIRED_SUBTYPES.get(subtype) or INTENTS.get(intents.get((nid, sub)), 'unknown')
+                    intent = intents.get((nid, sub))
+                    reason = EXPIRED_SUBTYPES.get(subtype) or INTENTS.get(intent, 'unknown')
                 elif x['expires'] < end:
                     before = [s for s in states.get(sub, []) if s[0] < end]
                     newest = max(before, key=lambda s: s[0]) if before else None
                     long_gap = end >= x['expires'] + 60 * DAY_MS
+                    intent = newest[2] if newest else None
                     if newest and newest[3] == 1:
                         reason = 'billing_error' if long_gap else None
                     elif newest and newest[2] is not None:
@@ -184,9 +190,55 @@ class Store:
                     elif long_gap:
                         reason = 'unknown'
                 if reason:
+                    self.churned.add(x['tid'])
                     month = x['refund_month'] if reason == 'refunded' else month_of(x['expires'])
                     events[(month, x['product'], CHURN_TYPES[reason], reason)] += 1
+                    if reason != 'refunded':
+                        number = intent if intent is not None else REASON_INTENTS[reason]
+                        self.intents[(month, x['product'], str(number))] += 1
         return events
+
+
+def billing_episodes(store):
+    """{(month, product): [episodes, recovered, recovered_in_grace, expired, pending]}, Reports.md billing_retry.csv."""
+    periods = {p['tid']: p for ps in store.periods.values() for p in ps}
+    grace = {}
+    for doc, otid, grace_end, retrying in store.db.execute(
+            """select document_id, original_transaction_id, grace_period_expires_date, is_in_billing_retry_period
+               from renewal_infos where environment = ?""", (store.environment,)):
+        grace[(doc, otid)] = (grace_end, retrying)
+    carried = defaultdict(list)
+    for doc, otid, tid, expires in store.db.execute(
+            """select document_id, original_transaction_id, transaction_id, expires_date from transaction_versions
+               where environment = ? and format = 'v1' and expires_date is not null""", (store.environment,)):
+        carried[(doc, otid)].append((expires, tid))
+    first = {}
+    for nid, fmt, time, tid, otid in store.db.execute(
+            """select notification_id, format, document_time, transaction_id, original_transaction_id from notifications
+               where environment = ? and notification_type = 'DID_FAIL_TO_RENEW'""", (store.environment,)):
+        if fmt == 'v2':
+            failed = [(tid, otid or (periods[tid]['sub'] if tid in periods else None))] if tid else []
+        else:
+            failed = [(max(carried[(nid, sub)])[1], sub) for (doc, sub), (_, retrying) in grace.items()
+                      if doc == nid and retrying == 1 and carried.get((nid, sub))]
+        for x_tid, sub in failed:
+            if x_tid in periods and (x_tid not in first or (time, nid) < first[x_tid][:2]):
+                first[x_tid] = (time, nid, grace.get((nid, sub), (None, None))[0])
+    episodes = defaultdict(lambda: [0] * 5)
+    for x_tid, (_, _, grace_end) in first.items():
+        x = periods[x_tid]
+        row = episodes[(month_of(x['expires']), x['product'])]
+        row[0] += 1
+        recoveries = [t['purchased'] for t in store.by_subscription[x['sub']] if t['purchased'] is not None
+                      and x['purchased'] < t['purchased'] <= x['expires'] + 60 * DAY_MS]
+        if recoveries:
+            row[1] += 1
+            row[2] += grace_end is not None and min(recoveries) < grace_end
+        elif x_tid in store.churned:
+            row[3] += 1
+        else:
+            row[4] += 1
+    return episodes
 
 
 def recompute(store, months):
@@ -203,6 +255,7 @@ def recompute(store, months):
         if t['refunded']:
             refunds[t['refund_month']].append(t)
     churn = store.churn_events()
+    episodes = billing_episodes(store)
     requested, answered = defaultdict(list), defaultdict(list)
     for kind, tid, signed in store.db.execute(
             """select notification_type, transaction_id, signed_date from notifications where environment = ?
@@ -280,12 +333,14 @@ def recompute(store, months):
                 t = consumables[tid]
                 losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
         files[f"{month}/refunds.csv"] = dict(refunded)
+        files[f"{month}/billing_retry.csv"] = {k: v for k, v in episodes.items() if k[0] == month}
         files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
         files[f"{month}/subscriptions.csv"] = {k: v for k, v in base.items() if any(v)}
         files[f"{month}/countries.csv"] = {k: v for k, v in countries.items() if any(v)}
         files[f"{month}/mrr.csv"] = {k: [v[0], product_periods[k[1]], v[1]] for k, v in mrr.items()}
         files[f"{month}/reconciliation.csv"] = {k: v for k, v in money.items() if any(v)}
         files[f"{month}/churn.csv"] = {k: [v] for k, v in churn.items() if k[0] == month}
+        files[f"{month}/expiration_intents.csv"] = {k: [v] for k, v in store.intents.items() if k[0] == month}
     cohorts = defaultdict(set)
     for sub, p in new_paid.items():
         if p['purchase_month'] in months:
@@ -310,6 +365,8 @@ COLUMNS = {
     'mrr.csv': (3, None),
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
+    'billing_retry.csv': (2, None),
+    'expiration_intents.csv': (3, None),
     'refunds.csv': (4, ['refunds', 'refunded_gross_milli', 'unpriced']),
     'consumable_losses.csv': (3, None),
 }
