@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
-"""Recomputes ten report files from a SQLite store, independently of the SQL models, and lists every cell that differs
-from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
+"""Recomputes eleven report files from a SQLite store, independently of the SQL models, and lists every cell that
+differs from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
 subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
 both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
-Checked: churn.csv; expiration_intents.csv; billing_retry.csv; refunds.csv (all but the two columns saying which
-source reported each refund); consumable_losses.csv; subscriptions.csv and countries.csv (all but their churned_*
-columns, which are churn.csv's sums); mrr.csv; reconciliation.csv; cohorts.csv. The store's own inputs are read as
-ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal states,
-notifications), with the analysis parameters and products.csv that the last analyze used.
+Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.csv (the contract's columns, not the
+review queue's); refunds.csv (all but the two columns saying which source reported each refund); consumable_losses.csv;
+subscriptions.csv and countries.csv (all but their churned_* columns, which are churn.csv's sums); mrr.csv;
+reconciliation.csv; cohorts.csv. The store's own inputs are read as ingest wrote them (the winning version of each
+transaction, the transactions each V1 body carried, renewal states, notifications), with the analysis parameters,
+products.csv and accounts.csv that the last analyze used.
 
 Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER
 Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
@@ -51,16 +52,18 @@ def plus_months(month, k):
 
 def read_transactions(db, environment, small_business):
     """Every transaction of the environment, priced and classified as Reports.md "Common rules" says."""
+    mapped = dict(db.execute("select lower(app_account_token), account_id from ref_accounts"))
     catalog = {}
     for product_id, product_type, currency, price in db.execute(
             "select product_id, product_type, currency, price_milli from ref_products order by line"):
         catalog.setdefault(product_id, (product_type, currency, price))
     out = []
     for (tid, otid, pid, purchased, original_purchased, expires, quantity, apple_type, ownership, revoked, v1_trial,
-         discount_type, storefront, currency, price, offer_type, percentage) in db.execute(
+         discount_type, storefront, currency, price, offer_type, percentage, token, app_transaction) in db.execute(
             """select transaction_id, original_transaction_id, product_id, purchase_date, original_purchase_date,
                    expires_date, coalesce(quantity, 1), type, in_app_ownership_type, revocation_date, is_trial_period,
-                   offer_discount_type, storefront, currency, price, offer_type, revocation_percentage
+                   offer_discount_type, storefront, currency, price, offer_type, revocation_percentage,
+                   lower(app_account_token), app_transaction_id
                from transactions where environment = ?""", (environment,)):
         listed = catalog.get(pid)
         if apple_type:
@@ -85,8 +88,17 @@ def read_transactions(db, environment, small_business):
             refund = gross if percentage is None else (gross * percentage + 50_000) // 100_000
         renewal_a_year_on = (product_type == 'auto_renewable' and purchased is not None
                              and original_purchased is not None and purchased >= original_purchased + 365 * DAY_MS)
+        if token is not None:
+            account = mapped.get(token, token)
+        elif app_transaction is not None:
+            account = 'app:' + app_transaction
+        elif product_type == 'auto_renewable':
+            account = 'sub:' + (otid or tid)
+        else:
+            account = None
         out.append(dict(
-            tid=tid, sub=otid or tid, product=pid or '', purchased=purchased, original_purchased=original_purchased,
+            account=account, tid=tid, sub=otid or tid, product=pid or '', purchased=purchased,
+            original_purchased=original_purchased,
             expires=expires, quantity=quantity, type=product_type, gross=gross, currency=currency, unpriced=unpriced,
             paid=ownership != 'FAMILY_SHARED' and (gross > 0 or unpriced), refunded=refunded, revoked=revoked,
             refund=refund, percent=85 if small_business or renewal_a_year_on else 70,
@@ -120,7 +132,8 @@ class Store:
                 for p in periods:
                     if p['purchased'] <= instant < p['expires'] and not (p['refunded'] and p['revoked'] <= instant):
                         key = (sub, p['product'])
-                        if key not in active or (p['purchased'], p['tid']) > (active[key]['purchased'], active[key]['tid']):
+                        current = active.get(key)
+                        if current is None or (p['purchased'], p['tid']) > (current['purchased'], current['tid']):
                             active[key] = p
             self._active[instant] = active
         return self._active[instant]
@@ -241,6 +254,53 @@ def billing_episodes(store):
     return episodes
 
 
+def iso_seconds(ms):
+    return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+def flagged_accounts(store, month):
+    """{(account,): the contract's columns} of the accounts a rule flags at the month's end (Reports.md)."""
+    (repeat_min, burst_min, burst_ms, rate_min, rate_percent, window_ms) = store.db.execute(
+        """select repeat_refunds_min, burst_refunds_min, burst_window_ms, high_rate_min_refunds, high_rate_min_percent,
+           window_ms from analysis_parameters""").fetchone()
+    end = first_ms(plus_months(month, 1))
+    start = end - window_ms
+    accounts = defaultdict(lambda: dict(window=[], purchases=0, refunds=0, declined=0))
+    for t in store.transactions:
+        if t['account'] is None:
+            continue
+        if t['paid'] and t['purchased'] is not None and t['purchased'] < end:
+            accounts[t['account']]['purchases'] += 1
+        if t['refunded'] and t['revoked'] < end:
+            accounts[t['account']]['refunds'] += 1
+            if t['revoked'] >= start:
+                accounts[t['account']]['window'].append(t)
+    by_id = {t['tid']: t for t in store.transactions}
+    for tid, signed in store.declines:
+        t = by_id.get(tid)
+        if t is not None and t['account'] is not None and start <= signed < end:
+            accounts[t['account']]['declined'] += 1
+    out = {}
+    for account, a in accounts.items():
+        window = sorted(a['window'], key=lambda t: (t['revoked'], t['tid']))
+        consumable = [t['revoked'] for t in window if t['type'] == 'consumable']
+        rules = []
+        if len(consumable) >= burst_min and any(
+                sum(1 for d in consumable if first <= d <= first + burst_ms) >= burst_min for first in consumable):
+            rules.append('consumable_refund_burst')
+        if a['refunds'] >= rate_min and a['refunds'] * 100 >= rate_percent * a['purchases']:
+            rules.append('high_refund_rate')
+        if len(window) >= repeat_min:
+            rules.append('repeat_refunds')
+        if rules:
+            out[(account,)] = [';'.join(rules), len(window), len(consumable), a['declined'], a['purchases'],
+                               a['refunds'],
+                               iso_seconds(window[0]['revoked']) if window else '',
+                               iso_seconds(window[-1]['revoked']) if window else '',
+                               ';'.join(t['tid'] for t in window), month]
+    return out
+
+
 def recompute(store, months):
     """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
     files = defaultdict(dict)
@@ -256,6 +316,9 @@ def recompute(store, months):
             refunds[t['refund_month']].append(t)
     churn = store.churn_events()
     episodes = billing_episodes(store)
+    store.declines = list(store.db.execute(
+        """select transaction_id, signed_date from notifications where environment = ? and notification_type =
+           'REFUND_DECLINED' and transaction_id is not null and signed_date is not null""", (store.environment,)))
     requested, answered = defaultdict(list), defaultdict(list)
     for kind, tid, signed in store.db.execute(
             """select notification_type, transaction_id, signed_date from notifications where environment = ?
@@ -333,6 +396,7 @@ def recompute(store, months):
                 t = consumables[tid]
                 losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
         files[f"{month}/refunds.csv"] = dict(refunded)
+        files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month)
         files[f"{month}/billing_retry.csv"] = {k: v for k, v in episodes.items() if k[0] == month}
         files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
         files[f"{month}/subscriptions.csv"] = {k: v for k, v in base.items() if any(v)}
@@ -366,6 +430,8 @@ COLUMNS = {
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
     'billing_retry.csv': (2, None),
+    'flagged_accounts.csv': (1, ['rules', 'refunds_90d', 'consumable_refunds_90d', 'declined_90d', 'lifetime_purchases',
+                                 'lifetime_refunds', 'first_refund', 'last_refund', 'evidence', 'month']),
     'expiration_intents.csv': (3, None),
     'refunds.csv': (4, ['refunds', 'refunded_gross_milli', 'unpriced']),
     'consumable_losses.csv': (3, None),
