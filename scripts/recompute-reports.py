@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Recomputes eleven report files from a SQLite store, independently of the SQL models, and lists every cell that
-differs from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
+"""Recomputes twelve report files from a SQLite store, independently of the SQL models, and lists every cell that differs
+from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
 subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
 both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
 Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.csv (the contract's columns, not the
-review queue's); refunds.csv (all but the two columns saying which source reported each refund); consumable_losses.csv;
-subscriptions.csv and countries.csv (all but their churned_* columns, which are churn.csv's sums); mrr.csv;
-reconciliation.csv; cohorts.csv. The store's own inputs are read as ingest wrote them (the winning version of each
-transaction, the transactions each V1 body carried, renewal states, notifications), with the analysis parameters,
-products.csv and accounts.csv that the last analyze used.
+review queue's); apple_payments.csv (from the rows ingest read from Apple's files); refunds.csv (all but the two
+columns saying which source reported each refund); consumable_losses.csv; subscriptions.csv and countries.csv (all but
+their churned_* columns, which are churn.csv's sums); mrr.csv; reconciliation.csv; cohorts.csv. The store's own inputs
+are read as ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal
+states, notifications), with the analysis parameters, products.csv and accounts.csv that the last analyze used.
 
 Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER
 Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
@@ -301,6 +301,65 @@ def flagged_accounts(store, month):
     return out
 
 
+def fiscal_month_of(first_day, last_day):
+    """The calendar month holding most of a period's days (ties: the later month)."""
+    day = datetime.date.fromisoformat(first_day)
+    counts = defaultdict(int)
+    while day <= datetime.date.fromisoformat(last_day):
+        counts[f"{day.year:04d}-{day.month:02d}"] += 1
+        day += datetime.timedelta(days=1)
+    return max(counts, key=lambda month: (counts[month], month))
+
+
+def apple_payments(store):
+    """{fiscal month: {(fiscal month, region, currency): the contract's values}}, Reports.md apple_payments.csv."""
+    text = lambda value: '' if value is None else str(value)
+    books, periods = defaultdict(lambda: [0, 0]), {}
+    reports = {sha: fiscal_month_of(start, end) for sha, start, end in store.db.execute(
+        "select file_sha256, period_start, period_end from apple_reports")}
+    for sha, start, end in store.db.execute("select file_sha256, period_start, period_end from apple_reports"):
+        periods[reports[sha]] = (start, end)
+    for sha, region, currency, kind, quantity, share in store.db.execute(
+            """select file_sha256, region, partner_share_currency, sale_or_return, quantity, extended_partner_share_milli
+               from apple_report_rows"""):
+        row = books[(reports[sha], region, currency)]
+        row[0] += quantity if kind == 'S' else 0
+        row[1] += share
+    paid = {}
+    for (fiscal, pending, section, region, currency, units, balance, earned, tax, adjustments, withholding, owed, rate,
+         proceeds, bank) in store.db.execute(
+            """select s.fiscal_month, s.is_pending, r.section, r.region, r.currency, r.units_sold,
+                   r.beginning_balance_milli, r.earned_milli, r.input_tax_milli, r.adjustments_milli,
+                   r.withholding_tax_milli, r.total_owed_milli, r.exchange_rate, r.proceeds_milli, r.bank_currency
+               from apple_payment_rows r join apple_payment_summaries s using (file_sha256)"""):
+        paid[(fiscal, region, currency)] = (pending, section, [units, earned, balance or 0, tax, adjustments, withholding,
+                                                              owed, rate, proceeds, bank])
+    latest = max((key[0] for key in paid), default=None)
+    out = defaultdict(dict)
+    for key in set(books) | set(paid):
+        fiscal = key[0]
+        if latest is None or fiscal > latest:
+            continue
+        start, end = periods.get(fiscal, (None, None))
+        book = books.get(key) if fiscal in periods else None
+        pending, section, payment = paid.get(key, (None, None, [None] * 10))
+        if key not in paid:
+            status = 'no_payment'
+        elif section == 'held':
+            status = 'held'
+        elif pending:
+            status = 'pending'
+        elif book is not None and book == [payment[0], payment[1]]:
+            status = 'paid'
+        else:
+            status = 'differs'
+        if status in ('held', 'pending'):
+            payment[7], payment[8] = None, None
+        out[fiscal][key] = [text(start), text(end), text(book[0] if book else None), text(payment[0]),
+                            text(book[1] if book else None), text(payment[1])] + [text(v) for v in payment[2:]] + [status]
+    return out
+
+
 def recompute(store, months):
     """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
     files = defaultdict(dict)
@@ -316,6 +375,7 @@ def recompute(store, months):
             refunds[t['refund_month']].append(t)
     churn = store.churn_events()
     episodes = billing_episodes(store)
+    payments = apple_payments(store)
     store.declines = list(store.db.execute(
         """select transaction_id, signed_date from notifications where environment = ? and notification_type =
            'REFUND_DECLINED' and transaction_id is not null and signed_date is not null""", (store.environment,)))
@@ -396,6 +456,7 @@ def recompute(store, months):
                 t = consumables[tid]
                 losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
         files[f"{month}/refunds.csv"] = dict(refunded)
+        files[f"{month}/apple_payments.csv"] = payments.get(month, {})
         files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month)
         files[f"{month}/billing_retry.csv"] = {k: v for k, v in episodes.items() if k[0] == month}
         files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
@@ -430,6 +491,7 @@ COLUMNS = {
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
     'billing_retry.csv': (2, None),
+    'apple_payments.csv': (3, None),
     'flagged_accounts.csv': (1, ['rules', 'refunds_90d', 'consumable_refunds_90d', 'declined_90d', 'lifetime_purchases',
                                  'lifetime_refunds', 'first_refund', 'last_refund', 'evidence', 'month']),
     'expiration_intents.csv': (3, None),

@@ -4,7 +4,7 @@ import Testing
 
 /// The SQL models against a second reading of the contract: `scripts/recompute-reports.py` writes the rules of
 /// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes churn.csv,
-/// expiration_intents.csv, billing_retry.csv, flagged_accounts.csv, subscriptions.csv, mrr.csv, countries.csv, reconciliation.csv,
+/// expiration_intents.csv, billing_retry.csv, flagged_accounts.csv, apple_payments.csv, subscriptions.csv, mrr.csv, countries.csv, reconciliation.csv,
 /// refunds.csv, consumable_losses.csv and cohorts.csv from the store. Run on the committed
 /// sample and on an archive of another seed, shape, as-of time and proceeds rate; and the recomputation is shown to
 /// notice one changed cell, so that its agreement means something.
