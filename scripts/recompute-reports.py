@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Recomputes twelve report files from a SQLite store, independently of the SQL models, and lists every cell that differs
+"""Recomputes thirteen report files from a SQLite store, independently of the SQL models, and lists every cell that differs
 from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
 subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
 both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
 Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.csv (the contract's columns, not the
-review queue's); apple_payments.csv (from the rows ingest read from Apple's files); refunds.csv (all but the two
+review queue's); apple_payments.csv and apple_reconciliation.csv (from the rows ingest read from Apple's files); refunds.csv (all but the two
 columns saying which source reported each refund); consumable_losses.csv; subscriptions.csv and countries.csv (all but
 their churned_* columns, which are churn.csv's sums); mrr.csv; reconciliation.csv; cohorts.csv. The store's own inputs
 are read as ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal
 states, notifications), with the analysis parameters, products.csv and accounts.csv that the last analyze used.
 
-Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER
+Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER [--apple-time-zone ZONE]
+(the zone that analyze used for Apple's days, America/Los_Angeles unless --apple-time-zone was given to it)
 Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
 """
 import calendar
@@ -20,6 +21,7 @@ import datetime
 import os
 import sqlite3
 import sys
+import zoneinfo
 from collections import defaultdict
 
 DAY_MS = 86_400_000
@@ -360,7 +362,74 @@ def apple_payments(store):
     return out
 
 
-def recompute(store, months):
+def apple_reconciliation(store, zone):
+    """{month: {(month, product, currency): the contract's values}}, Reports.md apple_reconciliation.csv."""
+    covered = set()
+    for start, end in store.db.execute("select period_start, period_end from apple_reports"):
+        day = datetime.date.fromisoformat(start)
+        while day <= datetime.date.fromisoformat(end):
+            covered.add(day.isoformat())
+            day += datetime.timedelta(days=1)
+    local_day = lambda ms: datetime.datetime.fromtimestamp(ms / 1000, zone).date().isoformat()
+    # Per (product, currency, day): [Apple sold, archive sold, Apple refunded, archive refunded].
+    units = defaultdict(lambda: [0, 0, 0, 0])
+    money = defaultdict(lambda: [0] * 6)  # per (month, product, currency): Apple gross, ours, Apple refunded, ours,
+    currencies = defaultdict(set)         # Apple proceeds, our estimate; and Apple's proceeds currencies
+    for sku, day, quantity, price, currency, kind, share, share_currency in store.db.execute(
+            """select sku, transaction_date, quantity, customer_price_milli, customer_currency, sale_or_return,
+                   extended_partner_share_milli, partner_share_currency from apple_report_rows"""):
+        if day not in covered:
+            continue
+        key = (day[:7], sku, currency)
+        if kind == 'S':
+            units[(sku, currency, day)][0] += quantity
+            money[key][0] += price * quantity
+        else:
+            units[(sku, currency, day)][2] += abs(quantity)
+            money[key][2] += price * abs(quantity)
+        money[key][4] += share
+        currencies[key].add(share_currency)
+    for t in store.transactions:
+        if t['paid'] and t['purchased'] is not None:
+            day = local_day(t['purchased'])
+            if day in covered:
+                units[(t['product'], t['currency'], day)][1] += t['quantity']
+                money[(day[:7], t['product'], t['currency'])][1] += t['gross']
+                money[(day[:7], t['product'], t['currency'])][5] += (t['gross'] * t['percent'] + 50) // 100
+        if t['refunded']:
+            day = local_day(t['revoked'])
+            if day in covered:
+                units[(t['product'], t['currency'], day)][3] += t['quantity']
+                money[(day[:7], t['product'], t['currency'])][3] += t['refund']
+                money[(day[:7], t['product'], t['currency'])][5] -= (t['refund'] * t['percent'] + 50) // 100
+    totals = defaultdict(lambda: [0, 0, 0, 0])
+    gaps = defaultdict(list)
+    for (product, currency, day), counts in units.items():
+        key = (day[:7], product, currency)
+        totals[key] = [a + b for a, b in zip(totals[key], counts)]
+        if counts[0] != counts[1] or counts[2] != counts[3]:
+            gaps[key].append(day)
+    days = defaultdict(int)
+    for day in covered:
+        days[day[:7]] += 1
+    out = defaultdict(dict)
+    for key, (apple_sold, sold, apple_refunded, refunded) in totals.items():
+        if not any((apple_sold, sold, apple_refunded, refunded)):
+            continue
+        more = apple_sold > sold or apple_refunded > refunded
+        fewer = apple_sold < sold or apple_refunded < refunded
+        status = 'both' if more and fewer else 'archive_short' if more else 'archive_over' if fewer else 'match'
+        m = money[key]
+        shares = currencies.get(key, set())
+        proceeds_currency = '' if not shares else 'mixed' if len(shares) > 1 else next(iter(shares))
+        apple_proceeds = '' if proceeds_currency == 'mixed' else m[4]
+        out[key[0]][key] = [days[key[0]], apple_sold, sold, apple_refunded, refunded, m[0], m[1], m[2], m[3],
+                            apple_proceeds, m[5], proceeds_currency, min(gaps[key], default=''),
+                            max(gaps[key], default=''), status]
+    return out
+
+
+def recompute(store, months, zone):
     """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
     files = defaultdict(dict)
     new_paid = store.new_paid()
@@ -376,6 +445,7 @@ def recompute(store, months):
     churn = store.churn_events()
     episodes = billing_episodes(store)
     payments = apple_payments(store)
+    reconciled = apple_reconciliation(store, zone)
     store.declines = list(store.db.execute(
         """select transaction_id, signed_date from notifications where environment = ? and notification_type =
            'REFUND_DECLINED' and transaction_id is not null and signed_date is not null""", (store.environment,)))
@@ -457,6 +527,7 @@ def recompute(store, months):
                 losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
         files[f"{month}/refunds.csv"] = dict(refunded)
         files[f"{month}/apple_payments.csv"] = payments.get(month, {})
+        files[f"{month}/apple_reconciliation.csv"] = reconciled.get(month, {})
         files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month)
         files[f"{month}/billing_retry.csv"] = {k: v for k, v in episodes.items() if k[0] == month}
         files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
@@ -492,6 +563,7 @@ COLUMNS = {
     'cohorts.csv': (2, None),
     'billing_retry.csv': (2, None),
     'apple_payments.csv': (3, None),
+    'apple_reconciliation.csv': (3, None),
     'flagged_accounts.csv': (1, ['rules', 'refunds_90d', 'consumable_refunds_90d', 'declined_90d', 'lifetime_purchases',
                                  'lifetime_refunds', 'first_refund', 'last_refund', 'evidence', 'month']),
     'expiration_intents.csv': (3, None),
@@ -526,12 +598,17 @@ def differences(files, reports):
 
 
 def main():
-    if len(sys.argv) != 3:
+    arguments = sys.argv[1:]
+    zone = 'America/Los_Angeles'
+    if len(arguments) == 4 and arguments[2] == '--apple-time-zone':
+        zone = arguments[3]
+        arguments = arguments[:2]
+    if len(arguments) != 2:
         sys.exit(__doc__)
-    store_path, reports = sys.argv[1:]
+    store_path, reports = arguments
     store = Store(store_path)
     months = sorted(d for d in os.listdir(reports) if len(d) == 7 and d[4] == '-' and d[:4].isdigit())
-    found = differences(recompute(store, months), reports)
+    found = differences(recompute(store, months, zoneinfo.ZoneInfo(zone)), reports)
     for line in found[:30]:
         print(line)
     periods = sum(len(p) for p in store.periods.values())

@@ -3,16 +3,16 @@ import IAPTestSupport
 import Testing
 
 /// The SQL models against a second reading of the contract: `scripts/recompute-reports.py` writes the rules of
-/// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes churn.csv,
-/// expiration_intents.csv, billing_retry.csv, flagged_accounts.csv, apple_payments.csv, subscriptions.csv, mrr.csv, countries.csv, reconciliation.csv,
-/// refunds.csv, consumable_losses.csv and cohorts.csv from the store. Run on the committed
-/// sample and on an archive of another seed, shape, as-of time and proceeds rate; and the recomputation is shown to
-/// notice one changed cell, so that its agreement means something.
+/// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes thirteen report files
+/// (churn, expiration intents, billing retry, flagged accounts, subscriptions, MRR, countries, reconciliation, refunds,
+/// consumable losses, Apple's reconciliation and payment, cohorts) from the store. Run on the committed sample and on an
+/// archive of another seed, shape, as-of time, proceeds rate and time zone; and the recomputation is shown to notice
+/// one changed cell, so that its agreement means something.
 @Suite struct IndependentRecomputationTests {
     static let script = CLI.repositoryRoot + "/scripts/recompute-reports.py"
 
-    static func recompute(store: String, reports: String) throws -> CLI.Result {
-        try CLI.Running([script, store, reports], executable: "/usr/bin/python3").wait(timeout: 120)
+    static func recompute(store: String, reports: String, options: [String] = []) throws -> CLI.Result {
+        try CLI.Running([script, store, reports] + options, executable: "/usr/bin/python3").wait(timeout: 120)
     }
 
     private static func folder(_ name: String) throws -> String {
@@ -45,7 +45,8 @@ import Testing
     }
 
     /// Another seed and shape than the sample's, V1 without a product catalog (unpriced, `XXX`), the small-business
-    /// rate, and T in the middle of a month.
+    /// rate, T in the middle of a month, and Apple's days in Tokyo's calendar instead of Pacific Time (told to the
+    /// recomputation too: told nothing, it finds the days that moved).
     @Test func anotherArchiveAgreesUnderOtherSettings() throws {
         let root = try Self.folder("recompute-other")
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -56,16 +57,19 @@ import Testing
         #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
         let archive = root + "/archive"
         let run = try CLI.run(
-            ["run", "--quiet", "--small-business", "--as-of", "2024-04-15T10:00:00Z"]
-                + ["notifications", "history", "refunds", "orders"].flatMap { ["--input", archive + "/" + $0] }
+            ["run", "--quiet", "--small-business", "--as-of", "2024-04-15T10:00:00Z", "--apple-time-zone", "Asia/Tokyo"]
+                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
                 + [
                     "--database", root + "/store.sqlite", "--reports", root + "/reports",
                     "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
                     "--root-certificate", archive + "/certs/root.pem", "--accounts", archive + "/accounts.csv",
                 ])
         #expect(run.status == 0, "\(run.stderr.suffix(500))")
-        let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        let agreed = try Self.recompute(
+            store: root + "/store.sqlite", reports: root + "/reports", options: ["--apple-time-zone", "Asia/Tokyo"])
         #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
         #expect(agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+        let pacific = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(pacific.status == 1 && pacific.stdout.contains("apple_reconciliation.csv"), "\(pacific.stdout)")
     }
 }
