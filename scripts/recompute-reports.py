@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
-"""Recomputes thirteen report files from a SQLite store, independently of the SQL models, and lists every cell that differs
-from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python, one
-subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period): where
-both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
+"""Recomputes thirteen report files from a SQLite store, independently of the SQL models, and lists every cell that
+differs from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python,
+one subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period):
+where both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
 
 Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.csv (the contract's columns, not the
-review queue's); apple_payments.csv and apple_reconciliation.csv (from the rows ingest read from Apple's files); refunds.csv (all but the two
-columns saying which source reported each refund); consumable_losses.csv; subscriptions.csv and countries.csv (all but
-their churned_* columns, which are churn.csv's sums); mrr.csv; reconciliation.csv; cohorts.csv. The store's own inputs
-are read as ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal
-states, notifications), with the analysis parameters, products.csv and accounts.csv that the last analyze used.
+review queue's); apple_payments.csv and apple_reconciliation.csv (from the rows ingest read from Apple's files);
+refunds.csv (all but the two columns saying which source reported each refund); consumable_losses.csv;
+subscriptions.csv and countries.csv (all but their churned_* columns, which are churn.csv's sums); mrr.csv;
+reconciliation.csv; cohorts.csv. The store's own inputs are read as ingest wrote them (the winning version of each
+transaction, the transactions each V1 body carried, renewal states, notifications), with the analysis parameters,
+products.csv and accounts.csv that the last analyze used.
 
 Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER [--apple-time-zone ZONE]
 (the zone that analyze used for Apple's days, America/Los_Angeles unless --apple-time-zone was given to it)
