@@ -23,6 +23,14 @@ import Testing
         #expect(page.contains("## Data quality"))
     }
 
+    /// A phone broke the list of months after a month's dash (`2025-` on one line, `05` on the next).
+    @Test func eachMonthOfTheListStaysWhole() {
+        let html = IndexPageRenderer.renderHTML(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]))
+        #expect(html.contains(
+            "<span class=\"nw\"><a href=\"2026-09/report.html\">2026-09</a></span> · "
+                + "<span class=\"nw\"><a href=\"2026-10/report.html\">2026-10</a></span>"))
+    }
+
     @Test func emptySetStillRenders() {
         let page = IndexPageRenderer.render(Fixtures.set(months: []))
         #expect(page.contains("_No months in this report set._"))

@@ -32,7 +32,8 @@ public struct IndexPageRenderer {
         let figures = set.months.map { MonthFigures($0, periods: set.productPeriods) }
 
         blocks.append(.heading(level: 2, "Months", anchor: "months"))
-        blocks.append(.paragraph(Text.joined(set.months.map(monthLink), separator: " · ")))
+        // Each month whole: a phone would otherwise break `2025-05` after its dash.
+        blocks.append(.paragraph(Text.joined(set.months.map { .unbroken(monthLink($0)) }, separator: " · ")))
         if let first = set.months.first { blocks += BeforeTheArchiveSection.render(set: set, firstMonth: first) }
         blocks.append(.heading(level: 2, "Key figures", anchor: "key-figures"))
         blocks += keyFigures(set.months, figures, set: set)
