@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Recomputes thirteen report files from a SQLite store, independently of the SQL models, and lists every cell that
+"""Recomputes fourteen report files from a SQLite store, independently of the SQL models, and lists every cell that
 differs from a report folder. The rules are read from Documentation/Reports.md and written again here in plain Python,
 one subscription at a time, with none of the models' shortcuts (histograms, running counts, one look-up per period):
 where both agree on a real archive, a misreading would have to be made twice, in two languages and two shapes.
@@ -8,12 +8,13 @@ Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.
 review queue's); apple_payments.csv and apple_reconciliation.csv (from the rows ingest read from Apple's files);
 refunds.csv (all but the two columns saying which source reported each refund); consumable_losses.csv;
 subscriptions.csv and countries.csv (all but their churned_* columns, which are churn.csv's sums); mrr.csv;
-reconciliation.csv; cohorts.csv. The store's own inputs are read as ingest wrote them (the winning version of each
-transaction, the transactions each V1 body carried, renewal states, notifications), with the analysis parameters,
-products.csv and accounts.csv that the last analyze used.
+reconciliation.csv; cohorts.csv; months.csv; and which month folders are written. The store's own inputs are read as
+ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal states,
+notifications), with the analysis parameters, products.csv and accounts.csv that the last analyze used.
 
 Usage: scripts/recompute-reports.py STORE.sqlite REPORTS_FOLDER [--apple-time-zone ZONE]
 (the zone that analyze used for Apple's days, America/Los_Angeles unless --apple-time-zone was given to it)
+A folder written with `report --month` holds only the months asked for: run it on one written without.
 Exit status 0 when every file agrees, 1 when a cell differs (the first 30 are printed).
 """
 import calendar
@@ -363,14 +364,20 @@ def apple_payments(store):
     return out
 
 
-def apple_reconciliation(store, zone):
-    """{month: {(month, product, currency): the contract's values}}, Reports.md apple_reconciliation.csv."""
+def covered_days(store):
+    """Apple's calendar days that lie in the period of a loaded Financial Report."""
     covered = set()
     for start, end in store.db.execute("select period_start, period_end from apple_reports"):
         day = datetime.date.fromisoformat(start)
         while day <= datetime.date.fromisoformat(end):
             covered.add(day.isoformat())
             day += datetime.timedelta(days=1)
+    return covered
+
+
+def apple_reconciliation(store, zone):
+    """{month: {(month, product, currency): the contract's values}}, Reports.md apple_reconciliation.csv."""
+    covered = covered_days(store)
     local_day = lambda ms: datetime.datetime.fromtimestamp(ms / 1000, zone).date().isoformat()
     # Per (product, currency, day): [Apple sold, archive sold, Apple refunded, archive refunded].
     units = defaultdict(lambda: [0, 0, 0, 0])
@@ -430,6 +437,38 @@ def apple_reconciliation(store, zone):
     return out
 
 
+def months_written(store, churn, episodes, answered, sales, refunds):
+    """The month folders Reports.md "Months written" asks for: from the first observed month (the earliest accepted
+    notification, V2 or V1, archived or from Notification History), or the first month with counted activity when that
+    is later, to the month of T."""
+    observed = store.db.execute(
+        """select min(document_time) from notifications where environment = ? and notification_type <> 'TEST'""",
+        (store.environment,)).fetchone()[0]
+    if observed is None:
+        return []
+    activity = ({k[0] for k in churn} | {k[0] for k in episodes} | {m for m, rows in sales.items() if rows}
+                | {m for m, rows in refunds.items() if rows} | set(answered))
+    first = max([month_of(observed)] + ([min(activity)] if activity else []))
+    out, month = [], first
+    while month <= month_of(store.as_of):
+        out.append(month)
+        month = plus_months(month, 1)
+    return out
+
+
+def archive_days(store, covered_by_month):
+    """{(month,): [provisional, first_archive_day, last_archive_day, archive_days, apple_days_covered]} of months.csv."""
+    days = defaultdict(set)
+    for (time,) in store.db.execute(
+            "select document_time from notifications where environment = ? and notification_type <> 'TEST'",
+            (store.environment,)):
+        day = datetime.datetime.fromtimestamp(time / 1000, datetime.timezone.utc).date().isoformat()
+        days[day[:7]].add(day)
+    return lambda month: [
+        'true' if store.as_of < first_ms(plus_months(month, 1)) + 60 * DAY_MS else 'false',
+        min(days[month], default=''), max(days[month], default=''), len(days[month]), covered_by_month.get(month, 0)]
+
+
 def recompute(store, months, zone):
     """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
     files = defaultdict(dict)
@@ -460,6 +499,13 @@ def recompute(store, months, zone):
         else:
             answered[month_of(signed)].append((kind, tid))
     consumables = {t['tid']: t for t in store.transactions if t['type'] == 'consumable'}
+    store.expected_months = months_written(
+        store, churn, episodes, {m for m, rows in answered.items() if any(tid in consumables for _, tid in rows)},
+        sales, refunds)
+    covered_by_month = defaultdict(int)
+    for day in covered_days(store):
+        covered_by_month[day[:7]] += 1
+    month_row = archive_days(store, covered_by_month)
     as_of_month = month_of(store.as_of)
     for month in months:
         start = store.active_at(first_ms(month))
@@ -527,6 +573,7 @@ def recompute(store, months, zone):
                 t = consumables[tid]
                 losses[(month, t['product'], t['currency'])][4 if kind == 'REFUND_DECLINED' else 5] += 1
         files[f"{month}/refunds.csv"] = dict(refunded)
+        files["months.csv"][(month,)] = month_row(month)
         files[f"{month}/apple_payments.csv"] = payments.get(month, {})
         files[f"{month}/apple_reconciliation.csv"] = reconciled.get(month, {})
         files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month)
@@ -562,6 +609,7 @@ COLUMNS = {
     'mrr.csv': (3, None),
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
+    'months.csv': (1, None),
     'billing_retry.csv': (2, None),
     'apple_payments.csv': (3, None),
     'apple_reconciliation.csv': (3, None),
@@ -610,6 +658,8 @@ def main():
     store = Store(store_path)
     months = sorted(d for d in os.listdir(reports) if len(d) == 7 and d[4] == '-' and d[:4].isdigit())
     found = differences(recompute(store, months, zoneinfo.ZoneInfo(zone)), reports)
+    if months != store.expected_months:
+        found.append(f"month folders: recomputed {store.expected_months}, written {months}")
     for line in found[:30]:
         print(line)
     periods = sum(len(p) for p in store.periods.values())

@@ -6,7 +6,7 @@ set -euo pipefail
 
 # libcurl4-openssl-dev and ca-certificates: fetch and consumption talk HTTPS to Apple through libcurl.
 packages=(libssl-dev libsqlite3-dev libcsv-dev zlib1g-dev libisal-dev libjemalloc-dev libpq-dev libcurl4-openssl-dev ca-certificates)
-# The tests also render the HTML reports in a real headless browser (and the charts' font), and recompute thirteen
+# The tests also render the HTML reports in a real headless browser (and the charts' font), and recompute fourteen
 # report files in Python (scripts/recompute-reports.py).
 [ "${1:-}" = "--tests" ] && packages+=(chromium fonts-dejavu-core python3)
 missing=()

@@ -3,11 +3,11 @@ import IAPTestSupport
 import Testing
 
 /// The SQL models against a second reading of the contract: `scripts/recompute-reports.py` writes the rules of
-/// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes thirteen report files
-/// (churn, expiration intents, billing retry, flagged accounts, subscriptions, MRR, countries, reconciliation, refunds,
-/// consumable losses, Apple's reconciliation and payment, cohorts) from the store. Run on the committed sample and on an
-/// archive of another seed, shape, as-of time, proceeds rate and time zone; and the recomputation is shown to notice
-/// one changed cell, so that its agreement means something.
+/// Documentation/Reports.md again in plain Python, one subscription at a time, and recomputes fourteen report files
+/// (churn, expiration intents, billing retry, flagged accounts, subscriptions, MRR, countries, reconciliation,
+/// refunds, consumable losses, Apple's reconciliation and payment, cohorts, months.csv) and which month folders are
+/// written. Run on the committed sample and on an archive of another seed, shape, as-of time, proceeds rate and time
+/// zone; and the recomputation is shown to notice one changed cell, so that its agreement means something.
 @Suite struct IndependentRecomputationTests {
     static let script = CLI.repositoryRoot + "/scripts/recompute-reports.py"
 
@@ -42,6 +42,11 @@ import Testing
         #expect(found.status == 1)
         #expect(found.stdout.contains("2025-06/mrr.csv") && found.stdout.contains(changed), "\(found.stdout)")
         #expect(found.stdout.contains(": 1 difference(s)"), "\(found.stdout)")
+
+        // A month folder before the first observed month (the V1 receipts' history reaches back to 2023) is noticed.
+        try FileManager.default.createDirectory(atPath: root + "/reports/2024-12", withIntermediateDirectories: true)
+        let early = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(early.status == 1 && early.stdout.contains("month folders: recomputed ['2025-01'"), "\(early.stdout)")
     }
 
     /// Another seed and shape than the sample's, V1 without a product catalog (unpriced, `XXX`), the small-business
