@@ -77,10 +77,8 @@ enum HeadlineSection {
         func rate(_ figures: MonthFigures?) -> String {
             guard let figures else { return "" }
             guard figures.billingEpisodes > 0 else { return "no episodes" }
-            let counts = "\(CountText.count(figures.billingRecovered)) recovered, \(CountText.count(figures.billingExpired)) expired, "
-                + "\(CountText.count(figures.billingPending)) pending"
-            guard let tenths = figures.recoveryRateTenths else { return counts }
-            return "\(ChangeText.percent(tenths: tenths)) of resolved (\(counts))"
+            guard let tenths = figures.recoveryRateTenths else { return figures.billingOutcomes }
+            return "\(ChangeText.percent(tenths: tenths)) of resolved (\(figures.billingOutcomes))"
         }
         func subscriberRate(_ figures: MonthFigures?, _ value: (MonthFigures) -> Int64?, _ counts: (MonthFigures) -> String) -> String {
             guard let figures else { return "" }
@@ -97,29 +95,21 @@ enum HeadlineSection {
             line.settles = true
             return line
         }
-        // Where the month's products have more than one plan length, each rate per length: a yearly plan churns at
-        // most once a year, so a rate over both lengths compares nothing.
+        // Each rate per plan length where the month's products have more than one (MonthFigures.rateScopes).
         var rates: [Line] = []
-        if current.planLengths.count < 2 {
-            rates = [
-                rateLine("Churn rate, voluntary", { $0.voluntaryChurnRateTenths }) { CountText.of($0.voluntaryChurn, $0.activeStart) },
-                rateLine("Churn rate, involuntary", { $0.involuntaryChurnRateTenths }) { CountText.of($0.involuntaryChurn, $0.activeStart) },
-                rateLine("Trial conversion", { $0.trialConversionTenths }) { "\(CountText.of($0.trialsConverted, $0.trialsEnded)) ended trials" },
+        for scope in current.rateScopes {
+            let suffix = scope.map { ", " + $0 } ?? ""
+            rates += [
+                rateLine("Churn rate, voluntary" + suffix, { $0.plan(scope).voluntaryChurnRateTenths }) {
+                    CountText.of($0.plan(scope).voluntaryChurn, $0.plan(scope).activeStart)
+                },
+                rateLine("Churn rate, involuntary" + suffix, { $0.plan(scope).involuntaryChurnRateTenths }) {
+                    CountText.of($0.plan(scope).involuntaryChurn, $0.plan(scope).activeStart)
+                },
+                rateLine("Trial conversion" + suffix, { $0.plan(scope).trialConversionTenths }) {
+                    CountText.of($0.plan(scope).trialsConverted, $0.plan(scope).trialsEnded) + " ended trials"
+                },
             ]
-        } else {
-            for length in current.planLengths.map(\.length) {
-                rates += [
-                    rateLine("Churn rate, voluntary, \(length)", { $0.plan(length).voluntaryChurnRateTenths }) {
-                        CountText.of($0.plan(length).voluntaryChurn, $0.plan(length).activeStart)
-                    },
-                    rateLine("Churn rate, involuntary, \(length)", { $0.plan(length).involuntaryChurnRateTenths }) {
-                        CountText.of($0.plan(length).involuntaryChurn, $0.plan(length).activeStart)
-                    },
-                    rateLine("Trial conversion, \(length)", { $0.plan(length).trialConversionTenths }) {
-                        "\(CountText.of($0.plan(length).trialsConverted, $0.plan(length).trialsEnded)) ended trials"
-                    },
-                ]
-            }
         }
         var lines = [count("Paid subscriptions active at the start") { $0.activeStart }] + rates.map(settling)
         lines += [

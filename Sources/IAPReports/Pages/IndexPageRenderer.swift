@@ -113,24 +113,22 @@ public struct IndexPageRenderer {
             .init("Flagged accounts", .right),
         ])
         for (month, figure) in zip(months, figures) {
-            let billing = figure.billingEpisodes == 0
-                ? "no episodes"
-                : "\(CountText.count(figure.billingRecovered)) recovered, \(CountText.count(figure.billingExpired)) expired, "
-                    + "\(CountText.count(figure.billingPending)) pending"
-            // Where the month's products have more than one plan length, each rate per length (a yearly plan churns
-            // at most once a year, so a rate over both compares nothing).
-            func rate(_ part: (PlanLengthFigures) -> Int64, of whole: (PlanLengthFigures) -> Int64, _ total: (Int64, Int64)) -> Text {
-                guard figure.planLengths.count > 1 else { return .unbroken(.data(SubscribersSection.rate(total.0, of: total.1))) }
-                return Text.joined(
-                    figure.planLengths.map { .unbroken(.data("\($0.length) " + SubscribersSection.rate(part($0), of: whole($0)))) },
+            let billing = figure.billingEpisodes == 0 ? "no episodes" : figure.billingOutcomes
+            // Each rate per plan length where the month's products have more than one (MonthFigures.rateScopes).
+            func rate(_ part: (PlanLengthFigures) -> Int64, of whole: (PlanLengthFigures) -> Int64) -> Text {
+                Text.joined(
+                    figure.rateScopes.map { scope in
+                        let plan = figure.plan(scope)
+                        return .unbroken(.data((scope.map { $0 + " " } ?? "") + SubscribersSection.rate(part(plan), of: whole(plan))))
+                    },
                     separator: "; ")
             }
             product.rows.append([
                 monthCell(month), .count(figure.activeStart),
-                rate(\.voluntaryChurn, of: \.activeStart, (figure.voluntaryChurn, figure.activeStart)),
-                rate(\.involuntaryChurn, of: \.activeStart, (figure.involuntaryChurn, figure.activeStart)),
+                rate(\.voluntaryChurn, of: \.activeStart),
+                rate(\.involuntaryChurn, of: \.activeStart),
                 .count(figure.otherChurn),
-                rate(\.trialsConverted, of: \.trialsEnded, (figure.trialsConverted, figure.trialsEnded)),
+                rate(\.trialsConverted, of: \.trialsEnded),
                 .data(billing), .count(figure.refunds), money(figure.consumableLostProceeds),
                 .count(figure.flaggedAccounts),
             ])

@@ -48,9 +48,21 @@ struct MonthFigures {
     /// The same per plan length of the month's products (``PlanLengthFigures``).
     var planLengths: [PlanLengthFigures] = []
 
-    /// The figures of one plan length; zeros when the month has none of that length.
-    func plan(_ length: String) -> PlanLengthFigures {
-        planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
+    /// The figures of one plan length (zeros when the month has none of that length), or with `nil` of every plan
+    /// together (`length` empty).
+    func plan(_ length: String?) -> PlanLengthFigures {
+        guard let length else {
+            return PlanLengthFigures(
+                length: "", activeStart: activeStart, voluntaryChurn: voluntaryChurn, involuntaryChurn: involuntaryChurn,
+                trialsEnded: trialsEnded, trialsConverted: trialsConverted)
+        }
+        return planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
+    }
+
+    /// What a page gives a rate for: each plan length where the month's products have two or more (a yearly plan churns
+    /// at most once a year, so a rate over both lengths compares nothing), else `nil`, every plan together.
+    var rateScopes: [String?] {
+        planLengths.count > 1 ? planLengths.map(\.length) : [nil]
     }
 
     /// - Parameter periods: each product's period from every month (``ReportSet/productPeriods``), for
@@ -111,13 +123,6 @@ struct MonthFigures {
         planLengths = PlanLengthFigures.of(month, periods: periods)
     }
 
-    /// Voluntary churn per 100 subscriptions active at the start, in tenths of a percent; nil without a base.
-    var voluntaryChurnRateTenths: Int64? { ChangeText.rateTenths(voluntaryChurn, of: activeStart) }
-    /// Involuntary churn per 100 subscriptions active at the start, in tenths of a percent; nil without a base.
-    var involuntaryChurnRateTenths: Int64? { ChangeText.rateTenths(involuntaryChurn, of: activeStart) }
-    /// Trials converted per 100 trials ended, in tenths of a percent; nil when none ended.
-    var trialConversionTenths: Int64? { ChangeText.rateTenths(trialsConverted, of: trialsEnded) }
-
     var totalChurn: Int64 {
         voluntaryChurn + involuntaryChurn + otherChurn
     }
@@ -127,6 +132,12 @@ struct MonthFigures {
     /// every recent month look like a collapse, so they are shown beside the rate instead.
     var recoveryRateTenths: Int64? {
         ChangeText.rateTenths(billingRecovered, of: billingRecovered + billingExpired)
+    }
+
+    /// `1,028 recovered, 814 expired, 0 pending`: the counts a recovery rate rests on.
+    var billingOutcomes: String {
+        "\(CountText.count(billingRecovered)) recovered, \(CountText.count(billingExpired)) expired, "
+            + "\(CountText.count(billingPending)) pending"
     }
 
     /// Reasons in first-seen order (the CSV's sorted order), so charts list them the same way every run.

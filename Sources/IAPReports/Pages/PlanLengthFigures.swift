@@ -11,8 +11,11 @@ struct PlanLengthFigures: Equatable {
     var trialsEnded: Int64 = 0
     var trialsConverted: Int64 = 0
 
+    /// Voluntary churn per 100 subscriptions active at the start, in tenths of a percent; nil below the minimum base.
     var voluntaryChurnRateTenths: Int64? { ChangeText.rateTenths(voluntaryChurn, of: activeStart) }
+    /// Involuntary churn per 100 active at the start, likewise.
     var involuntaryChurnRateTenths: Int64? { ChangeText.rateTenths(involuntaryChurn, of: activeStart) }
+    /// Trials converted per 100 trials ended, likewise.
     var trialConversionTenths: Int64? { ChangeText.rateTenths(trialsConverted, of: trialsEnded) }
 
     /// The month's plan lengths, shortest first (the pages split a rate by length only where there are two or more).

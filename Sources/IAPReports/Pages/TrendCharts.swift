@@ -33,25 +33,18 @@ enum TrendCharts {
                         + "subscriptions.csv). Hollow points: provisional months."))
             // Per plan length where the products have more than one (a yearly plan churns at most once a year).
             let lengths = Self.planLengths(figures)
-            let churnSeries: [ChartSpec.Series] = lengths.isEmpty
-                ? [
+            let scopes: [String?] = lengths.isEmpty ? [nil] : lengths
+            let churnSeries = scopes.flatMap { scope -> [ChartSpec.Series] in
+                let suffix = scope.map { ", " + $0 } ?? ""
+                return [
                     .init(
-                        name: "Voluntary", values: figures.map(\.voluntaryChurnRateTenths),
-                        counts: figures.map { CountText.of($0.voluntaryChurn, $0.activeStart) }),
+                        name: "Voluntary" + suffix, values: figures.map { $0.plan(scope).voluntaryChurnRateTenths },
+                        counts: figures.map { CountText.of($0.plan(scope).voluntaryChurn, $0.plan(scope).activeStart) }),
                     .init(
-                        name: "Involuntary (billing)", values: figures.map(\.involuntaryChurnRateTenths),
-                        counts: figures.map { CountText.of($0.involuntaryChurn, $0.activeStart) }),
+                        name: "Involuntary (billing)" + suffix, values: figures.map { $0.plan(scope).involuntaryChurnRateTenths },
+                        counts: figures.map { CountText.of($0.plan(scope).involuntaryChurn, $0.plan(scope).activeStart) }),
                 ]
-                : lengths.flatMap { length -> [ChartSpec.Series] in
-                    [
-                        .init(
-                            name: "Voluntary, \(length)", values: figures.map { $0.plan(length).voluntaryChurnRateTenths },
-                            counts: figures.map { CountText.of($0.plan(length).voluntaryChurn, $0.plan(length).activeStart) }),
-                        .init(
-                            name: "Involuntary (billing), \(length)", values: figures.map { $0.plan(length).involuntaryChurnRateTenths },
-                            counts: figures.map { CountText.of($0.plan(length).involuntaryChurn, $0.plan(length).activeStart) }),
-                    ]
-                }
+            }
             charts.append(
                 chart(
                     "churn-rate", "Churn rate, voluntary and involuntary", .lines, churnSeries,
@@ -61,15 +54,12 @@ enum TrendCharts {
                             ? ": voluntary (solid, circles) and involuntary (dashed, squares)"
                             : ", per plan length (\(lengths.joined(separator: ", ")); the legend names each line)")
                         + "; no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."))
-            let trialSeries: [ChartSpec.Series] = lengths.isEmpty
-                ? [.init(
-                    name: "Trials converted per 100 ended", values: figures.map(\.trialConversionTenths),
-                    counts: figures.map { CountText.of($0.trialsConverted, $0.trialsEnded) })]
-                : lengths.map { length in
-                    .init(
-                        name: "Trials converted per 100 ended, \(length)", values: figures.map { $0.plan(length).trialConversionTenths },
-                        counts: figures.map { CountText.of($0.plan(length).trialsConverted, $0.plan(length).trialsEnded) })
-                }
+            let trialSeries = scopes.map { scope in
+                ChartSpec.Series(
+                    name: "Trials converted per 100 ended" + (scope.map { ", " + $0 } ?? ""),
+                    values: figures.map { $0.plan(scope).trialConversionTenths },
+                    counts: figures.map { CountText.of($0.plan(scope).trialsConverted, $0.plan(scope).trialsEnded) })
+            }
             charts.append(
                 chart(
                     "trial-conversion", "Trial conversion", .lines, trialSeries,
