@@ -155,10 +155,7 @@ public struct Analyzer: Sendable {
                 reviews: try ArchiveMonthReader.reviews(in: connection),
                 converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1,
                 currencyWeights: try ReportingCurrencyReader.weights(in: connection),
-                productPeriods: Dictionary(
-                    try connection.rows("select product_id, min(period) from mrr group by product_id").map {
-                        ($0[0].text ?? "", $0[1].text ?? "")
-                    }, uniquingKeysWith: { first, _ in first }),
+                productPeriods: try ArchiveMonthReader.productPeriods(in: connection),
                 warnings: [quarantine].compactMap { $0 } + others)
         }
     }

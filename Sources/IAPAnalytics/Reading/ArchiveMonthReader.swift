@@ -46,6 +46,16 @@ enum ArchiveMonthReader {
             rows: rows.map { $0.values.map(MonthReportReader.reportValue) })
     }
 
+    /// Each product's period as `mrr.csv` gives it, from every month (one per product: the mart derives it from all the
+    /// product's periods in the store).
+    static func productPeriods(in connection: any StoreConnection) throws -> [String: String] {
+        var periods: [String: String] = [:]
+        for row in try connection.rows("select product_id, min(period) from mrr group by product_id") {
+            periods[row[0].text ?? ""] = row[1].text ?? ""
+        }
+        return periods
+    }
+
     /// The reviews file's decisions by account, oldest first.
     static func reviews(in connection: any StoreConnection) throws -> [String: [AccountReview]] {
         var reviews: [String: [AccountReview]] = [:]

@@ -36,7 +36,7 @@ enum AppleReconciliationSection {
         } else {
             let parts = ["match", "archive_short", "archive_over", "both"].compactMap { status -> Text? in
                 guard let count = statuses[status] else { return nil }
-                return .prose(CountText.count(count) + " ") + .data(Vocabulary.appleStatus(status))
+                return "\(count) " + .data(Vocabulary.appleStatus(status))
             }
             summary += "Of \(rows.count) product and currency row\(rows.count == 1 ? "" : "s"): " + Text.joined(parts, separator: ", ") + "."
         }

@@ -25,7 +25,7 @@ enum ConsumptionSection {
         let skippedConsent = count(.skippedNoConsent)
         blocks.append(
             .paragraph(
-                "\(strong: .prose(CountText.count(rows.count))) request(s) from Apple (a customer asked for a refund): "
+                "\(strong: "\(rows.count)") request(s) from Apple (a customer asked for a refund): "
                     + "\(strong: "\(answered) answered in time") (\(declines) asking Apple to decline: the account met a "
                     + "flag rule), \(count(.refused)) refused by Apple, \(count(.missed)) missed (no answer within "
                     + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
@@ -40,7 +40,7 @@ enum ConsumptionSection {
                     + "\(link: .data("consumption_requests.csv"), to: "consumption_requests.csv")."))
         let reasons = Dictionary(grouping: rows, by: { $0.text("consumption_request_reason") }).mapValues(\.count)
         let byReason = reasons.keys.sorted { (reasons[$0]!, $1) > (reasons[$1]!, $0) }.map { reason -> Text in
-            .prose(CountText.count(reasons[reason]!) + " ") + .data(Vocabulary.consumptionRequestReason(reason))
+            "\(reasons[reason]!) " + .data(Vocabulary.consumptionRequestReason(reason))
         }
         blocks.append(.paragraph("By the customer's own stated reason: " + Text.joined(byReason, separator: ", ") + "."))
         blocks.append(

@@ -9,7 +9,7 @@ enum DataQualitySection {
 
         var table = PageTable(columns: [.init("Measure"), .init("Count", .right), .init("Meaning")])
         func add(_ measure: String, _ count: Int, _ meaning: Text) {
-            table.rows.append([.prose(measure), .prose(CountText.count(count)), meaning])
+            table.rows.append([.prose(measure), "\(count)", meaning])
         }
         add("Files read", quality.filesRead, "input files read completely")
         add("Documents read", quality.documentsRead, "notifications and page entries, every copy")
@@ -40,7 +40,7 @@ enum DataQualitySection {
             for reason in quality.quarantinedByReason {
                 let meaning = Vocabulary.quarantineReason(reason.label).map(Text.prose)
                     ?? "see \(code: "iaplens status") for the messages"
-                reasons.rows.append([.data(reason.label), .prose(CountText.count(reason.count)), meaning])
+                reasons.rows.append([.data(reason.label), "\(reason.count)", meaning])
             }
             blocks.append(.table(reasons))
         }

@@ -29,7 +29,7 @@ enum RetentionTriangle {
                 let active = cell.integer("active")
                 var text = size >= BusinessRules.minimumRateBase
                     ? Text.prose(ChangeText.percent(tenths: (cell.integer("retention_permille"))))
-                    : Text.prose(CountText.of(active, size))
+                    : "\(active) of \(size)"
                 if let month = CalendarMonth(cohort), isProvisional(month, plus: k - 1, asOf: set.asOf) {
                     text += "*"
                     marked = true

@@ -70,7 +70,7 @@ enum RevenueAndCountriesSection {
         if !rest.isEmpty {
             var sums: [String: Int64] = [:]
             for row in rest { for column in columns { sums[column, default: 0] += row.integer(column) } }
-            table.rows.append(cells(.prose(CountText.count(rest.count) + " other storefronts"), { sums[$0] ?? 0 }))
+            table.rows.append(cells("\(rest.count) other storefronts", { sums[$0] ?? 0 }))
         }
         blocks.append(.table(table))
         blocks.append(.aside("By the storefront of the period that decides each count; unknown for V1, which carries none."))

@@ -10,11 +10,11 @@ enum SubscribersSection {
             blocks.append(.aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
             return blocks
         }
-        var summary: Text = "\(strong: .prose(CountText.count(figures.activeStart))) paid subscriptions were active when the month began "
-            + "and \(strong: .prose(CountText.count(figures.activeEnd))) at its end; \(figures.newPaid) new. Churn rate: "
+        var summary: Text = "\(strong: "\(figures.activeStart)") paid subscriptions were active when the month began "
+            + "and \(strong: "\(figures.activeEnd)") at its end; \(figures.newPaid) new. Churn rate: "
             + .prose(rate(figures.voluntaryChurn, of: figures.activeStart)) + " voluntary, "
             + .prose(rate(figures.involuntaryChurn, of: figures.activeStart)) + " involuntary (billing). Trials: "
-            + .prose(CountText.count(figures.trialsStarted) + " started, " + CountText.count(figures.trialsEnded) + " ended, ")
+            + "\(figures.trialsStarted) started, \(figures.trialsEnded) ended, "
             + .prose(rate(figures.trialsConverted, of: figures.trialsEnded, noun: "converted")) + "."
         if isProvisional { summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change." }
         blocks.append(.paragraph(summary))
