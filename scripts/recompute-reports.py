@@ -119,6 +119,7 @@ class Store:
             "select environment, as_of_ms, is_small_business from analysis_parameters").fetchone()
         self.environment = environment
         self.transactions = read_transactions(self.db, environment, small_business == 1)
+        self.by_id = {t['tid']: t for t in self.transactions}
         self.by_subscription = defaultdict(list)
         self.periods = defaultdict(list)
         for t in self.transactions:
@@ -262,7 +263,7 @@ def iso_seconds(ms):
     return datetime.datetime.fromtimestamp(ms // 1000, datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-def flagged_accounts(store, month):
+def flagged_accounts(store, month, declines):
     """{(account,): the contract's columns} of the accounts a rule flags at the month's end (Reports.md)."""
     (repeat_min, burst_min, burst_ms, rate_min, rate_percent, window_ms) = store.db.execute(
         """select repeat_refunds_min, burst_refunds_min, burst_window_ms, high_rate_min_refunds, high_rate_min_percent,
@@ -279,9 +280,8 @@ def flagged_accounts(store, month):
             accounts[t['account']]['refunds'] += 1
             if t['revoked'] >= start:
                 accounts[t['account']]['window'].append(t)
-    by_id = {t['tid']: t for t in store.transactions}
-    for tid, signed in store.declines:
-        t = by_id.get(tid)
+    for tid, signed in declines:
+        t = store.by_id.get(tid)
         if t is not None and t['account'] is not None and start <= signed < end:
             accounts[t['account']]['declined'] += 1
     out = {}
@@ -470,7 +470,8 @@ def archive_days(store, covered_by_month):
 
 
 def recompute(store, months, zone):
-    """{file: {key: [values]}} for every month written; the columns compared are listed in COLUMNS."""
+    """({file: {key: [values]}} for every month written, the month folders the contract asks for); the columns
+    compared are listed in COLUMNS."""
     files = defaultdict(dict)
     new_paid = store.new_paid()
     product_periods = store.product_periods()
@@ -486,10 +487,7 @@ def recompute(store, months, zone):
     episodes = billing_episodes(store)
     payments = apple_payments(store)
     reconciled = apple_reconciliation(store, zone)
-    store.declines = list(store.db.execute(
-        """select transaction_id, signed_date from notifications where environment = ? and notification_type =
-           'REFUND_DECLINED' and transaction_id is not null and signed_date is not null""", (store.environment,)))
-    requested, answered = defaultdict(list), defaultdict(list)
+    requested, answered, declines = defaultdict(list), defaultdict(list), []
     for kind, tid, signed in store.db.execute(
             """select notification_type, transaction_id, signed_date from notifications where environment = ?
                and format = 'v2' and transaction_id is not null and signed_date is not null and notification_type in
@@ -498,8 +496,10 @@ def recompute(store, months, zone):
             requested[tid].append(signed)
         else:
             answered[month_of(signed)].append((kind, tid))
+            if kind == 'REFUND_DECLINED':
+                declines.append((tid, signed))
     consumables = {t['tid']: t for t in store.transactions if t['type'] == 'consumable'}
-    store.expected_months = months_written(
+    expected_months = months_written(
         store, churn, episodes, {m for m, rows in answered.items() if any(tid in consumables for _, tid in rows)},
         sales, refunds)
     covered_by_month = defaultdict(int)
@@ -576,7 +576,7 @@ def recompute(store, months, zone):
         files["months.csv"][(month,)] = month_row(month)
         files[f"{month}/apple_payments.csv"] = payments.get(month, {})
         files[f"{month}/apple_reconciliation.csv"] = reconciled.get(month, {})
-        files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month)
+        files[f"{month}/flagged_accounts.csv"] = flagged_accounts(store, month, declines)
         files[f"{month}/billing_retry.csv"] = {k: v for k, v in episodes.items() if k[0] == month}
         files[f"{month}/consumable_losses.csv"] = {k: v for k, v in losses.items() if any(v)}
         files[f"{month}/subscriptions.csv"] = {k: v for k, v in base.items() if any(v)}
@@ -597,7 +597,7 @@ def recompute(store, months, zone):
             active = {sub for (sub, _) in store.active_at(instant) if sub in members}
             size = len(members)
             files["cohorts.csv"][(cohort, str(k))] = [size, len(active), (1000 * len(active) * 2 + size) // (size * 2)]
-    return files
+    return files, expected_months
 
 
 # Per file: how many columns form the key, and the value columns compared (None: every other column).
@@ -657,9 +657,10 @@ def main():
     store_path, reports = arguments
     store = Store(store_path)
     months = sorted(d for d in os.listdir(reports) if len(d) == 7 and d[4] == '-' and d[:4].isdigit())
-    found = differences(recompute(store, months, zoneinfo.ZoneInfo(zone)), reports)
-    if months != store.expected_months:
-        found.append(f"month folders: recomputed {store.expected_months}, written {months}")
+    files, expected_months = recompute(store, months, zoneinfo.ZoneInfo(zone))
+    found = differences(files, reports)
+    if months != expected_months:
+        found.append(f"month folders: recomputed {expected_months}, written {months}")
     for line in found[:30]:
         print(line)
     periods = sum(len(p) for p in store.periods.values())
