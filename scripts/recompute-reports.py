@@ -6,8 +6,7 @@ where both agree on a real archive, a misreading would have to be made twice, in
 
 Checked: churn.csv; expiration_intents.csv; billing_retry.csv; flagged_accounts.csv (the contract's columns, not the
 review queue's); apple_payments.csv and apple_reconciliation.csv (from the rows ingest read from Apple's files);
-refunds.csv (all but the two columns saying which source reported each refund); consumable_losses.csv;
-subscriptions.csv and countries.csv (all but their churned_* columns, which are churn.csv's sums); mrr.csv;
+refunds.csv; consumable_losses.csv; subscriptions.csv and countries.csv; mrr.csv;
 reconciliation.csv; cohorts.csv; months.csv; and which month folders are written. The store's own inputs are read as
 ingest wrote them (the winning version of each transaction, the transactions each V1 body carried, renewal states,
 notifications), with the analysis parameters, products.csv and accounts.csv that the last analyze used.
@@ -36,6 +35,7 @@ REASON_INTENTS = {'customer_canceled': 1, 'billing_error': 2, 'price_increase_de
                   'unknown': 5}
 EXPIRED_SUBTYPES = {'VOLUNTARY': 'customer_canceled', 'PRICE_INCREASE': 'price_increase_declined',
                     'BILLING_RETRY': 'billing_error', 'PRODUCT_NOT_FOR_SALE': 'product_unavailable'}
+CHURN_TYPE_COLUMNS = ['voluntary', 'involuntary', 'other']
 CHURN_TYPES = {'customer_canceled': 'voluntary', 'price_increase_declined': 'voluntary', 'refunded': 'voluntary',
                'billing_error': 'involuntary', 'product_unavailable': 'other', 'unknown': 'other'}
 
@@ -114,7 +114,8 @@ def read_transactions(db, environment, small_business):
 
 class Store:
     def __init__(self, path):
-        self.db = sqlite3.connect(path)
+        # Read-only: a mistyped path is an error, not a new empty file.
+        self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         environment, self.as_of, small_business = self.db.execute(
             "select environment, as_of_ms, is_small_business from analysis_parameters").fetchone()
         self.environment = environment
@@ -181,6 +182,7 @@ class Store:
             states[otid].append((time, auto_renew, intent, retrying))
         events = defaultdict(int)
         self.churned = set()
+        self.churned_by_storefront = defaultdict(int)
         self.intents = defaultdict(int)
         for sub, periods in self.periods.items():
             known = [t for t in self.by_subscription[sub] if t['purchased'] is not None]
@@ -211,6 +213,7 @@ class Store:
                     self.churned.add(x['tid'])
                     month = x['refund_month'] if reason == 'refunded' else month_of(x['expires'])
                     events[(month, x['product'], CHURN_TYPES[reason], reason)] += 1
+                    self.churned_by_storefront[(month, x['storefront'], CHURN_TYPES[reason])] += 1
                     if reason != 'refunded':
                         number = intent if intent is not None else REASON_INTENTS[reason]
                         self.intents[(month, x['product'], str(number))] += 1
@@ -484,6 +487,16 @@ def recompute(store, months, zone):
         if t['refunded']:
             refunds[t['refund_month']].append(t)
     churn = store.churn_events()
+    # A refund is "from notifications" when a notification (V2 or V1) carried the transaction revoked on the date
+    # that the winning version gives; from lookups only otherwise.
+    revocations_notified = defaultdict(set)
+    for tid, revoked in store.db.execute(
+            """select transaction_id, revocation_date from transaction_versions where environment = ?
+               and source in ('v2_notification', 'v1_notification') and revocation_date is not null""",
+            (store.environment,)):
+        revocations_notified[tid].add(revoked)
+    notified_refunds = {t['tid'] for t in store.transactions
+                        if t['refunded'] and t['revoked'] in revocations_notified.get(t['tid'], ())}
     episodes = billing_episodes(store)
     payments = apple_payments(store)
     reconciled = apple_reconciliation(store, zone)
@@ -510,7 +523,7 @@ def recompute(store, months, zone):
     for month in months:
         start = store.active_at(first_ms(month))
         end = store.active_at(store.as_of if month == as_of_month else first_ms(plus_months(month, 1)))
-        base, countries = defaultdict(lambda: [0] * 6), defaultdict(lambda: [0] * 5)
+        base, countries = defaultdict(lambda: [0] * 9), defaultdict(lambda: [0] * 8)
         mrr = defaultdict(lambda: [0, 0])
         for (sub, product), p in start.items():
             base[(month, product)][0] += 1
@@ -519,23 +532,29 @@ def recompute(store, months, zone):
             if p['purchase_month'] == month:
                 base[(month, p['product'])][1] += 1
                 countries[(month, p['storefront'])][1] += 1
+        for (event_month, product, churn_type, _), count in churn.items():
+            if event_month == month:
+                base[(month, product)][2 + CHURN_TYPE_COLUMNS.index(churn_type)] += count
+        for (event_month, storefront, churn_type), count in store.churned_by_storefront.items():
+            if event_month == month:
+                countries[(month, storefront)][2 + CHURN_TYPE_COLUMNS.index(churn_type)] += count
         for (sub, product), p in end.items():
-            base[(month, product)][2] += 1
-            countries[(month, p['storefront'])][2] += 1
+            base[(month, product)][5] += 1
+            countries[(month, p['storefront'])][5] += 1
             numerator, denominator = MONTHLY_SHARE[product_periods[product]]
             group = mrr[(month, product, p['currency'])]
             group[0] += 1
             group[1] += (p['gross'] * numerator * 2 + denominator) // (denominator * 2)
         for trial in free_trials:
             if trial['purchase_month'] == month:
-                base[(month, trial['product'])][3] += 1
+                base[(month, trial['product'])][6] += 1
             if trial['expires'] is not None and month_of(trial['expires']) == month and trial['expires'] <= store.as_of:
-                base[(month, trial['product'])][4] += 1
+                base[(month, trial['product'])][7] += 1
                 later = [t for t in store.by_subscription[trial['sub']]
                          if t['purchased'] is not None and t['purchased'] > trial['purchased']]
                 following = min(later, key=lambda t: (t['purchased'], t['tid'])) if later else None
                 if following and following['paid'] and following['purchased'] <= trial['expires'] + 60 * DAY_MS:
-                    base[(month, trial['product'])][5] += 1
+                    base[(month, trial['product'])][8] += 1
         money = defaultdict(lambda: [0] * 9)
         for t in sales.get(month, []):
             row = money[(month, t['currency'], t['type'])]
@@ -544,7 +563,7 @@ def recompute(store, months, zone):
             row[4] += t['gross']
             row[5] += (t['gross'] * t['percent'] + 50) // 100
             row[8] += t['unpriced']
-            countries[(month, t['storefront'])][4] += t['quantity']
+            countries[(month, t['storefront'])][7] += t['quantity']
         for t in refunds.get(month, []):
             row = money[(month, t['currency'], t['type'])]
             row[2] += 1
@@ -555,13 +574,14 @@ def recompute(store, months, zone):
                 row[6] += 1
                 row[7] += t['refund']
             row[8] += t['unpriced']
-            countries[(month, t['storefront'])][3] += 1
-        refunded, losses = defaultdict(lambda: [0] * 3), defaultdict(lambda: [0] * 6)
+            countries[(month, t['storefront'])][6] += 1
+        refunded, losses = defaultdict(lambda: [0] * 5), defaultdict(lambda: [0] * 6)
         for t in refunds.get(month, []):
             row = refunded[(month, t['type'], t['product'], t['currency'])]
             row[0] += 1
             row[1] += t['refund']
-            row[2] += t['unpriced']
+            row[2 if t['tid'] in notified_refunds else 3] += 1
+            row[4] += t['unpriced']
             if t['type'] == 'consumable':
                 loss = losses[(month, t['product'], t['currency'])]
                 loss[0] += 1
@@ -603,9 +623,8 @@ def recompute(store, months, zone):
 # Per file: how many columns form the key, and the value columns compared (None: every other column).
 COLUMNS = {
     'churn.csv': (4, None),
-    'subscriptions.csv': (2, ['active_start', 'new_paid', 'active_end', 'trials_started', 'trials_ended',
-                              'trials_converted']),
-    'countries.csv': (2, ['active_start', 'new_paid', 'active_end', 'refunds', 'units_sold']),
+    'subscriptions.csv': (2, None),
+    'countries.csv': (2, None),
     'mrr.csv': (3, None),
     'reconciliation.csv': (3, None),
     'cohorts.csv': (2, None),
@@ -616,7 +635,7 @@ COLUMNS = {
     'flagged_accounts.csv': (1, ['rules', 'refunds_90d', 'consumable_refunds_90d', 'declined_90d', 'lifetime_purchases',
                                  'lifetime_refunds', 'first_refund', 'last_refund', 'evidence', 'month']),
     'expiration_intents.csv': (3, None),
-    'refunds.csv': (4, ['refunds', 'refunded_gross_milli', 'unpriced']),
+    'refunds.csv': (4, None),
     'consumable_losses.csv': (3, None),
 }
 
@@ -637,10 +656,6 @@ def differences(files, reports):
         for key in sorted(set(expected) | set(written)):
             ours = [str(v) for v in expected[key]] if key in expected else None
             theirs = written.get(key)
-            if compared is not None:
-                # Rows written only for their churned_* columns hold zeros in every compared column.
-                ours = ours or ['0'] * len(compared)
-                theirs = theirs or ['0'] * len(compared)
             if ours != theirs:
                 found.append(f"{name} {list(key)}: recomputed {ours}, written {theirs}")
     return found
@@ -655,6 +670,9 @@ def main():
     if len(arguments) != 2:
         sys.exit(__doc__)
     store_path, reports = arguments
+    for path in (store_path, reports):
+        if not os.path.exists(path):
+            sys.exit(f"recompute-reports: {path} does not exist; give a SQLite store and the report folder written from it.")
     store = Store(store_path)
     months = sorted(d for d in os.listdir(reports) if len(d) == 7 and d[4] == '-' and d[:4].isdigit())
     files, expected_months = recompute(store, months, zoneinfo.ZoneInfo(zone))

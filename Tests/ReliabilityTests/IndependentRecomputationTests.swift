@@ -43,6 +43,21 @@ import Testing
         #expect(found.stdout.contains("2025-06/mrr.csv") && found.stdout.contains(changed), "\(found.stdout)")
         #expect(found.stdout.contains(": 1 difference(s)"), "\(found.stdout)")
 
+        // A refund moved from "from_notifications" to "from_lookups_only": the refund count stays, the source is wrong.
+        let refunds = root + "/reports/2025-06/refunds.csv"
+        var refundLines = try String(contentsOfFile: refunds, encoding: .utf8).split(separator: "\n").map(String.init)
+        var refundCells = refundLines[1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        let notified = try #require(Int(refundCells[6]))
+        let lookedUp = try #require(Int(refundCells[7]))
+        try #require(notified > 0)
+        refundCells[6] = String(notified - 1)
+        refundCells[7] = String(lookedUp + 1)
+        refundLines[1] = refundCells.joined(separator: ",")
+        try (refundLines.joined(separator: "\n") + "\n").write(toFile: refunds, atomically: true, encoding: .utf8)
+        let moved = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(moved.status == 1 && moved.stdout.contains("2025-06/refunds.csv"), "\(moved.stdout)")
+        #expect(moved.stdout.contains(": 2 difference(s)"), "\(moved.stdout)")
+
         // A month folder before the first observed month (the V1 receipts' history reaches back to 2023) is noticed.
         try FileManager.default.createDirectory(atPath: root + "/reports/2024-12", withIntermediateDirectories: true)
         let early = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
