@@ -45,6 +45,8 @@ extension Pipeline {
         if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
         let pipeline = Pipeline(configuration: configuration, analysisProgress: analysisProgress)
         try configuration.validate(requireInputs: true)
+        // Before the store is opened (or created): every input but the archive that fetch is about to fill.
+        try InputDiscovery.requireFilesOrFolders(configuration.inputs.filter { $0 != fetchOptions?.archive })
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         var fetched: FetchSummary?

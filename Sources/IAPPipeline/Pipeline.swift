@@ -27,6 +27,7 @@ public struct Pipeline: Sendable {
     /// `ingest`: reads new inputs into the store.
     public func ingest(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> IngestSummary {
         try configuration.validate(requireInputs: true)
+        try InputDiscovery.requireFilesOrFolders(configuration.inputs)
         let lock = try storeLocation().lockForRun(command: "ingest")
         defer { withExtendedLifetime(lock) {} }
         return try explainingStorage { try ingest(store: try openStore(), progress: progress) }
@@ -61,6 +62,7 @@ public struct Pipeline: Sendable {
     /// `run`: ingest, analyze and report in order, holding the store throughout.
     public func run(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> RunSummary {
         try configuration.validate(requireInputs: true)
+        try InputDiscovery.requireFilesOrFolders(configuration.inputs)
         let lock = try storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         return try explainingStorage {

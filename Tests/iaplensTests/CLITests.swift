@@ -83,6 +83,15 @@ import Testing
         // A folder that does not exist either: the same sentence, not a lock that could not be made there.
         let nowhere = try Self.run(["report", "--database", archive.root + "/no-such-folder/x.sqlite", "--reports", archive.reports, "--quiet"])
         #expect(nowhere.status == 64 && nowhere.stderr.contains("No store at"), "\(nowhere.stderr)")
+        // A mistyped input: said, and no store (bound to the bundle ID given) or lock file left behind.
+        for command in ["run", "ingest"] {
+            let store = archive.root + "/\(command)-typo.sqlite"
+            let typo = try Self.run(
+                [command, "--input", archive.root + "/no-such-input", "--database", store, "--bundle-id", "com.example.typo", "--quiet"]
+                    + (command == "run" ? ["--reports", archive.reports] : []))
+            #expect(typo.status == 64 && typo.stderr.contains("no-such-input\" does not exist"), "\(typo.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store) && !FileManager.default.fileExists(atPath: store + ".lock"))
+        }
         let both = try Self.run(arguments + ["--quiet", "--verbose"])
         #expect(both.status == 64)
         #expect(both.stderr.contains("--quiet and --verbose cannot be used together"))

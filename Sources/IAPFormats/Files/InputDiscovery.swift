@@ -27,21 +27,36 @@ public enum InputDiscovery {
     ) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String], notFiles: [String]) {
         var walker = Walker()
         for path in paths {
-            var info = stat()
-            guard stat(path, &info) == 0 else {
-                if lstat(path, &info) == 0 { throw .notAFileOrFolder(path: path) }  // a dangling link
-                throw .notFound(path: path)
-            }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: walker.add(file: path, info: info)
-            case S_IFDIR: try walker.walk(folder: path, info: info)
-            default: throw .notAFileOrFolder(path: path)
+            let info = try fileOrFolder(path)
+            if info.st_mode & S_IFMT == S_IFREG {
+                walker.add(file: path, info: info)
+            } else {
+                try walker.walk(folder: path, info: info)
             }
         }
         let files = walker.files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let skipped = walker.skipped.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let notFiles = walker.notFiles.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         return (files, skipped, notFiles)
+    }
+
+    /// Checks, without reading anything, that each given path is a file or a folder: a stage checks this before it
+    /// opens (or creates) a store, so a mistyped input leaves nothing behind.
+    /// - Throws: ``InputDiscoveryError`` naming the first path that does not exist or is neither.
+    public static func requireFilesOrFolders(_ paths: [String]) throws(InputDiscoveryError) {
+        for path in paths { _ = try fileOrFolder(path) }
+    }
+
+    /// The `stat` of a given path that is a regular file or a folder (links followed).
+    private static func fileOrFolder(_ path: String) throws(InputDiscoveryError) -> stat {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if lstat(path, &info) == 0 { throw .notAFileOrFolder(path: path) }  // a dangling link
+            throw .notFound(path: path)
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG || kind == S_IFDIR else { throw .notAFileOrFolder(path: path) }
+        return info
     }
 
     /// `true` when `name` ends with an accepted extension, optionally followed by `.gz`.
