@@ -47,20 +47,22 @@ extension Pipeline {
         try configuration.validate(requireInputs: true)
         // Before the store is opened (or created): every input but the archive that fetch is about to fill.
         try InputDiscovery.requireFilesOrFolders(configuration.inputs.filter { $0 != fetchOptions?.archive })
+        let references = try ReferenceFileSet.read(configuration)
+        try pipeline.requireReportsFolder()
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         var fetched: FetchSummary?
         if let fetchOptions { fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress) }
         let store = try pipeline.explainingStorage { try pipeline.openStore() }
         let ingest = try pipeline.explainingStorage { try pipeline.ingest(store: store, progress: progress) }
-        let analysis = try pipeline.explainingStorage { try pipeline.analyze(store: store) }
+        let analysis = try pipeline.explainingStorage { try pipeline.analyze(store: store, references: references) }
         var consumption: ConsumptionSummary?
         if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
             consumption = try await pipeline.answerConsumptionRequests(store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000))
             // The answers change one mart; the reports show them without analysing twice.
             try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
         }
-        let reports = try pipeline.explainingStorage { try pipeline.report(store: store) }
+        let reports = try pipeline.explainingStorage { try pipeline.report(store: store, references: references) }
         var summary = RunSummary(ingest: ingest, analysis: analysis, reports: reports)
         summary.fetch = fetched
         summary.consumption = consumption

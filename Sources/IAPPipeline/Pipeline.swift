@@ -52,6 +52,7 @@ public struct Pipeline: Sendable {
         let pipeline = try resolvingAppFromStore()
         guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.report() }
         try configuration.validate(requireInputs: false)
+        try requireReportsFolder()
         // The lock first: while another run fills a new store, this one says so (75), not that there is none.
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
@@ -63,13 +64,15 @@ public struct Pipeline: Sendable {
     public func run(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> RunSummary {
         try configuration.validate(requireInputs: true)
         try InputDiscovery.requireFilesOrFolders(configuration.inputs)
+        let references = try ReferenceFileSet.read(configuration)
+        try requireReportsFolder()
         let lock = try storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         return try explainingStorage {
             let store = try openStore()
             let ingestSummary = try ingest(store: store, progress: progress)
-            let analysis = try analyze(store: store)
-            let written = try report(store: store)
+            let analysis = try analyze(store: store, references: references)
+            let written = try report(store: store, references: references)
             return RunSummary(ingest: ingestSummary, analysis: analysis, reports: written)
         }
     }
@@ -126,6 +129,16 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// `--reports` must be a folder, or name one to create: said before any stage runs, not after them all.
+    func requireReportsFolder() throws {
+        var isFolder: ObjCBool = false
+        let path = configuration.reportsDirectory
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw PipelineError.invalidConfiguration(
+                "--reports \(path) is a file, not a folder: give the folder the reports go to (created when missing).")
+        }
+    }
+
     /// The store `--database` names: a SQLite file, or a PostgreSQL URL.
     func storeLocation() throws -> StoreLocation {
         try StoreLocation(configuration.databasePath)
@@ -173,8 +186,8 @@ public struct Pipeline: Sendable {
         }
     }
 
-    func analyze(store: any StoreEngine) throws -> AnalysisSummary {
-        try loadReferenceFiles(into: store)
+    func analyze(store: any StoreEngine, references: ReferenceFileSet? = nil) throws -> AnalysisSummary {
+        try (references ?? ReferenceFileSet.read(configuration)).load(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
@@ -187,12 +200,12 @@ public struct Pipeline: Sendable {
         }
     }
 
-    func report(store: any StoreEngine) throws -> ReportWriteSummary {
+    func report(store: any StoreEngine, references: ReferenceFileSet? = nil) throws -> ReportWriteSummary {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
             let analyzer = Analyzer(store: store, progress: analysisProgress)
-            try loadReferenceFiles(into: store)
+            try (references ?? ReferenceFileSet.read(configuration)).load(into: store)
             let set: ReportSet = try Self.usage {
                 do {
                     return try analyzer.reportSet(analysisOptions)
@@ -239,38 +252,6 @@ public struct Pipeline: Sendable {
             }
         }
         return roots
-    }
-
-    private func loadReferenceFiles(into store: any StoreEngine) throws {
-        let writer = ReferenceWriter(store: store)
-        if let path = configuration.productsPath {
-            let rows: [ProductCatalogRow]
-            do throws(ReferenceFileError) { rows = try ReferenceFiles.readProducts(at: path) } catch { throw PipelineError.invalidReferenceFile(error) }
-            try writer.replaceProducts(rows.map { row in
-                ProductReferenceRow(
-                    line: row.line, productId: row.productId,
-                    productType: ProductType(anySpelling: row.type)?.reportName ?? row.type, currency: row.currency,
-                    priceMilli: row.priceMilli)
-            })
-        }
-        if let path = configuration.reviewsPath {
-            let rows: [AccountReviewRow]
-            do throws(ReferenceFileError) {
-                rows = try ReferenceFiles.readReviews(at: path, now: Int64(Date().timeIntervalSince1970 * 1000))
-            } catch {
-                throw PipelineError.invalidReferenceFile(error)
-            }
-            try writer.replaceReviews(rows.map {
-                AccountReviewReference(
-                    line: $0.line, accountId: $0.accountId, decision: $0.decision.rawValue, reviewedAtMs: $0.reviewedAt,
-                    reviewer: $0.reviewer, note: $0.note)
-            })
-        }
-        if let path = configuration.accountsPath {
-            let rows: [AccountMappingRow]
-            do throws(ReferenceFileError) { rows = try ReferenceFiles.readAccounts(at: path) } catch { throw PipelineError.invalidReferenceFile(error) }
-            try writer.replaceAccounts(rows.map { AccountReferenceRow(line: $0.line, appAccountToken: $0.appAccountToken, accountId: $0.accountId) })
-        }
     }
 
     /// The analysis options this configuration gives (thresholds, months, environment).

@@ -92,6 +92,20 @@ import Testing
             #expect(typo.status == 64 && typo.stderr.contains("no-such-input\" does not exist"), "\(typo.stderr)")
             #expect(!FileManager.default.fileExists(atPath: store) && !FileManager.default.fileExists(atPath: store + ".lock"))
         }
+        // A missing reference file, or a file given as the reports folder: said before the store is opened.
+        let notAFolder = archive.root + "/reports.txt"
+        try "not a folder".write(toFile: notAFolder, atomically: true, encoding: .utf8)
+        for (option, value, sentence) in [
+            ("--products", archive.root + "/no-such-products.csv", "no-such-products.csv: the file cannot be read"),
+            ("--reports", notAFolder, "is a file, not a folder"),
+        ] {
+            let store = archive.root + "/early.sqlite"
+            let early = try Self.run(
+                ["run", "--input", archive.inputs, "--database", store, "--reports", archive.reports, "--bundle-id", app.bundleId, "--quiet"]
+                    + [option, value])
+            #expect(early.status == 64 && early.stderr.contains(sentence), "\(option): \(early.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: store), "\(option) left a store behind")
+        }
         let both = try Self.run(arguments + ["--quiet", "--verbose"])
         #expect(both.status == 64)
         #expect(both.stderr.contains("--quiet and --verbose cannot be used together"))
