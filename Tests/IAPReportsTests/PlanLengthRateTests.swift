@@ -37,7 +37,12 @@ import Testing
         #expect(page.contains("| Churn rate, voluntary, P1M | 28.0 % (14 of 50) | 24.0 % (12 of 50) |"), "\(page)")
         #expect(page.contains("| Churn rate, voluntary, P1Y | 3.3 % (1 of 30) | 3.3 % (1 of 30) |"))
         #expect(page.contains("| Trial conversion, P1M |"))
-        #expect(!page.contains("(15 of 80)"), "no rate blends both lengths")
+        // No rate over all 80 (the product section's sentence read "0.0 % (0 of 80) voluntary" here): each rate is per
+        // plan length, there too.
+        #expect(!page.contains("of 80)"), "no rate blends both lengths")
+        #expect(page.contains("Churn rate by plan length: P1M: 28.0 % (14 of 50) voluntary"), "\(page)")
+        #expect(page.contains("; P1Y: 3.3 % (1 of 30) voluntary, 0.0 % (0 of 30) involuntary (billing)."))
+        #expect(page.contains("conversion by plan length: P1M: — (3 of 4 converted); P1Y: — (0 of 0 converted)."))
         let index = IndexPageRenderer.render(set)
         #expect(index.contains("P1M 28.0 % (14 of 50); P1Y 3.3 % (1 of 30)"), "\(index)")
         let figures = set.months.map { MonthFigures($0, periods: set.productPeriods) }

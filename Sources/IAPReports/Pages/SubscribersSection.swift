@@ -10,12 +10,23 @@ enum SubscribersSection {
             blocks.append(.aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
             return blocks
         }
+        // Rates per plan length where the month has more than one (MonthFigures.rateScopes): a yearly plan churns at
+        // most once a year, so one rate over both would compare nothing.
+        let scopes = figures.rateScopes.map { figures.plan($0) }
+        func perScope(_ rates: (PlanLengthFigures) -> String) -> String {
+            scopes.map { ($0.length.isEmpty ? "" : "\($0.length): ") + rates($0) }.joined(separator: "; ")
+        }
+        let churnRates = perScope {
+            rate($0.voluntaryChurn, of: $0.activeStart) + " voluntary, " + rate($0.involuntaryChurn, of: $0.activeStart)
+                + " involuntary (billing)"
+        }
+        let conversions = perScope { rate($0.trialsConverted, of: $0.trialsEnded, noun: "converted") }
         var summary: Text = "\(strong: "\(figures.activeStart)") paid subscriptions were active when the month began "
-            + "and \(strong: "\(figures.activeEnd)") at its end; \(figures.newPaid) new. Churn rate: "
-            + .prose(rate(figures.voluntaryChurn, of: figures.activeStart)) + " voluntary, "
-            + .prose(rate(figures.involuntaryChurn, of: figures.activeStart)) + " involuntary (billing). Trials: "
-            + "\(figures.trialsStarted) started, \(figures.trialsEnded) ended, "
-            + .prose(rate(figures.trialsConverted, of: figures.trialsEnded, noun: "converted")) + "."
+            + "and \(strong: "\(figures.activeEnd)") at its end; \(figures.newPaid) new; churned: "
+            + "\(figures.voluntaryChurn) voluntary, \(figures.involuntaryChurn) involuntary, \(figures.otherChurn) other. "
+            + "Churn rate\(scopes.count > 1 ? " by plan length" : ""): " + .prose(churnRates) + ". Trials: "
+            + "\(figures.trialsStarted) started, \(figures.trialsEnded) ended; conversion"
+            + "\(scopes.count > 1 ? " by plan length" : ""): " + .prose(conversions) + "."
         if isProvisional { summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change." }
         blocks.append(.paragraph(summary))
         var table = PageTable(columns: [
