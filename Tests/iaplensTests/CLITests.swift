@@ -18,6 +18,13 @@ import Testing
         let output = try Self.run([command, "--help"])
         #expect(output.status == 0)
         #expect(output.stdout.contains("USAGE: iaplens \(command)"))
+        // An example command survives the help's wrapping at 80 columns: each of its lines is indented and every line
+        // but its last ends in a backslash, so it can be pasted into a shell as it is.
+        let lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where line.hasSuffix("\\") {
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            #expect(line.hasPrefix(" ") && next.hasPrefix(" "), "\(command) --help breaks an example:\n\(line)\n\(next)")
+        }
     }
 
     @Test func rootHelpTeachesTheSchedule() throws {

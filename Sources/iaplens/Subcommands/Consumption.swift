@@ -11,8 +11,10 @@ struct Consumption: AsyncParsableCommand {
             --facts is a CSV from the app: transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
 
             Example:
-              iaplens consumption --database iaplens.sqlite --bundle-id com.example.app --facts facts.csv \\
-                --issuer-id 57246542-96fe-1a63-e053-0824d011072a --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
+              iaplens consumption --database iaplens.sqlite \\
+                --bundle-id com.example.app --facts facts.csv \\
+                --issuer-id 57246542-96fe-1a63-e053-0824d011072a \\
+                --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
             """)
 
     @OptionGroup var store: StoreOptions

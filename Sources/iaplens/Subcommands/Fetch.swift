@@ -8,8 +8,10 @@ struct Fetch: AsyncParsableCommand {
             Each page Apple answers is written into the archive (under fetched/) in the shapes ingest reads; the store records where each endpoint stands, so the next fetch asks only for what is new and a stopped one resumes. Run ingest (or run) afterwards.
 
             Example:
-              iaplens fetch --archive /archive --database iaplens.sqlite --bundle-id com.example.app \\
-                --issuer-id 57246542-96fe-1a63-e053-0824d011072a --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
+              iaplens fetch --archive /archive --database iaplens.sqlite \\
+                --bundle-id com.example.app \\
+                --issuer-id 57246542-96fe-1a63-e053-0824d011072a \\
+                --key-id 2X9R4HXF34 --private-key AuthKey_2X9R4HXF34.p8
 
             With an App Store Connect API key (--connect-issuer-id, --connect-key-id, --connect-private-key, --vendor-number), it also downloads Apple's financial reports (FINANCE_DETAIL, region Z1) of every fiscal month the store's data spans, once each, under fetched/finance/; ingest reads them beside the archive. Either key may be given alone.
 
