@@ -48,7 +48,9 @@ import Testing
         #expect(CountText.count(48_101) == "48,101")
         #expect(CountText.count(-1_250) == "−1,250")
         #expect(CountText.of(4_165, 35_958) == "4,165 of 35,958")
-        #expect(CountText.side(by: 3_696, 722, 47) == "3,696 / 722 / 47")
+        #expect(Text.counts(3_696, 722, 47).plain == "3,696 / 722 / 47")
+        // Side by side on one line: a narrow column never leaves "29 /" above "29".
+        #expect(HTMLWriter.inline(.counts(29, 29)) == "<span class=\"nw\">29 / 29</span>", "\(HTMLWriter.inline(.counts(29, 29)))")
         #expect(ChangeText.count(current: 48_101, previous: 41_790) == "+6,311 (+15.1 %)")
         #expect(SubscribersSection.rate(4_165, of: 35_958) == "11.6 % (4,165 of 35,958)")
         let sentence: Text = "\(12_345) documents"

@@ -53,6 +53,9 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
     static func unbroken(_ text: Text) -> Text { Text(spans: [.unbroken(text)]) }
     /// A count with its thousands grouped (`48,101`).
     static func count(_ value: some BinaryInteger) -> Text { .data(CountText.count(Int64(clamping: value))) }
+    /// Counts side by side (`29 / 29`, `3 / 0 / 5`), grouped and kept on one line, so that a narrow column never
+    /// leaves a count apart from its pair.
+    static func counts(_ values: Int64...) -> Text { .unbroken(.data(values.map(CountText.count).joined(separator: " / "))) }
     /// An amount in the currency's own minor units, kept on one line.
     static func money(_ milli: Int64, currency: String) -> Text {
         Text(spans: [.unbroken(.data(MoneyText.amount(milli, currency: currency)))])

@@ -44,7 +44,7 @@ enum ApplePaymentSection {
             let taxes = row.integer("input_tax_milli") + row.integer("adjustments_milli") + row.integer("withholding_tax_milli")
             table.rows.append([
                 .data(row.text("region") + " (" + currency + ")"), .unbroken(.data(status(row.text("status")))),
-                books + " / " + (hasPayment ? .count(row.integer("payment_units_sold")) : .prose("—")),
+                .unbroken(books + " / " + (hasPayment ? .count(row.integer("payment_units_sold")) : .prose("—"))),
                 row.text("apple_earned_milli").isEmpty ? .prose("—") : .money(row.integer("apple_earned_milli"), currency: currency),
                 hasPayment ? .money(row.integer("payment_earned_milli"), currency: currency) : .prose("—"),
                 hasPayment ? .money(row.integer("beginning_balance_milli"), currency: currency) : .prose("—"),

@@ -54,8 +54,8 @@ enum AppleReconciliationSection {
                     + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + row.text("last_gap_day"))))
             table.rows.append([
                 .data(row.text("product_id")), .data(row.text("currency")), .unbroken(.data(Vocabulary.appleStatus(row.text("status")))),
-                .data(CountText.side(by: row.integer("apple_units_sold"), row.integer("archive_units_sold"))),
-                .data(CountText.side(by: row.integer("apple_units_refunded"), row.integer("archive_units_refunded"))),
+                .counts(row.integer("apple_units_sold"), row.integer("archive_units_sold")),
+                .counts(row.integer("apple_units_refunded"), row.integer("archive_units_refunded")),
                 gap, appleProceeds(row), .money(row.integer("archive_est_proceeds_milli"), currency: row.text("currency")),
             ])
         }

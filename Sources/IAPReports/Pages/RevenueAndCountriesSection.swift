@@ -61,7 +61,7 @@ enum RevenueAndCountriesSection {
         func cells(_ name: Text, _ value: (String) -> Int64) -> [Text] {
             [
                 name, .count(value("active_start")), .count(value("new_paid")),
-                .data(CountText.side(by: value("churned_voluntary"), value("churned_involuntary"), value("churned_other"))),
+                .counts(value("churned_voluntary"), value("churned_involuntary"), value("churned_other")),
                 .count(value("active_end")), .count(value("refunds")), .count(value("units_sold")),
             ]
         }

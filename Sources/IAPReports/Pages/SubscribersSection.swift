@@ -39,11 +39,11 @@ enum SubscribersSection {
             let start = row.integer("active_start")
             table.rows.append([
                 .data(row.text("product_id")), .count(start), .count(row.integer("new_paid")),
-                .data(CountText.side(by: row.integer("churned_voluntary"), row.integer("churned_involuntary"), row.integer("churned_other"))),
+                .counts(row.integer("churned_voluntary"), row.integer("churned_involuntary"), row.integer("churned_other")),
                 .unbroken(.data(rate(row.integer("churned_voluntary"), of: start))),
                 .unbroken(.data(rate(row.integer("churned_involuntary"), of: start))),
                 .count(row.integer("active_end")),
-                .data(CountText.side(by: row.integer("trials_started"), row.integer("trials_ended"))),
+                .counts(row.integer("trials_started"), row.integer("trials_ended")),
                 .unbroken(.data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted"))),
             ])
         }

@@ -13,11 +13,6 @@ enum CountText {
         count(Int64(clamping: part)) + " of " + count(Int64(clamping: whole))
     }
 
-    /// `3,696 / 722 / 47`: counts read side by side (sold / refunded, voluntary / involuntary / other).
-    static func side(by side: Int64...) -> String {
-        side.map(count).joined(separator: " / ")
-    }
-
     /// `1234567` → `1,234,567`.
     static func grouped(_ value: UInt64) -> String {
         var digits = Array(String(value))
