@@ -1,0 +1,1 @@
+"""The independent recomputation of the report files (scripts/recompute-reports.py), in parts."""
