@@ -32,6 +32,9 @@ enum ReportingCurrencyReader {
             return latestRate(currency)
         }
 
+        /// The currencies a figure can be converted into: the bank's, and each one a paid summary gives a rate for.
+        var reachable: Set<String> { Set(rates.keys).union([bank]) }
+
         /// The latest paid rate of the currency.
         func latestRate(_ currency: String) -> Rate? {
             rates[currency].flatMap { byMonth in byMonth.keys.max().flatMap { byMonth[$0] } }
@@ -101,7 +104,7 @@ enum ReportingCurrencyReader {
             return "--reporting-currency \(requested) converts nothing: no paid payment summary is loaded, and the "
                 + "rates come from them (App Store Connect, Payments and Financial Reports)."
         }
-        let reachable = Set(converter.rates.keys).union([converter.bank])
+        let reachable = converter.reachable
         guard !reachable.contains(requested) else { return nil }
         let choices = [converter.bank] + reachable.subtracting([converter.bank]).sorted()
         return "--reporting-currency \(requested) converts nothing: Apple's paid payment summaries pay in "

@@ -7,6 +7,11 @@ enum ReportingCurrencySection {
     static func render(month: MonthReport, set: ReportSet) -> [Block] {
         guard let money = set.converted[month.month] else { return [] }
         let cur = money.currency
+        if money.convertsNothing {
+            // Sums of nothing would read as "gross 0.00 EUR": say instead that no figure could be converted.
+            return [.paragraph("\(strong: .prose("In \(cur)")): nothing converts, for want of a paid rate: "
+                + .data(money.unconverted.sorted().joined(separator: ", ")) + ".")]
+        }
         var text: Text = "\(strong: .prose("In \(cur)")): gross " + .money(money.grossMilli, currency: cur) + ", refunds "
             + .money(money.refundedMilli, currency: cur) + ", Apple's proceeds " + .money(money.appleProceedsMilli, currency: cur)
             + ", the archive's estimated proceeds " + .money(money.estimatedProceedsMilli, currency: cur)

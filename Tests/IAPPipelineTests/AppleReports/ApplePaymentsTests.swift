@@ -277,9 +277,10 @@ enum FinanceWorldText {
         try archive.write("apple/financial_report.csv", bytes: Array(Self.summary.utf8))
         let summary = try run(archive, reporting: "EUR")
         let page = try archive.report("2026-03/report.md")
-        #expect(page.contains("**In EUR**"))
-        #expect(page.contains("Not converted, for want of a paid rate: JPY, USD") || page.contains("Not converted, for want of a paid rate: USD"), "\(page)")
-        // Nothing converts into EUR: the run says so, and so do the pages. Before: only "gross 0.00 EUR".
+        // Nothing converts into EUR: the page names what stays unconverted, with no sums of nothing ("gross 0.00 EUR",
+        // as it read before), and the run and the pages say why.
+        #expect(page.contains("**In EUR**: nothing converts, for want of a paid rate: JPY, USD.") || page.contains("**In EUR**: nothing converts, for want of a paid rate: USD."), "\(page)")
+        #expect(!page.contains("0.00 EUR"), "\(page)")
         let warning = "--reporting-currency EUR converts nothing: Apple's paid payment summaries pay in USD and give "
             + "rates into it for JPY only, so every figure stays in its own currency; choose one of USD, JPY."
         #expect(summary.reports.warnings == [warning])
