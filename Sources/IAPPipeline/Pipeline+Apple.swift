@@ -28,7 +28,7 @@ extension Pipeline {
         try requireExistingStore(for: "consumption")
         let store = try explainingStorage { try openStore() }
         // Flags are evaluated at each request's time by the models (account_flags): build them from the data now.
-        _ = try explainingStorage { try analyze(store: store) }
+        _ = try explainingStorage { try analyze(store: store, references: try ReferenceFileSet.read(configuration)) }
         return try await answerConsumptionRequests(store: store, dryRun: dryRun, now: now)
     }
 
@@ -44,11 +44,7 @@ extension Pipeline {
         // What is fetched is ingested in the same run, wherever the config put it.
         if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
         let pipeline = Pipeline(configuration: configuration, analysisProgress: analysisProgress)
-        try configuration.validate(requireInputs: true)
-        // Before the store is opened (or created): every input but the archive that fetch is about to fill.
-        try InputDiscovery.requireFilesOrFolders(configuration.inputs.filter { $0 != fetchOptions?.archive })
-        let references = try ReferenceFileSet.read(configuration)
-        try pipeline.requireReportsFolder()
+        let references = try pipeline.checkBeforeRun(fetching: fetchOptions?.archive)
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         var fetched: FetchSummary?
@@ -62,7 +58,8 @@ extension Pipeline {
             // The answers change one mart; the reports show them without analysing twice.
             try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
         }
-        let reports = try pipeline.explainingStorage { try pipeline.report(store: store, references: references) }
+        // Analyze has just loaded the reference files: the report keeps the store's copy.
+        let reports = try pipeline.explainingStorage { try pipeline.report(store: store, references: ReferenceFileSet()) }
         var summary = RunSummary(ingest: ingest, analysis: analysis, reports: reports)
         summary.fetch = fetched
         summary.consumption = consumption

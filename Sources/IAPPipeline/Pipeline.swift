@@ -43,7 +43,7 @@ public struct Pipeline: Sendable {
         let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "analyze")
-        return try explainingStorage { try analyze(store: try openStore()) }
+        return try explainingStorage { try analyze(store: try openStore(), references: try ReferenceFileSet.read(configuration)) }
     }
 
     /// `report`: writes the CSV and Markdown files from the built models.
@@ -57,22 +57,20 @@ public struct Pipeline: Sendable {
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "report")
-        return try explainingStorage { try report(store: try openStore()) }
+        return try explainingStorage { try report(store: try openStore(), references: try ReferenceFileSet.read(configuration)) }
     }
 
     /// `run`: ingest, analyze and report in order, holding the store throughout.
     public func run(progress: (@Sendable (IngestProgress) -> Void)? = nil) throws -> RunSummary {
-        try configuration.validate(requireInputs: true)
-        try InputDiscovery.requireFilesOrFolders(configuration.inputs)
-        let references = try ReferenceFileSet.read(configuration)
-        try requireReportsFolder()
+        let references = try checkBeforeRun()
         let lock = try storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         return try explainingStorage {
             let store = try openStore()
             let ingestSummary = try ingest(store: store, progress: progress)
             let analysis = try analyze(store: store, references: references)
-            let written = try report(store: store, references: references)
+            // Analyze has just loaded the reference files: the report keeps the store's copy.
+            let written = try report(store: store, references: ReferenceFileSet())
             return RunSummary(ingest: ingestSummary, analysis: analysis, reports: written)
         }
     }
@@ -127,6 +125,18 @@ public struct Pipeline: Sendable {
             throw PipelineError.invalidConfiguration(
                 "No store at \(location): \(command) reads a store that ingest has filled. Check --database, or run `iaplens ingest` (or `run`) first.")
         }
+    }
+
+    /// What `run` checks before it takes the lock and opens (or creates) the store, so that a mistyped path stops it
+    /// at once and leaves nothing behind: the options, every input (but `fetching`, the archive fetch is about to
+    /// fill), the reference files (read here, once) and the reports folder.
+    /// - Returns: The reference files, for the analysis to load.
+    func checkBeforeRun(fetching archive: String? = nil) throws -> ReferenceFileSet {
+        try configuration.validate(requireInputs: true)
+        try InputDiscovery.requireFilesOrFolders(configuration.inputs.filter { $0 != archive })
+        let references = try ReferenceFileSet.read(configuration)
+        try requireReportsFolder()
+        return references
     }
 
     /// `--reports` must be a folder, or name one to create: said before any stage runs, not after them all.
@@ -186,8 +196,9 @@ public struct Pipeline: Sendable {
         }
     }
 
-    func analyze(store: any StoreEngine, references: ReferenceFileSet? = nil) throws -> AnalysisSummary {
-        try (references ?? ReferenceFileSet.read(configuration)).load(into: store)
+    /// Loads `references` (a file not in it keeps the store's copy) and builds every model.
+    func analyze(store: any StoreEngine, references: ReferenceFileSet) throws -> AnalysisSummary {
+        try references.load(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
@@ -200,12 +211,13 @@ public struct Pipeline: Sendable {
         }
     }
 
-    func report(store: any StoreEngine, references: ReferenceFileSet? = nil) throws -> ReportWriteSummary {
+    /// Loads `references` (`report` alone may have to analyze first) and writes the reports.
+    func report(store: any StoreEngine, references: ReferenceFileSet) throws -> ReportWriteSummary {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "report", isVerified: !configuration.noVerify)
         do {
             let analyzer = Analyzer(store: store, progress: analysisProgress)
-            try (references ?? ReferenceFileSet.read(configuration)).load(into: store)
+            try references.load(into: store)
             let set: ReportSet = try Self.usage {
                 do {
                     return try analyzer.reportSet(analysisOptions)
