@@ -27,7 +27,7 @@ import Testing
         #expect(MoneyText.amount(995, currency: "EUR") == "1.00 EUR")
         #expect(MoneyText.amount(994, currency: "EUR") == "0.99 EUR")
         #expect(MoneyText.amount(-700, currency: "USD") == "−0.70 USD")
-        #expect(MoneyText.amount(0, currency: "XXX") == "0 XXX")
+        #expect(MoneyText.amount(0, currency: "XXX") == "—")  // unpriced: no amount is known
         #expect(MoneyText.chartValue(-12_345, currency: "USD") == "-12.35")
     }
 

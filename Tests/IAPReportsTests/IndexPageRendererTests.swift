@@ -31,6 +31,34 @@ import Testing
                 + "<span class=\"nw\"><a href=\"2026-10/report.html\">2026-10</a></span>"))
     }
 
+    /// A month of V1 sales without a catalog price: currency `XXX`, 0 in every money column. Its sums would read
+    /// "0 XXX", a figure of nothing; the pages count the sales instead and add no amount.
+    @Test func unpricedSalesAreCountedNotSummed() {
+        let august = MonthReport(
+            month: "2026-08",
+            tables: Fixtures.tables([
+                Fixtures.table(
+                    "reconciliation.csv", ReportColumns.reconciliation,
+                    [
+                        [
+                            .text("2026-08"), .text("XXX"), .text("auto_renewable"), .integer(13), .integer(0),
+                            .integer(1), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0), .integer(14),
+                        ]
+                    ])
+            ]),
+            flaggedTimelines: [], isEmpty: false)
+        let set = Fixtures.set(months: [august, Fixtures.september()])
+        let index = IndexPageRenderer.render(set)
+        #expect(index.contains("| [2026-08](2026-08/report.md) | 13 (13 unpriced) | — | — | — | no report |"))
+        #expect(!index.contains("0 XXX"))
+        let page = MonthPageRenderer.render(month: august, previous: nil, set: set)
+        #expect(!page.contains("Net revenue (XXX)"))
+        #expect(!page.contains("| 0 XXX |"))
+        // The finance table still lists the currency with its counts, and no amount, where the page says what XXX
+        // holds.
+        #expect(page.contains("| XXX | 13 | — | 1 | — | — | — | 0 | — |"))
+    }
+
     @Test func emptySetStillRenders() {
         let page = IndexPageRenderer.render(Fixtures.set(months: []))
         #expect(page.contains("_No months in this report set._"))

@@ -212,7 +212,7 @@ public struct Analyzer: Sendable {
         if dataQuality.unpricedTransactions > 0 {
             let count = dataQuality.unpricedTransactions
             notes.append(
-                "\(count) transaction\(count == 1 ? "" : "s") had no price (V1 without a products.csv row): "
+                "\(count) transaction\(count == 1 ? "" : "s") in the store had no price (V1 without a products.csv row): "
                     + "counted in sales/refunds and unpriced, with currency XXX and 0 in money columns.")
         }
         if options.smallBusiness {

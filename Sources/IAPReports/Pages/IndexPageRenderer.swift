@@ -91,6 +91,11 @@ public struct IndexPageRenderer {
             let texts = amounts.entries.map { Text.money($0.milli, currency: $0.currency) }
             return texts.isEmpty ? "—" : Text.joined(texts, separator: ", ")
         }
+        // Sales without a price add nothing to the amounts beside them, so the count says how many there are.
+        func sales(_ figure: MonthFigures) -> Text {
+            guard figure.unpricedSales > 0 else { return .count(figure.sales) }
+            return .count(figure.sales) + " " + .unbroken(.data("(\(CountText.count(figure.unpricedSales)) unpriced)"))
+        }
         func monthCell(_ month: MonthReport) -> Text {
             ProvisionalMonth.isProvisional(month.month, asOf: asOf) ? monthLink(month) + " " + .emphasis("provisional") : monthLink(month)
         }
@@ -101,7 +106,7 @@ public struct IndexPageRenderer {
         // Finance's figures per currency (reconciliation.csv, apple_reconciliation.csv).
         for (month, figure) in zip(months, figures) {
             finance.rows.append([
-                monthCell(month), .count(figure.sales), money(figure.grossByCurrency), money(figure.netByCurrency),
+                monthCell(month), sales(figure), money(figure.grossByCurrency), money(figure.netByCurrency),
                 money(figure.proceedsByCurrency),
                 figure.hasAppleReport ? money(figure.appleProceedsByCurrency) + partialCoverage(month.month, set) : "no report",
             ])

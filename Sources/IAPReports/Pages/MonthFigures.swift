@@ -20,6 +20,8 @@ struct MonthFigures {
     var consumableLostProceeds = CurrencyAmounts()
 
     var sales: Int64 = 0
+    /// The sales without a price (currency `XXX`): counted in `sales`, never in the money sums.
+    var unpricedSales: Int64 = 0
     var grossByCurrency = CurrencyAmounts()
     var netByCurrency = CurrencyAmounts()
     var proceedsByCurrency = CurrencyAmounts()
@@ -86,19 +88,20 @@ struct MonthFigures {
         }
         for row in month.rows("refunds.csv") {
             refunds += row.integer("refunds")
-            refundedByCurrency.add(row.integer("refunded_gross_milli"), currency: row.text("currency"))
+            refundedByCurrency.addMoney(row.integer("refunded_gross_milli"), currency: row.text("currency"))
         }
         for row in month.rows("consumable_losses.csv") {
             consumableRefunds += row.integer("refunds")
-            consumableLostProceeds.add(row.integer("lost_proceeds_milli"), currency: row.text("currency"))
+            consumableLostProceeds.addMoney(row.integer("lost_proceeds_milli"), currency: row.text("currency"))
         }
         for row in month.rows("reconciliation.csv") {
             sales += row.integer("sales")
-            grossByCurrency.add(row.integer("gross_milli"), currency: row.text("currency"))
-            netByCurrency.add(row.integer("net_milli"), currency: row.text("currency"))
-            proceedsByCurrency.add(row.integer("est_proceeds_milli"), currency: row.text("currency"))
+            if row.text("currency") == MoneyText.noCurrency { unpricedSales += row.integer("sales") }
+            grossByCurrency.addMoney(row.integer("gross_milli"), currency: row.text("currency"))
+            netByCurrency.addMoney(row.integer("net_milli"), currency: row.text("currency"))
+            proceedsByCurrency.addMoney(row.integer("est_proceeds_milli"), currency: row.text("currency"))
         }
-        for row in month.rows("mrr.csv") { mrrByCurrency.add(row.integer("mrr_milli"), currency: row.text("currency")) }
+        for row in month.rows("mrr.csv") { mrrByCurrency.addMoney(row.integer("mrr_milli"), currency: row.text("currency")) }
         for row in month.rows("apple_payments.csv") where !row.text("proceeds_milli").isEmpty {
             hasPayment = true
             depositByCurrency.add(row.integer("proceeds_milli"), currency: row.text("bank_currency"))
@@ -109,7 +112,7 @@ struct MonthFigures {
             if !currency.isEmpty && currency != "mixed" {
                 appleProceedsByCurrency.add(row.integer("apple_proceeds_milli"), currency: currency)
             }
-            coveredEstimateByCurrency.add(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
+            coveredEstimateByCurrency.addMoney(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
         }
         for row in month.rows("subscriptions.csv") {
             activeStart += row.integer("active_start")

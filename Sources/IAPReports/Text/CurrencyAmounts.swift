@@ -12,6 +12,13 @@ struct CurrencyAmounts: Equatable {
         entries.insert((currency, milli), at: index)
     }
 
+    /// Adds a money amount, leaving out `XXX` (``MoneyText/noCurrency``): unpriced transactions carry it with 0 in
+    /// every money column, so a sum "0 XXX" would only say that nothing was priced. Counts use ``add(_:currency:)``.
+    mutating func addMoney(_ milli: Int64, currency: String) {
+        guard currency != MoneyText.noCurrency else { return }
+        add(milli, currency: currency)
+    }
+
     /// The amount of one currency (0 when absent).
     subscript(_ currency: String) -> Int64 {
         entries.first { $0.currency == currency }?.milli ?? 0

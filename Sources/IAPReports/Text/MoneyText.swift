@@ -5,14 +5,20 @@
 /// The CSV `_milli` columns stay the exact, authoritative figures; this rounding happens only at the page edge.
 /// Negative amounts use the minus sign U+2212, like every signed figure on the pages.
 enum MoneyText {
-    /// `1,234.56 USD`, `−0.70 EUR`, `5,100 JPY`.
+    /// ISO 4217's code for "no currency": the currency of unpriced transactions (a V1 transaction whose product
+    /// `products.csv` does not list), whose money columns hold 0 (REPORTS.md, Amount).
+    static let noCurrency = "XXX"
+
+    /// `1,234.56 USD`, `−0.70 EUR`, `5,100 JPY`; `—` for ``noCurrency``, whose amounts are not known.
     static func amount(_ milli: Int64, currency: String) -> String {
+        guard currency != noCurrency else { return "—" }
         let (negative, units) = rounded(milli, currency: currency)
         return (negative ? "−" : "") + number(units, currency: currency, grouped: true) + " " + currency
     }
 
     /// `+12.50 USD` / `−3,000.00 USD` / `0.00 USD`: a change.
     static func signedAmount(_ milli: Int64, currency: String) -> String {
+        guard currency != noCurrency else { return "—" }
         let (negative, units) = rounded(milli, currency: currency)
         let sign = units == 0 ? "" : (negative ? "−" : "+")
         return sign + number(units, currency: currency, grouped: true) + " " + currency
