@@ -111,7 +111,10 @@ public struct Pipeline: Sendable {
         } catch let error as StoreError {
             // No lock can be made there (a folder that does not exist, or one not writable): then no run is creating
             // the store either, and the store's absence is what to say.
-            guard case .cannotLock = error else { throw error }
+            switch error {
+            case .cannotLock, .invalidLocation: break
+            default: throw error
+            }
         }
         location.removeUnusedRunLock()
         try requireExistingStore(for: command)

@@ -90,6 +90,16 @@ import Testing
         // A folder that does not exist either: the same sentence, not a lock that could not be made there.
         let nowhere = try Self.run(["report", "--database", archive.root + "/no-such-folder/x.sqlite", "--reports", archive.reports, "--quiet"])
         #expect(nowhere.status == 64 && nowhere.stderr.contains("No store at"), "\(nowhere.stderr)")
+        // run and ingest create the store file, never its folder: a folder that does not exist is a mistyped
+        // --database (64), said as such rather than as a lock that could not be made (73).
+        for command in ["run", "ingest"] {
+            let folder = archive.root + "/no-such-store-folder"
+            let missing = try Self.run(
+                [command, "--input", archive.inputs, "--database", folder + "/x.sqlite", "--bundle-id", app.bundleId, "--quiet"]
+                    + (command == "run" ? ["--reports", archive.reports] : []))
+            #expect(missing.status == 64 && missing.stderr.contains("its folder \(folder) does not exist; create it (mkdir -p"), "\(missing.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: folder))
+        }
         // A mistyped input: said, and no store (bound to the bundle ID given) or lock file left behind.
         for command in ["run", "ingest"] {
             let store = archive.root + "/\(command)-typo.sqlite"

@@ -21,7 +21,15 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
         let path = Self.realPath(databasePath) + ".lock"
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw StoreError.cannotLock(path: path, reason: String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            // A folder that does not exist is a mistyped --database, not a lock problem: iaplens creates the store
+            // file, never folders, so a typo cannot plant a store somewhere unexpected.
+            let folder = (path as NSString).deletingLastPathComponent
+            if errno == ENOENT, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                throw StoreError.invalidLocation(
+                    databasePath, reason: "its folder \(folder) does not exist; create it (mkdir -p \(folder)) or correct the path")
+            }
+            throw StoreError.cannotLock(path: path, reason: reason)
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
