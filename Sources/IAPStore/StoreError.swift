@@ -33,8 +33,10 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            return "Cannot open the store \(path): \(Self.ended(reason)) Check the --database value (path and folder permissions, "
-                + "or the server, user, password and database of the URL)."
+            let check = path.contains("://")
+                ? "the server, user, password (or PGPASSWORD, ~/.pgpass) and database of the URL"
+                : "the path and its folder's permissions"
+            return "Cannot open the store \(path): \(Self.ended(reason)) Check the --database value: \(check)."
         case .newerSchema(let path):
             return "The store \(path) was written by a newer iaplens. Upgrade iaplens, or use another --database."
         case .otherApp(let path, let storeBundleId, let requestedBundleId):

@@ -100,6 +100,18 @@ import Testing
             #expect(missing.status == 64 && missing.stderr.contains("its folder \(folder) does not exist; create it (mkdir -p"), "\(missing.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder))
         }
+        // A folder, or a file that is not a SQLite database, given as the store: said as such (64), not as a file
+        // that could not be opened, and the file is left as it was.
+        let notADatabase = archive.root + "/notes.sqlite"
+        try "not a database, just notes".write(toFile: notADatabase, atomically: true, encoding: .utf8)
+        for (database, sentence) in [
+            (archive.root, "it is a folder; name a file in it, e.g. \(archive.root)/store.sqlite"),
+            (notADatabase, "it is not a SQLite database"),
+        ] {
+            let wrong = try Self.run(["ingest", "--input", archive.inputs, "--database", database, "--bundle-id", app.bundleId, "--quiet"])
+            #expect(wrong.status == 64 && wrong.stderr.contains(sentence), "\(wrong.stderr)")
+        }
+        #expect(try String(contentsOfFile: notADatabase, encoding: .utf8) == "not a database, just notes")
         // A mistyped input: said, and no store (bound to the bundle ID given) or lock file left behind.
         for command in ["run", "ingest"] {
             let store = archive.root + "/\(command)-typo.sqlite"

@@ -58,6 +58,15 @@ public final class SQLiteStore: StoreEngine {
             case .readOnly?: throw StoreError.storageReadOnly(path: path, reason: "\(error)")
             case nil: break
             }
+            if (error as? DatabaseError)?.resultCode == .SQLITE_NOTADB {
+                throw StoreError.invalidLocation(
+                    path, reason: "it is not a SQLite database (\(error)); pass a new file or an iaplens store")
+            }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                throw StoreError.invalidLocation(
+                    path, reason: "it is a folder; name a file in it, e.g. \((path as NSString).appendingPathComponent("store.sqlite"))")
+            }
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }
     }
