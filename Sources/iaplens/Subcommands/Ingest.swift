@@ -4,7 +4,12 @@ import IAPPipeline
 struct Ingest: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read new archive files into the store (verified, deduplicated, bad input quarantined).",
-        discussion: "A file already read (same content) is skipped; a run killed midway is completed by the next one.")
+        discussion: """
+            Reads, from files or folders (searched recursively), notification archives and lookups (.json, .jsonl, \
+            .ndjson, any of them gzipped) and Apple's financial reports and payment summaries (recognised by their \
+            content, whatever their names). A file already read (same content) is skipped; a run killed midway is \
+            completed by the next one.
+            """)
 
     @OptionGroup var store: StoreOptions
     @OptionGroup var log: LogOptions
