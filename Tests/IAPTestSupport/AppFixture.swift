@@ -77,6 +77,13 @@ public struct AppFixture: Sendable {
         return Self.body(try sign(payload))
     }
 
+    /// One `SUBSCRIBED` notification of a first purchase (2025-10-09): the smallest archive a command runs on.
+    public func firstPurchase() throws -> String {
+        try notification(
+            type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
+            transaction: transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
+    }
+
     /// Wraps a JWS as a webhook body.
     public static func body(_ jws: String) -> String {
         JSONValue.object(JSONObject([("signedPayload", .string(jws))])).text

@@ -10,11 +10,7 @@ import Testing
     @Test func mistypedPathsStopBeforeTheStoreIsTouched() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        try archive.write("n.jsonl", lines: [
-            try app.notification(
-                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
-                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
-        ])
+        try archive.write("n.jsonl", lines: [try app.firstPurchase()])
         let failed = try Self.run(["report", "--database", archive.root + "/none.sqlite", "--bundle-id", app.bundleId, "--reports", archive.reports, "--quiet"])
         #expect(failed.status == 64)
         #expect(failed.stderr.wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z error: No store at .*\n/) != nil, "\(failed.stderr)")

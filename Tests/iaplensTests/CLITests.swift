@@ -67,11 +67,7 @@ import Testing
     @Test func logLinesAreTimestampedAndVerbosityIsChosen() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        try archive.write("n.jsonl", lines: [
-            try app.notification(
-                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
-                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
-        ])
+        try archive.write("n.jsonl", lines: [try app.firstPurchase()])
         let arguments = [
             "run", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
             "--bundle-id", app.bundleId, "--app-apple-id", String(app.appAppleId), "--root-certificate", try archive.trustedRoot(),
@@ -92,12 +88,7 @@ import Testing
     @Test func aFullRunFromAnotherDirectoryWritesReportsAndExitsZero() throws {
         let archive = try TestArchive()
         let app = AppFixture()
-        try archive.write("n.jsonl", lines: [
-            try app.notification(
-                type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
-                transaction: app.transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000)),
-            "not json",
-        ])
+        try archive.write("n.jsonl", lines: [try app.firstPurchase(), "not json"])
         let output = try Self.run([
             "run", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
             "--bundle-id", app.bundleId, "--app-apple-id", String(app.appAppleId), "--root-certificate", try archive.trustedRoot(),
