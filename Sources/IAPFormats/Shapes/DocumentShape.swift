@@ -83,18 +83,34 @@ public enum DocumentShape {
     private static func receivedAtValue(_ value: JSONValue?) throws(FormatFailure) -> Int64 {
         switch value {
         case .number(let number)?:
-            guard let millis = number.int64 else {
-                throw badField("receivedAt", "is \(number.text); expected whole milliseconds since 1970 or an ISO 8601 timestamp")
+            guard let millis = number.int64 ?? wholeMillis(number.text) else {
+                throw badField("receivedAt", "is \(number.text); expected milliseconds since 1970 or an ISO 8601 timestamp")
             }
             return millis
         case .string(let text)?:
             guard let millis = ISO8601Millis.parse(text) else {
-                throw badField("receivedAt", "is \"\(text.prefix(60))\", which is not an ISO 8601 timestamp such as 2026-10-03T12:00:00Z")
+                let zoneless = ISO8601Millis.parse(text + "Z") != nil
+                throw badField(
+                    "receivedAt",
+                    "is \"\(text.prefix(60))\", which "
+                        + (zoneless
+                            ? "has no time zone, so it names no instant: write Z for UTC (2026-10-03T12:00:00Z) or an offset (+02:00)"
+                            : "is not an ISO 8601 timestamp such as 2026-10-03T12:00:00Z"))
             }
             return millis
         default:
             throw badField("receivedAt", "is \(value?.typeDescription ?? "missing"); expected milliseconds or an ISO 8601 string")
         }
+    }
+
+    /// `1751551200000.123` as 1751551200000: the envelope is the archiver's, not Apple's, and archivers that keep
+    /// times as floating point write milliseconds with a fraction. Truncated, as every time in the reports is.
+    /// Only the plain `digits.digits` spelling: an exponent or a sign is refused, as for Apple's own fields.
+    private static func wholeMillis(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int64(parts[0]).flatMap { $0 >= 0 && parts[0].first != "-" ? $0 : nil }
     }
 
     // MARK: - Failures

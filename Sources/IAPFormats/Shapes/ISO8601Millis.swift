@@ -2,7 +2,9 @@
 public enum ISO8601Millis {
     /// Parses `2026-10-03T12:00:00Z`, with optional fractional seconds (any number of digits; beyond milliseconds
     /// they are truncated), and `Z` or an offset `+02:00` / `-0530` / `+02`. A bare date `2026-10-03` means midnight UTC.
-    /// `T`/`Z` may be lower case. Years 0000–9999.
+    /// `T`/`Z` may be lower case; a space may stand for the `T` (RFC 3339 allows it, and databases and Python's
+    /// `str(datetime)` write it: `2026-10-03 12:00:00+00`); the seconds may be left out (`12:00Z`). A time without
+    /// `Z` or an offset is refused: it names no instant. Years 0000–9999.
     /// - Returns: Milliseconds since 1970-01-01T00:00:00Z, or `nil` when the text is not such a timestamp or names an
     ///   impossible date or time (month 13, February 30, hour 24, second 60…).
     public static func parse(_ text: String) -> Int64? {
@@ -14,21 +16,26 @@ public enum ISO8601Millis {
         else { return nil }
         let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         if scanner.isAtEnd { return days * CivilCalendar.millisecondsPerDay }
-        guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")),
+        guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")) || scanner.take(UInt8(ascii: " ")),
               let hour = scanner.digits(2), scanner.take(Byte.colon),
-              let minute = scanner.digits(2), scanner.take(Byte.colon),
-              let second = scanner.digits(2),
-              hour < 24, minute < 60, second < 60
+              let minute = scanner.digits(2),
+              hour < 24, minute < 60
         else { return nil }
+        var second: Int64 = 0
         var millis: Int64 = 0
-        if scanner.take(Byte.dot) {
-            var count = 0
-            while let digit = scanner.digit() {
-                if count < 3 { millis = millis * 10 + digit }
-                count += 1
+        // A fraction belongs to the seconds: after `12:00`, a `.` is refused below, where a zone is expected.
+        if scanner.take(Byte.colon) {
+            guard let seconds = scanner.digits(2), seconds < 60 else { return nil }
+            second = seconds
+            if scanner.take(Byte.dot) {
+                var count = 0
+                while let digit = scanner.digit() {
+                    if count < 3 { millis = millis * 10 + digit }
+                    count += 1
+                }
+                guard count > 0 else { return nil }
+                for _ in count..<max(count, 3) { millis *= 10 }
             }
-            guard count > 0 else { return nil }
-            for _ in count..<max(count, 3) { millis *= 10 }
         }
         var offsetSeconds: Int64 = 0
         if scanner.take(UInt8(ascii: "Z")) || scanner.take(UInt8(ascii: "z")) {

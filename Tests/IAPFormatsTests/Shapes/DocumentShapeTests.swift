@@ -78,6 +78,23 @@ import Testing
         #expect(iso.receivedAtMillis == ISO8601Millis.parse("2026-10-03T12:00:00.500Z"))
         #expect(iso.body == .refundHistoryPage(entries: [], revision: nil, hasMore: nil))
         #expect(try recognise(#"{"signedPayload":"x"}"#).get().receivedAtMillis == nil)
+        // The envelope is the archiver's: milliseconds with a fraction (a float in the archiver) are truncated, and
+        // the time as a database or Python writes it is read.
+        #expect(try recognise(#"{"receivedAt":1790000000123.987,"body":{"signedPayload":"x"}}"#).get().receivedAtMillis == 1_790_000_000_123)
+        #expect(try recognise(#"{"receivedAt":"2026-10-03 14:00:00.5+02","body":{"signedPayload":"x"}}"#).get().receivedAtMillis
+            == ISO8601Millis.parse("2026-10-03T12:00:00.500Z"))
+        for refused in ["1.79e12", "-1790000000123.5", "1790000000123."] {
+            #expect(throws: (any Error).self, "\(refused)") {
+                try recognise(#"{"receivedAt":"# + refused + #","body":{"signedPayload":"x"}}"#).get()
+            }
+        }
+    }
+
+    /// A time without a zone names no instant: refused, saying what to add.
+    @Test func zonelessReceivedAtSaysWhatToAdd() throws {
+        let failure = try failure(#"{"receivedAt":"2026-10-03T12:00:00","body":{"signedPayload":"x"}}"#)
+        #expect(failure.reason == .badField)
+        #expect(failure.message.contains("has no time zone, so it names no instant: write Z for UTC"), "\(failure.message)")
     }
 
     @Test func nestedEnvelopeIsUnknownShape() throws {
