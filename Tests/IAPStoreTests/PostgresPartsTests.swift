@@ -48,6 +48,15 @@ import Testing
         }
         #expect(url.schema == "x")
         #expect(try StoreLocation("postgresql://u:p@h/d").description == "postgresql://u:***@h/d")
+        // What is left of `"$URL?schema=app"` when the variable is unset: refused, not a SQLite file named after it.
+        for leftover in ["?schema=app", " ?schema=app&password=hunter2", ""] {
+            #expect {
+                _ = try StoreLocation(leftover)
+            } throws: { error in
+                guard case .invalidLocation = error as? StoreError else { return false }
+                return "\(error)".contains("unset variable?") && !"\(error)".contains("hunter2")
+            }
+        }
     }
 
     @Test func aServerThatCannotBeReachedIsAnErrorThatNamesItWithoutThePassword() throws {

@@ -20,6 +20,14 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
                 PostgresURL.redact(trimmed),
                 reason: "it looks like a URL but is not a PostgreSQL URL iaplens reads: write postgres://… or postgresql://… "
                     + "(libpq's form), or give a file path for a SQLite store")
+        } else if trimmed.hasPrefix("?") || trimmed.isEmpty {
+            // `--database "$URL?schema=app"` with the variable unset or empty: taken as a path, it would create a
+            // SQLite file named `?schema=app` in the working folder and run there, silently, on an empty store.
+            throw .invalidLocation(
+                "\"\(PostgresURL.redact(trimmed))\"",
+                reason: trimmed.isEmpty
+                    ? "it is empty; give a file path or a postgres:// URL (an unset variable?)"
+                    : "it is only the query of a URL, without postgres://user@host/database before it (an unset variable?)")
         } else {
             self = .sqlite(path: text)
         }
