@@ -5,7 +5,7 @@ struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The store: a SQLite file, or a PostgreSQL URL postgres://user[:password]@host[:port]/database"
             + "[?schema=name&sslmode=require…] (default schema public; the password may also come from PGPASSWORD or "
-            + "~/.pgpass). ingest, run and fetch create it when missing; the other commands need an existing one. "
+            + "~/.pgpass). ingest, run and fetch create the store when missing (a SQLite file in a folder that exists, or the schema); the other commands need an existing one. "
             + "Config key: \"database\".",
         valueName: "file-or-url"))
     var database: String?
