@@ -103,6 +103,28 @@ import Testing
             #expect(error.description.contains("GRANT USAGE, CREATE ON SCHEMA \(empty)"), "\(error)")
         }
     }
+
+    /// A URL without the password the server asks for failed as any connection does (1, "rerun"), which a rerun
+    /// cannot mend: now a configuration error (64) saying where a password goes, decided by libpq, not by the
+    /// server's wording (which follows its language).
+    @Test func aMissingPasswordIsAConfigurationError() throws {
+        let url = try TestPostgres.serverURL()
+        let withoutPassword = url.replacing(/:[^:@\/]*@/, with: "@", maxReplacements: 1)
+        guard withoutPassword != url else {
+            Issue.record("the test server's URL carries no password: \(url)")
+            return
+        }
+        // No password from ~/.pgpass either (the test scripts set no PGPASSWORD).
+        let passwordless = withoutPassword + (withoutPassword.contains("?") ? "&" : "?") + "passfile=/nonexistent"
+        do {
+            _ = try StoreLocation(passwordless).open()
+            Issue.record("a connection without the password the server asks for succeeded")
+        } catch let error as StoreError {
+            guard case .invalidLocation = error else { Issue.record("expected invalidLocation, got \(error)"); return }
+            #expect(error.exitCode == 64)
+            #expect(error.description.contains("the server asks for a password and none was given"), "\(error)")
+        }
+    }
 }
 
 /// When the server dropped the lock's connection (an idle-session reaper, a NAT timeout), the run

@@ -23,6 +23,13 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         guard PQstatus(handle) == CONNECTION_OK else {
             // The handle is released by deinit, which runs for a failed init once every property is set: releasing it
             // here too freed it twice.
+            if PQconnectionNeedsPassword(handle) == 1 {
+                // libpq says so itself, in any server language: configuration (64), which a rerun cannot mend.
+                throw .invalidLocation(
+                    displayName,
+                    reason: "the server asks for a password and none was given; put it in the URL (postgres://user:password@…), "
+                        + "in PGPASSWORD or in ~/.pgpass")
+            }
             throw .cannotOpen(path: displayName, reason: scrub(Self.clean(String(cString: PQerrorMessage(handle)))))
         }
     }
