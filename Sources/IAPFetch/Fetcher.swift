@@ -121,7 +121,8 @@ public struct Fetcher: Sendable {
             let (loaded, warning) = try AppStoreConnectKey.load(
                 path: finance.privateKeyPath, keyId: finance.keyId, issuerId: finance.issuerId)
             if let warning { summary.warnings.append(warning) }
-            return AppStoreConnectAPI(key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry)
+            return AppStoreConnectAPI(
+                key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry, retried: progress)
         }
         let location = try StoreLocation(options.database)
         let lock = lockHeld ? nil : try location.lockForRun(command: "fetch")
@@ -129,7 +130,10 @@ public struct Fetcher: Sendable {
         let store = try location.open()
         let cursors = FetchCursors(store: store)
         let writer = ArchivePageWriter(archive: options.archive)
-        let api = key.map { AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry) }
+        // Each retry is said as it happens: with Apple or the network down, a fetch waits minutes in backoff.
+        let api = key.map {
+            AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: progress)
+        }
         do {
             if let api { try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress) }
             if let connect { try await fetchFinance(api: connect, writer: writer, cursors: cursors, summary: &summary, progress: progress) }

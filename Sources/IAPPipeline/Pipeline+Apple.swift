@@ -15,12 +15,15 @@ extension Pipeline {
     }
 
     /// `consumption`: brings the models up to date, then answers every pending consumption request
-    /// (Documentation/Pipeline.md "Answering consumption requests"). `dryRun` sends and records nothing.
-    public func consume(dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000)) async throws -> ConsumptionSummary {
+    /// (Documentation/Pipeline.md "Answering consumption requests"). `dryRun` sends and records nothing; `progress`
+    /// hears of each retry while Apple or the network fails.
+    public func consume(
+        dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000), progress: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws -> ConsumptionSummary {
         guard configuration.fetch.facts != nil else { throw FetchError.missingOption("facts") }
         // Without --bundle-id, the store names its app, as for analyze and report.
         let resolved = try resolvingAppFromStore()
-        guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now) }
+        guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now, progress: progress) }
         guard !configuration.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
         try configuration.validate(requireInputs: false)
         let lock = try storeLocation().lockForRun(command: "consumption")
@@ -29,7 +32,7 @@ extension Pipeline {
         let store = try explainingStorage { try openStore() }
         // Flags are evaluated at each request's time by the models (account_flags): build them from the data now.
         _ = try explainingStorage { try analyze(store: store, references: try ReferenceFileSet.read(configuration)) }
-        return try await answerConsumptionRequests(store: store, dryRun: dryRun, now: now)
+        return try await answerConsumptionRequests(store: store, dryRun: dryRun, now: now, progress: progress)
     }
 
     /// `run` as a schedule runs it: fetch (when an API key or Connect key is configured; into the archive, which
@@ -54,7 +57,8 @@ extension Pipeline {
         let analysis = try pipeline.explainingStorage { try pipeline.analyze(store: store, references: references) }
         var consumption: ConsumptionSummary?
         if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
-            consumption = try await pipeline.answerConsumptionRequests(store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000))
+            consumption = try await pipeline.answerConsumptionRequests(
+                store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000), progress: fetchProgress)
             // The answers change one mart; the reports show them without analysing twice.
             try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
         }
@@ -67,7 +71,9 @@ extension Pipeline {
     }
 
     /// Answers the pending requests of a store whose models are current; the caller holds the lock.
-    func answerConsumptionRequests(store: any StoreEngine, dryRun: Bool, now: Int64) async throws -> ConsumptionSummary {
+    func answerConsumptionRequests(
+        store: any StoreEngine, dryRun: Bool, now: Int64, progress: @escaping @Sendable (String) -> Void
+    ) async throws -> ConsumptionSummary {
         guard let factsPath = configuration.fetch.facts else { throw FetchError.missingOption("facts") }
         let facts = try ReferenceFiles.readConsumptionFacts(at: factsPath)
         var warnings: [String] = []
@@ -77,7 +83,8 @@ extension Pipeline {
             let (key, warning) = try AppStoreAPIKey.load(
                 path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
             if let warning { warnings.append(warning) }
-            api = AppStoreServerAPI(key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry)
+            api = AppStoreServerAPI(
+                key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: progress)
         }
         var summary: ConsumptionSummary
         do {

@@ -40,8 +40,12 @@ import Testing
         }
 
         /// Fetches into `folder` (a new archive) and runs the pipeline on it; returns the summary and the figures.
+        /// What the fetches of this setup told their progress, in order.
+        let progressLines = ProgressLines()
+
         func fetchAndRun(into folder: String, database: String, reports: String) async throws -> (FetchSummary, [String: String]) {
-            let summary = try await Fetcher(options: try options(archive: folder, database: database)).run()
+            let lines = progressLines
+            let summary = try await Fetcher(options: try options(archive: folder, database: database)).run { lines.append($0) }
             try runPipeline(inputs: [folder], database: database, reports: reports)
             return (summary, FetchWorld.figures(reports))
         }
@@ -76,6 +80,11 @@ import Testing
         // The 429 and the 500 are retried by RetryingExchange; the dropped connection, a reused one, is sent again
         // by libcurl itself (a read is safe to repeat; a request that acts never shares a connection).
         #expect(summary.retries >= 2)
+        // Each retry is told as it happens, with what failed and when the next attempt is: a run waiting in backoff
+        // is not a run that hangs.
+        let told = setup.progressLines.all.filter { $0.contains("; trying again in ") }
+        #expect(told.contains { $0.contains(": HTTP 429; trying again in ") && $0.contains("(attempt 2 of ") }, "\(told)")
+        #expect(told.contains { $0.contains(": HTTP 500; trying again in ") }, "\(told)")
         #expect(summary.notificationPages == 2, "31 notifications, 20 a page")
         #expect(summary.customers == 16)
         #expect(summary.refundPages == 4)
@@ -190,4 +199,14 @@ import Testing
         func add() { lock.withLock { count += 1 } }
         var value: Int { lock.withLock { count } }
     }
+}
+
+/// Progress lines collected from the fetch's threads.
+final class ProgressLines: @unchecked Sendable {
+    // @unchecked: `lines` is only touched under `lock`.
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
 }

@@ -26,8 +26,15 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
     private(set) var requests = 0
     private(set) var retries = 0
 
-    public init(key: AppStoreConnectKey, baseURL: String = AppStoreConnectAPI.baseURL, retry: RetryPolicy = RetryPolicy()) {
+    /// Told each retry as a sentence (``RetryingExchange``), for the run's progress.
+    private let retried: @Sendable (String) -> Void
+
+    public init(
+        key: AppStoreConnectKey, baseURL: String = AppStoreConnectAPI.baseURL, retry: RetryPolicy = RetryPolicy(),
+        retried: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.key = key
+        self.retried = retried
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.retry = retry
         // Apple's API never redirects: the transport never follows one, and RetryingExchange refuses it.
@@ -78,7 +85,11 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
 
     private func exchange(_ path: String, name: String) async throws -> (Int, [UInt8]) {
         try await RetryingExchange.run(
-            retry: retry, name: name, bodyLimit: Self.bodyLimit, onRetry: { self.lock.withLock { self.retries += 1 } }
+            retry: retry, name: name, bodyLimit: Self.bodyLimit,
+            onRetry: { notice in
+                self.lock.withLock { self.retries += 1 }
+                self.retried(notice)
+            }
         ) {
             let headers = [
                 ("Authorization", "Bearer " + (try self.bearerToken())), ("Accept", "application/a-gzip, application/json"),

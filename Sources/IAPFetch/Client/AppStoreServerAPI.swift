@@ -32,8 +32,15 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     private var cachedToken: (token: String, expiresAt: Int64)?
     private var counters = Counters()
 
-    public init(key: AppStoreAPIKey, baseURL: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(60)) {
+    /// Told each retry as a sentence (``RetryingExchange``), for the run's progress.
+    private let retried: @Sendable (String) -> Void
+
+    public init(
+        key: AppStoreAPIKey, baseURL: String, retry: RetryPolicy = RetryPolicy(), timeout: Duration = .seconds(60),
+        retried: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.key = key
+        self.retried = retried
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.retry = retry
         // Apple's API never redirects: the transport never follows one, and RetryingExchange refuses it.
@@ -114,7 +121,10 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     ) async throws -> (Int, [UInt8]) {
         try await RetryingExchange.run(
             retry: retry, name: name, bodyLimit: Self.bodyLimit, retriesUnanswered: retriesUnanswered,
-            onRetry: { self.lock.withLock { self.counters.retries += 1 } }
+            onRetry: { notice in
+                self.lock.withLock { self.counters.retries += 1 }
+                self.retried(notice)
+            }
         ) {
             var headers = [("Authorization", "Bearer " + (try self.bearerToken())), ("User-Agent", "iaplens")]
             if body != nil { headers.append(("Content-Type", "application/json")) }

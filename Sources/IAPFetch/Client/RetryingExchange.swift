@@ -16,10 +16,11 @@ enum RetryingExchange {
     ///   - name: the request, for the message when it gives up.
     ///   - retriesUnanswered: false for a request that acts (Send Consumption Information): an attempt with no
     ///     answer may have reached Apple, so it is not sent again; ``FetchError/noAnswer(request:last:)`` says so.
-    ///   - onRetry: called before each wait (the client's counters).
+    ///   - onRetry: called before each wait with a sentence saying what failed and when the next attempt is (the
+    ///     client's counters, and the progress a person watching a run sees while Apple or the network is down).
     ///   - attempt: sends the request once.
     static func run(
-        retry: RetryPolicy, name: String, bodyLimit: Int, retriesUnanswered: Bool = true, onRetry: () -> Void,
+        retry: RetryPolicy, name: String, bodyLimit: Int, retriesUnanswered: Bool = true, onRetry: (String) -> Void,
         attempt: @escaping @Sendable () async throws -> HTTPTransport.Answer
     ) async throws -> (Int, [UInt8]) {
         var failures = 0
@@ -61,7 +62,7 @@ enum RetryingExchange {
                 let asked = retryAfter.map { ", and Apple asked to wait \(seconds($0))" } ?? ""
                 throw FetchError.gaveUp(request: name, attempts: failures, last: outcome + asked)
             }
-            onRetry()
+            onRetry("\(name): \(outcome); trying again in \(tenths(wait)) (attempt \(failures + 1) of \(retry.maximumAttempts))")
             waited += wait
             try await Task.sleep(for: wait)
         }
@@ -94,5 +95,11 @@ enum RetryingExchange {
 
     static func seconds(_ duration: Duration) -> String {
         "\(duration.components.seconds) s"
+    }
+
+    /// `1.3 s`: a backoff's wait, to the tenth of a second.
+    static func tenths(_ duration: Duration) -> String {
+        let tenths = duration.components.seconds * 10 + duration.components.attoseconds / 100_000_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 }
