@@ -234,19 +234,6 @@ public struct FinancialReportReader: Sendable {
     }
 }
 
-/// A file that looks like an Apple financial report but cannot be loaded as one.
-public struct FinancialReportError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let file: String
-    public let reason: String
-
-    public init(file: String, reason: String) {
-        self.file = file
-        self.reason = reason
-    }
-
-    public var description: String { "The financial report \(file) cannot be loaded: \(reason)." }
-}
-
 /// The running sums of one report's amounts: a report whose sums would leave the bounds is refused, so that no sum the
 /// models take over it (or over years of reports) can overflow 64 bits on either engine.
 struct FinancialReportTotals {
