@@ -117,6 +117,10 @@ import Testing
         #expect(!none.stdout.contains("n.jsonl:2"))
         let badReason = try Self.run(["status", "--database", archive.database, "--reason", "nonsense"])
         #expect(badReason.status == 64)
+        // A misspelt code gets the one it most likely meant, and the status command's own usage line.
+        let misspelt = try Self.run(["status", "--database", archive.database, "--reason", "bad_jsn"])
+        #expect(misspelt.status == 64 && misspelt.stderr.contains("(got bad_jsn, did you mean bad_json?)"), "\(misspelt.stderr)")
+        #expect(misspelt.stderr.contains("Usage: iaplens status"), "\(misspelt.stderr)")
         let json = try Self.run(["status", "--database", archive.database, "--json", "--quarantine", "1"])
         #expect(json.status == 0)
         let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]

@@ -19,11 +19,16 @@ struct Status: ParsableCommand {
     @Flag(name: .long, help: "Print the status as one JSON object (for monitoring) instead of text.")
     var json = false
 
+    func validate() throws {
+        if let reason, QuarantineReason(rawValue: reason) == nil {
+            let codes = QuarantineReason.allCases.map(\.rawValue)
+            let meant = ConfigurationEnvironment.closest(to: reason, among: codes, within: 3).map { ", did you mean \($0)?" } ?? ""
+            throw ValidationError("--reason must be a quarantine reason code (got \(reason)\(meant)); `iaplens reasons` lists them.")
+        }
+    }
+
     func run() throws {
         try Console.run(log) {
-            if let reason, QuarantineReason(rawValue: reason) == nil {
-                throw ValidationError("--reason must be a quarantine reason code such as bad_json (got \(reason)); `iaplens reasons` lists them.")
-            }
             let configuration = try ConfigurationBuilder.build(store: store)
             let status = try Pipeline(configuration: configuration).status(quarantineLimit: max(0, quarantine), reason: reason)
             // Never the password of a PostgreSQL URL.
