@@ -21,6 +21,20 @@ import Testing
         #expect(configuration.databasePath == "postgres://u@h/d")
     }
 
+    /// `production` or `eur` can mean only one thing: taken as it, where they were refused; anything else still is.
+    @Test func spellingsThatMeanOneThingAreTakenAsIt() throws {
+        var configuration = try apply(Array(#"{"bundle-id": "com.example.app", "environment": "production", "reporting-currency": "eur"}"#.utf8))
+        configuration.normalizeSpellings()
+        #expect(configuration.environment == "Production" && configuration.reportingCurrency == "EUR")
+        try configuration.validate(requireInputs: false)
+        for (environment, currency) in [("Prod", "EUR"), ("Production", "euro"), ("Production", "€UR")] {
+            configuration.environment = environment
+            configuration.reportingCurrency = currency
+            configuration.normalizeSpellings()
+            #expect(throws: PipelineError.self, "\(environment) \(currency)") { try configuration.validate(requireInputs: false) }
+        }
+    }
+
     @Test func everyThresholdIsAKeyNamedLikeItsFlag() throws {
         var object: [String] = []
         for (index, threshold) in FlagThreshold.allCases.enumerated() {

@@ -49,6 +49,17 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Creates a configuration with defaults.
     public init() {}
 
+    /// Takes a spelling that can mean only one thing as that thing: `--environment production` is Production,
+    /// `--reporting-currency eur` is EUR. Run once every source (file, environment, flags) is applied.
+    public mutating func normalizeSpellings() {
+        if let canonical = ["Production", "Sandbox"].first(where: { $0.lowercased() == environment.lowercased() }) {
+            environment = canonical
+        }
+        if let currency = reportingCurrency, currency.utf8.count == 3, currency.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) {
+            reportingCurrency = currency.uppercased()
+        }
+    }
+
     /// Checks the values that do not depend on the file system; throws one sentence naming the option.
     /// - Parameter requireBundleId: false to check every other value first (before the store that would name the
     ///   app is looked at).

@@ -45,12 +45,16 @@ enum ConfigurationBuilder {
             if !report.month.isEmpty { c.months = report.month }
             if let text = report.asOf {
                 guard let millis = ISO8601Millis.parse(text) else {
-                    throw ValidationError("--as-of must be ISO 8601 UTC, e.g. 2026-10-31T23:59:59Z (got \(text)).")
+                    let zoneless = ISO8601Millis.parse(text + "Z") != nil
+                    throw PipelineError.invalidConfiguration(
+                        "--as-of must be an ISO 8601 time with Z or an offset, e.g. 2026-10-31T23:59:59Z (got \(text)"
+                            + (zoneless ? ", which has no time zone" : "") + ").")
                 }
                 c.asOf = millis
             }
             for case (let threshold, let value?) in report.thresholds { c.thresholds[threshold] = value }
         }
+        c.normalizeSpellings()
         SQLiteTemporaryFiles.placeBeside(databasePath: c.databasePath)
         let store = (try? StoreLocation(c.databasePath).description) ?? "(not a valid --database)"
         Console.debug(
