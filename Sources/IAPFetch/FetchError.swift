@@ -34,6 +34,15 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Another 4xx from the App Store Connect API, with its `errors[0]` code and detail.
     case connectRejected(status: Int, request: String, code: String, detail: String)
 
+    /// Apple or the network failed, or the fetch ran out of its time: a later run asks again (exit 75). `run` then
+    /// goes on with what the archive holds, as it does when a consumption answer cannot be sent.
+    public var isTemporary: Bool {
+        switch self {
+        case .gaveUp, .redirected, .outOfTime: true
+        default: false
+        }
+    }
+
     /// A server's text as one line: control characters escaped (a body cannot forge log lines), at most 300
     /// characters.
     static func quoted(_ body: String) -> String {

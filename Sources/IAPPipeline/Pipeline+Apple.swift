@@ -51,7 +51,19 @@ extension Pipeline {
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
         defer { withExtendedLifetime(lock) {} }
         var fetched: FetchSummary?
-        if let fetchOptions { fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress) }
+        var fetchFailure: FetchError?
+        if let fetchOptions {
+            do {
+                fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress)
+            } catch let error as FetchError where error.isTemporary {
+                // Apple or the network is down: the pages fetched so far are on disk and the cursors say so, and the
+                // archive at hand still makes today's reports. The run ends 75, so the next one asks again.
+                fetchFailure = error
+            }
+            // The archive fetch fills is an input of this run even when the fetch wrote nothing into it (Apple had
+            // nothing new, or failed before its first page): an empty folder, not a missing input.
+            try? FileManager.default.createDirectory(atPath: fetchOptions.archive, withIntermediateDirectories: true)
+        }
         let store = try pipeline.explainingStorage { try pipeline.openStore() }
         let ingest = try pipeline.explainingStorage { try pipeline.ingest(store: store, progress: progress) }
         let analysis = try pipeline.explainingStorage { try pipeline.analyze(store: store, references: references) }
@@ -66,6 +78,7 @@ extension Pipeline {
         let reports = try pipeline.explainingStorage { try pipeline.report(store: store, references: ReferenceFileSet()) }
         var summary = RunSummary(ingest: ingest, analysis: analysis, reports: reports)
         summary.fetch = fetched
+        summary.fetchFailure = fetchFailure
         summary.consumption = consumption
         return summary
     }

@@ -289,8 +289,11 @@ public struct RunSummary: Sendable {
     public let ingest: IngestSummary
     public let analysis: AnalysisSummary
     public let reports: ReportWriteSummary
-    /// What `run` fetched first (nil when no API key is configured).
+    /// What `run` fetched first (nil when no API key is configured, or when the fetch failed).
     public var fetch: FetchSummary? = nil
+    /// Why the fetch stopped when Apple or the network failed (``FetchError/isTemporary``): the run went on with what
+    /// the archive held, and ends 75.
+    public var fetchFailure: FetchError? = nil
     /// The consumption requests `run` answered between analyze and report (nil without facts).
     public var consumption: ConsumptionSummary? = nil
 }

@@ -39,10 +39,10 @@ import Testing
             return options
         }
 
-        /// Fetches into `folder` (a new archive) and runs the pipeline on it; returns the summary and the figures.
         /// What the fetches of this setup told their progress, in order.
         let progressLines = ProgressLines()
 
+        /// Fetches into `folder` (a new archive) and runs the pipeline on it; returns the summary and the figures.
         func fetchAndRun(into folder: String, database: String, reports: String) async throws -> (FetchSummary, [String: String]) {
             let lines = progressLines
             let summary = try await Fetcher(options: try options(archive: folder, database: database)).run { lines.append($0) }
@@ -65,6 +65,32 @@ import Testing
             try runPipeline(inputs: [archive.inputs], database: archive.root + "/files.sqlite", reports: archive.root + "/files-reports")
             return FetchWorld.figures(archive.root + "/files-reports")
         }
+    }
+
+    /// A scheduled `run` whose fetch Apple or the network cut short stopped there: no ingest of the files already in
+    /// the archive, no reports that day. It now goes on with what the archive holds, says why the fetch stopped, and
+    /// ends 75 (try later) so the next run fetches again.
+    @Test func aRunWhoseFetchIsCutShortStillReportsTheArchiveAtHand() async throws {
+        // Apple's first answer is a redirect (a captive portal): the fetch stops at once, as it must.
+        let setup = try Setup(faults: [1: .redirect("http://127.0.0.1:1/portal")])
+        let expected = try setup.figuresFromFiles()
+        let configuration = try setup.archive.configuration(setup.world.app) { configuration in
+            configuration.inputs = [setup.archive.inputs]
+            configuration.databasePath = setup.archive.root + "/run.sqlite"
+            configuration.reportsDirectory = setup.archive.root + "/run-reports"
+            configuration.fetch.issuerId = setup.key.issuerId
+            configuration.fetch.keyId = setup.key.keyId
+            configuration.fetch.privateKey = setup.key.path
+            configuration.fetch.apiURL = setup.url
+            configuration.fetch.archive = setup.archive.root + "/fetched"
+        }
+        let summary = try await Pipeline(configuration: configuration).runAll()
+        guard case .redirected? = summary.fetchFailure else {
+            Issue.record("expected the redirect to stop the fetch, got \(String(describing: summary.fetchFailure))")
+            return
+        }
+        #expect(summary.fetch == nil && summary.ingest.accepted > 0)
+        #expect(FetchWorld.figures(setup.archive.root + "/run-reports") == expected, "the archive at hand, reported")
     }
 
     @Test func aFetchWithFaultsGivesTheFiguresOfTheSameDataAsFiles() async throws {

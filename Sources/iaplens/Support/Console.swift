@@ -129,10 +129,10 @@ enum Console {
             throw ExitCode(ExitStatus.usage)
         } catch let error as FetchError {
             Self.error(error.description)
+            if error.isTemporary { throw ExitCode(ExitStatus.tryLater) }
             switch error {
             case .missingOption, .badKey, .badConnectKey, .readList, .invalidIdentifier: throw ExitCode(ExitStatus.usage)
             case .unauthorized, .connectUnauthorized: throw ExitCode(ExitStatus.noPermission)
-            case .gaveUp, .redirected, .outOfTime: throw ExitCode(ExitStatus.tryLater)
             default: throw ExitCode.failure
             }
         } catch {
