@@ -89,11 +89,10 @@ public enum DocumentShape {
             return millis
         case .string(let text)?:
             guard let millis = ISO8601Millis.parse(text) else {
-                let zoneless = ISO8601Millis.parse(text + "Z") != nil
                 throw badField(
                     "receivedAt",
                     "is \"\(text.prefix(60))\", which "
-                        + (zoneless
+                        + (ISO8601Millis.lacksOnlyAZone(text)
                             ? "has no time zone, so it names no instant: write Z for UTC (2026-10-03T12:00:00Z) or an offset (+02:00)"
                             : "is not an ISO 8601 timestamp such as 2026-10-03T12:00:00Z"))
             }

@@ -57,6 +57,12 @@ public enum ISO8601Millis {
         return seconds * 1000 + millis
     }
 
+    /// True for a date and time that would parse with a zone but has none (`2026-10-03T12:00:00`): it names no
+    /// instant, and the message refusing it says what to add.
+    public static func lacksOnlyAZone(_ text: String) -> Bool {
+        parse(text) == nil && parse(text + "Z") != nil
+    }
+
     /// Formats as `2026-10-03T12:00:00Z`: UTC, whole seconds, milliseconds truncated toward negative infinity
     /// (so `-1` ms is `1969-12-31T23:59:59Z`). Years outside 0000–9999 are written with as many digits as needed
     /// and a leading `-` when negative.

@@ -1,5 +1,6 @@
 public import IAPAnalytics
 import IAPFormats
+import IAPModel
 
 /// Everything a run needs, from flags and an optional configuration file (flags win).
 public struct PipelineConfiguration: Sendable, Equatable {
@@ -52,9 +53,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// Takes a spelling that can mean only one thing as that thing: `--environment production` is Production,
     /// `--reporting-currency eur` is EUR. Run once every source (file, environment, flags) is applied.
     public mutating func normalizeSpellings() {
-        if let canonical = ["Production", "Sandbox"].first(where: { $0.lowercased() == environment.lowercased() }) {
-            environment = canonical
-        }
+        environment = AppStoreEnvironment.normalizedName(environment)
         if let currency = reportingCurrency, currency.utf8.count == 3, currency.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) {
             reportingCurrency = currency.uppercased()
         }
@@ -70,7 +69,7 @@ public struct PipelineConfiguration: Sendable, Equatable {
         if requireInputs && inputs.isEmpty {
             throw .invalidConfiguration("--input is required: give at least one archive file or folder to read.")
         }
-        if environment != "Production" && environment != "Sandbox" {
+        if ![AppStoreEnvironment.production, .sandbox].map(\.rawValue).contains(environment) {
             throw .invalidConfiguration("--environment must be Production or Sandbox (got \(environment)).")
         }
         for month in months where !CalendarMonth.isOption(month) {

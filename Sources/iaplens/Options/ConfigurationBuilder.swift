@@ -45,10 +45,9 @@ enum ConfigurationBuilder {
             if !report.month.isEmpty { c.months = report.month }
             if let text = report.asOf {
                 guard let millis = ISO8601Millis.parse(text) else {
-                    let zoneless = ISO8601Millis.parse(text + "Z") != nil
                     throw PipelineError.invalidConfiguration(
                         "--as-of must be an ISO 8601 time with Z or an offset, e.g. 2026-10-31T23:59:59Z (got \(text)"
-                            + (zoneless ? ", which has no time zone" : "") + ").")
+                            + (ISO8601Millis.lacksOnlyAZone(text) ? ", which has no time zone" : "") + ").")
                 }
                 c.asOf = millis
             }
