@@ -137,6 +137,11 @@ public struct Pipeline: Sendable {
     func checkBeforeRun(fetching archive: String? = nil) throws -> ReferenceFileSet {
         try configuration.validate(requireInputs: true)
         try InputDiscovery.requireFilesOrFolders(configuration.inputs.filter { $0 != archive })
+        // The archive fetch is about to fill may be missing (it is created), but nothing else may stand in its place:
+        // a file, or a link to nothing, would stop the run only after the store was made.
+        if let archive, (try? FileManager.default.attributesOfItem(atPath: archive)) != nil {
+            try InputDiscovery.requireFilesOrFolders([archive])
+        }
         let references = try ReferenceFileSet.read(configuration)
         try requireReportsFolder()
         return references

@@ -62,5 +62,19 @@ import Testing
             #expect(early.status == 64 && early.stderr.contains(sentence), "\(option): \(early.stderr)")
             #expect(!FileManager.default.fileExists(atPath: store), "\(option) left a store behind")
         }
+
+        // The archive a configured fetch fills may be missing (it is made), but a link to nothing in its place is said
+        // before the store is made, as any other input is.
+        let dangling = archive.root + "/fetched-archive"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: archive.root + "/nowhere")
+        let config = archive.root + "/fetch.json"
+        try #"{"issuer-id": "i", "key-id": "k", "private-key": "/nonexistent.p8", "archive": "\#(dangling)"}"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let store = archive.root + "/fetching.sqlite"
+        let linked = try Self.run(
+            ["run", "--config", config, "--input", archive.inputs, "--database", store, "--reports", archive.reports,
+             "--bundle-id", app.bundleId, "--quiet"])
+        #expect(linked.status == 64 && linked.stderr.contains("fetched-archive\" is neither a regular file nor a folder"), "\(linked.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: store))
     }
 }
