@@ -150,6 +150,25 @@ extension ApplePaymentsTests {
         #expect(page.contains("**Deposit**: 75.15 USD"))
     }
 
+    /// A summary downloaded before Apple paid the month has no rate and no proceeds, and every row of it is pending,
+    /// the rows after its blank row too: what Apple holds below its threshold is decided when it pays. Before, those
+    /// rows read `held`, as if Apple had already decided.
+    @Test func everyRowOfAPendingSummaryIsPending() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
+        let pending = Self.march(usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli), pending: true)
+        try archive.write("apple/financial_report.csv", bytes: Array(pending.utf8))
+        _ = try run(archive, database: archive.database)
+        let statuses = try payments(archive).split(separator: "\n").dropFirst().map { line in
+            let cells = line.split(separator: ",", omittingEmptySubsequences: false)
+            return "\(cells[1]) \(cells.last!)"
+        }
+        #expect(statuses == ["Americas pending", "Euro-Zone pending", "Japan no_payment", "United Kingdom pending"], "\(statuses)")
+    }
+
     /// Apple serves its files gzip-compressed and a person often keeps both the download and its unpacked copy (or
     /// one saved with Windows line endings). Before: the second file of the same report or summary was refused as
     /// overlapping, with a warning and a quarantined file. Now it is counted as already read, said in one line,

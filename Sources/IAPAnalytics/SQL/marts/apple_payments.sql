@@ -6,7 +6,8 @@
 --   Region and Partner Share Currency are the key's, in the reports of the
 --   fiscal month (empty when no report of the month is loaded);
 -- * the payment as written; status paid / differs / held / pending /
---   no_payment.
+--   no_payment. Every row of a pending summary is pending, its rows after a
+--   blank row too: Apple decides what it holds when it pays.
 -- month: the report folder the row is written in, the fiscal month's name.
 with
 
@@ -81,8 +82,8 @@ final as (
         payment_rows.bank_currency,
         case
             when payment_rows.line is null then 'no_payment'
-            when payment_rows.section = 'held' then 'held'
             when payment_rows.is_pending then 'pending'
+            when payment_rows.section = 'held' then 'held'
             when books.fiscal_month is null then 'differs'
             when books.units_sold = payment_rows.units_sold
                 and books.earned_milli = payment_rows.earned_milli then 'paid'
