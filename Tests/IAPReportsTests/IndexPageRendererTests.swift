@@ -59,9 +59,18 @@ import Testing
         #expect(page.contains("| XXX | 13 | — | 1 | — | — | — | 0 | — |"))
     }
 
-    @Test func emptySetStillRenders() {
+    /// A set without months says why: the store holds only lookups or Apple's files, or nothing accepted at all. A
+    /// store without an accepted document has no as-of time, and the page said "as of 1970-01-01T00:00:00Z".
+    @Test func emptySetStillRendersAndSaysWhy() {
         let page = IndexPageRenderer.render(Fixtures.set(months: []))
-        #expect(page.contains("_No months in this report set._"))
+        #expect(page.contains("_No months yet: months start at the month of the first accepted notification"))
         #expect(!page.contains("```mermaid"))
+        let empty = Fixtures.set(months: [])
+        let nothing = ReportSet(
+            asOf: 0, environment: empty.environment, bundleId: empty.bundleId, smallBusiness: false, months: [],
+            dataQuality: DataQualitySummary(filesRead: 2), notes: [])
+        let bare = IndexPageRenderer.render(nothing)
+        #expect(bare.contains("as of — (no accepted document)") && !bare.contains("1970"), "\(bare)")
+        #expect(bare.contains("_No months yet: the store holds no accepted document."))
     }
 }

@@ -25,7 +25,7 @@ public struct IndexPageRenderer {
             blocks.append(.callout(set.warnings.map { "\(strong: "Warning:") " + .prose($0) }, kind: .warning))
         }
         guard !set.months.isEmpty else {
-            blocks.append(.aside("No months in this report set."))
+            blocks.append(.aside(Self.noMonths(set)))
             blocks += dataQuality(set)
             return Page(title: "iaplens reports", blocks: blocks, depth: 0)
         }
@@ -50,6 +50,14 @@ public struct IndexPageRenderer {
         }
         blocks += dataQuality(set)
         return Page(title: "iaplens reports", blocks: blocks, depth: 0)
+    }
+
+    /// Why a report set has no month yet, in the words of Documentation/Reports.md "Months written".
+    static func noMonths(_ set: ReportSet) -> Text {
+        guard set.dataQuality.accepted > 0 else {
+            return "No months yet: the store holds no accepted document. Ingest the archive's notifications; the months start at the first."
+        }
+        return "No months yet: months start at the month of the first accepted notification with counted activity, and the store holds none (refund-history and order lookups and Apple's files do not start a month)."
     }
 
     /// Subscriptions active at each month's start for the four products with the most, in byte order of ID.

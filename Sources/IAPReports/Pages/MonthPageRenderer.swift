@@ -83,8 +83,9 @@ public struct MonthPageRenderer {
 
     /// `Bundle … · Production · as of … · small-business rate off`.
     static func runLine(_ set: ReportSet) -> Text {
-        "Bundle \(set.bundleId) · \(set.environment) · as of "
-            + .prose(UTCTimestamp.iso8601(unixMilliseconds: set.asOf)) + " · small-business rate "
+        // Without an accepted document there is no as-of time: 0 stands for none, not for 1970.
+        let asOf = set.asOf == 0 && set.dataQuality.accepted == 0 ? "— (no accepted document)" : UTCTimestamp.iso8601(unixMilliseconds: set.asOf)
+        return "Bundle \(set.bundleId) · \(set.environment) · as of " + .prose(asOf) + " · small-business rate "
             + (set.smallBusiness ? "on (\(BusinessRules.reducedProceedsPercent) %)" : "off")
     }
 
