@@ -156,6 +156,7 @@ public struct Analyzer: Sendable {
                 converted: try ReportingCurrencyReader.read(in: connection, requested: options.reportingCurrency).1,
                 currencyWeights: try ReportingCurrencyReader.weights(in: connection),
                 productPeriods: try ArchiveMonthReader.productPeriods(in: connection),
+                appleOnlyProducts: try ArchiveMonthReader.appleOnlyProducts(in: connection),
                 warnings: [quarantine].compactMap { $0 } + others)
         }
     }

@@ -40,6 +40,10 @@ public struct ReportSet: Sendable, Equatable {
     /// Each product's period as `mrr.csv` gives it (`P1M`, `P1Y`, …), from every month the store holds: a month's
     /// churn is split by plan length even for a product with no row in that month's `mrr.csv` (all of it churned).
     public let productPeriods: [String: String]
+    /// The SKUs of Apple's loaded financial reports of which the archive holds no sale and no refund on any day those
+    /// reports cover: another app's products (Apple's report covers every app of the App Store Connect account), or
+    /// products whose notifications never reached the archive.
+    public let appleOnlyProducts: Set<String>
     /// What the figures cannot be read without, said at the top of every page (the index too) and by `report`
     /// itself: documents quarantined beyond `--max-quarantine-percent`, a store mostly of another environment, an
     /// option that did nothing. Each is among ``notes`` too.
@@ -62,8 +66,10 @@ public struct ReportSet: Sendable, Equatable {
         archiveMonths: [ArchiveMonth] = [], appleBeforeArchive: [AppleTotal] = [],
         cohorts: ReportTable = ReportTable(name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts),
         reviews: [String: [AccountReview]] = [:], converted: [String: ConvertedMoney] = [:],
-        currencyWeights: [String: Double] = [:], productPeriods: [String: String] = [:], warnings: [String] = []
+        currencyWeights: [String: Double] = [:], productPeriods: [String: String] = [:],
+        appleOnlyProducts: Set<String> = [], warnings: [String] = []
     ) {
+        self.appleOnlyProducts = appleOnlyProducts
         self.converted = converted
         self.currencyWeights = currencyWeights
         self.productPeriods = productPeriods
@@ -91,6 +97,6 @@ public struct ReportSet: Sendable, Equatable {
             dataQuality: dataQuality, notes: notes, flagRules: flagRules, appleReports: appleReports,
             appleTimeZone: appleTimeZone, archiveMonths: archiveMonths, appleBeforeArchive: appleBeforeArchive,
             cohorts: cohorts, reviews: reviews, converted: converted, currencyWeights: currencyWeights,
-            productPeriods: productPeriods, warnings: warnings)
+            productPeriods: productPeriods, appleOnlyProducts: appleOnlyProducts, warnings: warnings)
     }
 }

@@ -56,6 +56,18 @@ enum ArchiveMonthReader {
         return periods
     }
 
+    /// The SKUs Apple's reports book of which the archive holds no unit on any day they cover
+    /// (`apple_reconciliation` over every month).
+    static func appleOnlyProducts(in connection: any StoreConnection) throws -> Set<String> {
+        Set(try connection.rows(
+            """
+            select product_id from apple_reconciliation
+            group by product_id
+            having sum(archive_units_sold) = 0 and sum(archive_units_refunded) = 0
+            """
+        ).compactMap { $0[0].text })
+    }
+
     /// The reviews file's decisions by account, oldest first.
     static func reviews(in connection: any StoreConnection) throws -> [String: [AccountReview]] {
         var reviews: [String: [AccountReview]] = [:]

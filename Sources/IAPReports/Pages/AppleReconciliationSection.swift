@@ -60,7 +60,7 @@ enum AppleReconciliationSection {
             ])
         }
         blocks.append(.table(table))
-        blocks += remedies(rows, zone: set.appleTimeZone, asOf: set.asOf)
+        blocks += remedies(rows, zone: set.appleTimeZone, asOf: set.asOf, appleOnly: set.appleOnlyProducts, bundleId: set.bundleId)
         blocks += proceeds(rows)
         return blocks
     }
@@ -77,8 +77,10 @@ enum AppleReconciliationSection {
     /// What to run for each row that does not match: Notification History over the gap window for missing sales,
     /// a refund-history lookup for missing refunds; only for windows inside Apple's 180 days of history (counted back
     /// from `T`, so the page stays the same on every rerun), else what still holds the truth. A product whose units
-    /// agree with Apple's across its currencies is short in none: its V1 sales carry no currency of their own.
-    private static func remedies(_ rows: [ReportRow], zone: String, asOf: Int64) -> [Block] {
+    /// agree with Apple's across its currencies is short in none: its V1 sales carry no currency of their own. A
+    /// product of which the archive holds nothing on any covered day is first said to be perhaps another app's: Apple's
+    /// report covers every app of the account, and no fetch for this app recovers another's.
+    private static func remedies(_ rows: [ReportRow], zone: String, asOf: Int64, appleOnly: Set<String>, bundleId: String) -> [Block] {
         var items: [Text] = []
         var currencyUnknown: Set<String> = []
         for (product, productRows) in Dictionary(grouping: rows, by: { $0.text("product_id") })
@@ -103,6 +105,11 @@ enum AppleReconciliationSection {
             let over = row.integer("apple_units_sold") < row.integer("archive_units_sold")
                 || row.integer("apple_units_refunded") < row.integer("archive_units_refunded")
             var item = key
+            if appleOnly.contains(row.text("product_id")) {
+                item += "the archive holds no sale or refund of this product on any day Apple's reports cover. Apple's "
+                    + "report covers every app of the App Store Connect account: if it is another app's product, nothing "
+                    + "is missing from this one (" + .data(bundleId) + "). If it is this app's, "
+            }
             if short || shortRefunds, let window = fetchWindow(row.text("first_gap_day"), row.text("last_gap_day"), zone: zone) {
                 item += "the archive lacks what Apple booked on " + .data(row.text("first_gap_day"))
                     + (row.text("last_gap_day") == row.text("first_gap_day") ? "" : " … " + .data(row.text("last_gap_day")))

@@ -48,6 +48,30 @@ import Testing
         #expect(page.contains("iaplens fetch --since 2026-03-04T08:00:00Z --until 2026-03-05T08:00:00Z"))
     }
 
+    /// Apple's report covers every app of the App Store Connect account, so it books products this app's archive
+    /// never holds. Before, the page said only "the archive lacks what Apple booked" and to fetch Notification History,
+    /// which recovers nothing of another app. Now it says first that the archive holds nothing of the product on any
+    /// covered day and what that means; the file stays as the contract defines it (`archive_short`).
+    @Test func aProductTheArchiveNeverHoldsIsSaidToBePerhapsAnotherAppsOwn() throws {
+        let world = try FinanceWorld(lostIndex: nil)
+        var lines = world.report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let sale = try #require(lines.firstIndex { $0.contains("\t\(FinanceWorld.coins)\t") && $0.contains("\tUSD\t") })
+        lines.insert(lines[sale].replacingOccurrences(of: FinanceWorld.coins, with: "com.example.otherapp.pro"), at: sale + 1)
+        let archive = try TestArchive()
+        try archive.write("webhook.jsonl", lines: world.archiveLines)
+        try archive.write("apple/march.txt", bytes: Array(lines.joined(separator: "\n").utf8))
+        let summary = try run(archive, database: archive.database)
+        #expect(summary.ingest.appleReportRefusals.isEmpty, "\(summary.ingest.appleReportRefusals)")
+        let other = try #require(try reconciliation(archive).first { $0["product_id"] == "com.example.otherapp.pro" })
+        #expect(other["status"] == "archive_short" && other["archive_units_sold"] == "0")
+        let page = try archive.report("2026-03/report.md")
+        let item = try #require(page.split(separator: "\n").first { $0.contains("com.example.otherapp.pro") && $0.hasPrefix("- ") })
+        #expect(item.contains("holds no sale or refund of this product on any day Apple's reports cover"), "\(item)")
+        #expect(item.contains("If it is this app's, the archive lacks what Apple booked on"), "\(item)")
+        // The app's own product is not said to be another app's.
+        #expect(!page.split(separator: "\n").contains { $0.contains(FinanceWorld.coins) && $0.contains("another app's product, nothing") })
+    }
+
     @Test func theSameReportTwiceIsSkippedAndAnOverlappingOneRefusedNamingBoth() throws {
         let world = try FinanceWorld(lostIndex: nil)
         let archive = try TestArchive()
