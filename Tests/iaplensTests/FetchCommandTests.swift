@@ -43,6 +43,20 @@ import Testing
         #expect(output.stderr.contains("--key-id"))
     }
 
+    /// A window bound without a zone names no instant; the refusal says what is missing, in the words `--as-of` uses.
+    /// Before, it said "must be ISO 8601 UTC", though offsets are read too.
+    @Test func aWindowBoundWithoutAZoneIsAUsageErrorSayingSo() throws {
+        let archive = try TestArchive()
+        let output = try CLITests.run([
+            "fetch", "--archive", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests",
+            "--issuer-id", "i", "--key-id", "K", "--private-key", archive.root + "/none.p8", "--since", "2026-03-01T00:00:00",
+        ])
+        #expect(output.status == 64)
+        #expect(output.stderr.contains(
+            "--since must be an ISO 8601 time with Z or an offset, e.g. 2026-10-01T00:00:00Z (got 2026-03-01T00:00:00, which has no time zone)."),
+            "\(output.stderr)")
+    }
+
     @Test func aRefusedKeyExitsWith77AndNamesIt() throws {
         let archive = try TestArchive()
         let world = try FetchWorld()

@@ -63,6 +63,13 @@ public enum ISO8601Millis {
         parse(text) == nil && parse(text + "Z") != nil
     }
 
+    /// The clause every option and config key that takes a time (`--as-of`, `--since`, `--until`) refuses `text` with:
+    /// "must be an ISO 8601 time with Z or an offset, e.g. … (got …)", saying when only the zone is missing.
+    public static func refusal(of text: String, example: String = "2026-10-31T23:59:59Z") -> String {
+        "must be an ISO 8601 time with Z or an offset, e.g. \(example) (got \(text)"
+            + (lacksOnlyAZone(text) ? ", which has no time zone" : "") + ")"
+    }
+
     /// Formats as `2026-10-03T12:00:00Z`: UTC, whole seconds, milliseconds truncated toward negative infinity
     /// (so `-1` ms is `1969-12-31T23:59:59Z`). Years outside 0000–9999 are written with as many digits as needed
     /// and a leading `-` when negative.

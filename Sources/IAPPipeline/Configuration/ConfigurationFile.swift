@@ -120,7 +120,7 @@ public enum ConfigurationFile {
         case "as-of":
             let text = try string()
             guard let millis = ISO8601Millis.parse(text) else {
-                throw .invalidConfiguration("--config \(path): \"as-of\" must be ISO 8601, e.g. 2026-10-31T23:59:59Z (got \(text)).")
+                throw .invalidConfiguration("--config \(path): \"as-of\" " + ISO8601Millis.refusal(of: text) + ".")
             }
             c.asOf = millis
         default:

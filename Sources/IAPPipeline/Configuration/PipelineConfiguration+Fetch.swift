@@ -76,7 +76,7 @@ extension PipelineConfiguration {
 
     private static func time(_ text: String, _ name: String) throws -> Int64 {
         guard let millis = ISO8601Millis.parse(text) else {
-            throw PipelineError.invalidConfiguration("--\(name) must be ISO 8601 UTC, e.g. 2026-10-01T00:00:00Z (got \(text)).")
+            throw PipelineError.invalidConfiguration("--\(name) " + ISO8601Millis.refusal(of: text, example: "2026-10-01T00:00:00Z") + ".")
         }
         return millis
     }

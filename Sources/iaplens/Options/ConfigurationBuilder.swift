@@ -45,9 +45,7 @@ enum ConfigurationBuilder {
             if !report.month.isEmpty { c.months = report.month }
             if let text = report.asOf {
                 guard let millis = ISO8601Millis.parse(text) else {
-                    throw PipelineError.invalidConfiguration(
-                        "--as-of must be an ISO 8601 time with Z or an offset, e.g. 2026-10-31T23:59:59Z (got \(text)"
-                            + (ISO8601Millis.lacksOnlyAZone(text) ? ", which has no time zone" : "") + ").")
+                    throw PipelineError.invalidConfiguration("--as-of " + ISO8601Millis.refusal(of: text) + ".")
                 }
                 c.asOf = millis
             }
