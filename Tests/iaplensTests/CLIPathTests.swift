@@ -27,6 +27,11 @@ import Testing
             #expect(missing.status == 64 && missing.stderr.contains("its folder \(folder) does not exist; create it (mkdir -p"), "\(missing.stderr)")
             #expect(!FileManager.default.fileExists(atPath: folder))
         }
+        // A folder that is a link to nothing: `mkdir -p` on it would fail, so the sentence names where it points.
+        let link = archive.root + "/store-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: archive.root + "/gone")
+        let danglingFolder = try Self.run(["ingest", "--input", archive.inputs, "--database", link + "/x.sqlite", "--bundle-id", app.bundleId, "--quiet"])
+        #expect(danglingFolder.status == 64 && danglingFolder.stderr.contains("its folder \(link) is a link to \(archive.root)/gone, which does not exist"), "\(danglingFolder.stderr)")
         // A folder, or a file that is not a SQLite database, given as the store: said as such (64), not as a file
         // that could not be opened, and the file is left as it was.
         let notADatabase = archive.root + "/notes.sqlite"

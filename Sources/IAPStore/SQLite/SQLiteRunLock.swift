@@ -26,6 +26,11 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
             // file, never folders, so a typo cannot plant a store somewhere unexpected.
             let folder = (path as NSString).deletingLastPathComponent
             if errno == ENOENT, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+                // A link to nothing: `mkdir -p` on the link itself would fail, so name where it points.
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder) {
+                    throw StoreError.invalidLocation(
+                        databasePath, reason: "its folder \(folder) is a link to \(target), which does not exist; create that folder or correct the link")
+                }
                 throw StoreError.invalidLocation(
                     databasePath, reason: "its folder \(folder) does not exist; create it (mkdir -p \(folder)) or correct the path")
             }
