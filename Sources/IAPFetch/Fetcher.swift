@@ -12,9 +12,17 @@ public struct Fetcher: Sendable {
         self.options = options
     }
 
-    /// - Parameter lockHeld: true when the caller holds the store's run lock for its whole run (`iaplens run`);
-    ///   otherwise the fetch takes it.
-    public func run(lockHeld: Bool = false, progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
+    /// - Parameters:
+    ///   - lockHeld: true when the caller holds the store's run lock for its whole run (`iaplens run`); otherwise the
+    ///     fetch takes it.
+    ///   - progress: a line per page or report, which a caller may thin out.
+    ///   - retried: a line per retry, as it happens (nil: `progress`). Each one says why the fetch is waiting, so a
+    ///     caller that thins out `progress` passes every one of these.
+    public func run(
+        lockHeld: Bool = false, progress: @escaping @Sendable (String) -> Void = { _ in },
+        retried: (@Sendable (String) -> Void)? = nil
+    ) async throws -> FetchSummary {
+        let retried = retried ?? progress
         var summary = FetchSummary()
         summary.warnings += options.notes
         let key: AppStoreAPIKey?
@@ -31,7 +39,7 @@ public struct Fetcher: Sendable {
                 path: finance.privateKeyPath, keyId: finance.keyId, issuerId: finance.issuerId)
             if let warning { summary.warnings.append(warning) }
             return AppStoreConnectAPI(
-                key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry, retried: progress)
+                key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry, retried: retried)
         }
         let location = try StoreLocation(options.database)
         let lock = lockHeld ? nil : try location.lockForRun(command: "fetch")
@@ -41,7 +49,7 @@ public struct Fetcher: Sendable {
         let writer = ArchivePageWriter(archive: options.archive)
         // Each retry is said as it happens: with Apple or the network down, a fetch waits minutes in backoff.
         let api = key.map {
-            AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: progress)
+            AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: retried)
         }
         do {
             if let api { try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress) }

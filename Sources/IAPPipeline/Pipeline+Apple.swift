@@ -8,10 +8,13 @@ import IAPStore
 /// The stages that talk to Apple: `fetch` before ingest, answering consumption requests after analyze, and the whole
 /// scheduled `run` with both, under one lock, each stage once (Documentation/Pipeline.md "Stages").
 extension Pipeline {
-    /// `fetch`: what the archive lacks from Apple's APIs, into the archive (the fetch takes the run lock).
-    public func fetch(progress: @escaping @Sendable (String) -> Void = { _ in }) async throws -> FetchSummary {
+    /// `fetch`: what the archive lacks from Apple's APIs, into the archive (the fetch takes the run lock). `progress`
+    /// hears of each page, `retried` of each retry (nil: `progress`; ``Fetcher/run(lockHeld:progress:retried:)``).
+    public func fetch(
+        progress: @escaping @Sendable (String) -> Void = { _ in }, retried: (@Sendable (String) -> Void)? = nil
+    ) async throws -> FetchSummary {
         // Without --bundle-id, a store that exists names its app, as for analyze and report.
-        try await Fetcher(options: try resolvingAppFromStore().configuration.fetchOptions()).run(progress: progress)
+        try await Fetcher(options: try resolvingAppFromStore().configuration.fetchOptions()).run(progress: progress, retried: retried)
     }
 
     /// `consumption`: brings the models up to date, then answers every pending consumption request
@@ -37,9 +40,11 @@ extension Pipeline {
 
     /// `run` as a schedule runs it: fetch (when an API key or Connect key is configured; into the archive, which
     /// is then an input), ingest, analyze, answer consumption requests (when facts are configured), report; the
-    /// store's run lock held from the first stage to the last.
+    /// store's run lock held from the first stage to the last. `fetchRetried` hears of each retry towards Apple, the
+    /// fetch's and the consumption answers' (nil: `fetchProgress`).
     public func runAll(
-        progress: (@Sendable (IngestProgress) -> Void)? = nil, fetchProgress: @escaping @Sendable (String) -> Void = { _ in }
+        progress: (@Sendable (IngestProgress) -> Void)? = nil, fetchProgress: @escaping @Sendable (String) -> Void = { _ in },
+        fetchRetried: (@Sendable (String) -> Void)? = nil
     ) async throws -> RunSummary {
         var configuration = configuration
         let fetches = configuration.fetch.isConfigured || configuration.fetch.asksForFinancialReports
@@ -54,7 +59,7 @@ extension Pipeline {
         var fetchFailure: FetchError?
         if let fetchOptions {
             do {
-                fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress)
+                fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress, retried: fetchRetried)
             } catch let error as FetchError where error.isTemporary {
                 // Apple or the network is down: the pages fetched so far are on disk and the cursors say so, and the
                 // archive at hand still makes today's reports. The run ends 75, so the next one asks again.
@@ -70,7 +75,7 @@ extension Pipeline {
         var consumption: ConsumptionSummary?
         if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
             consumption = try await pipeline.answerConsumptionRequests(
-                store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000), progress: fetchProgress)
+                store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000), progress: fetchRetried ?? fetchProgress)
             // The answers change one mart; the reports show them without analysing twice.
             try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
         }

@@ -39,13 +39,16 @@ import Testing
             return options
         }
 
-        /// What the fetches of this setup told their progress, in order.
+        /// What the fetches of this setup told their progress, in order, and their retries apart: a caller that
+        /// thins out progress lines still hears of every retry.
         let progressLines = ProgressLines()
+        let retryLines = ProgressLines()
 
         /// Fetches into `folder` (a new archive) and runs the pipeline on it; returns the summary and the figures.
         func fetchAndRun(into folder: String, database: String, reports: String) async throws -> (FetchSummary, [String: String]) {
-            let lines = progressLines
-            let summary = try await Fetcher(options: try options(archive: folder, database: database)).run { lines.append($0) }
+            let (lines, retries) = (progressLines, retryLines)
+            let summary = try await Fetcher(options: try options(archive: folder, database: database)).run(
+                progress: { lines.append($0) }, retried: { retries.append($0) })
             try runPipeline(inputs: [folder], database: database, reports: reports)
             return (summary, FetchWorld.figures(reports))
         }
@@ -108,7 +111,8 @@ import Testing
         #expect(summary.retries >= 2)
         // Each retry is told as it happens, with what failed and when the next attempt is: a run waiting in backoff
         // is not a run that hangs.
-        let told = setup.progressLines.all.filter { $0.contains("; trying again in ") }
+        let told = setup.retryLines.all
+        #expect(told.allSatisfy { $0.contains("; trying again in ") } && !setup.progressLines.all.contains { $0.contains("trying again") })
         #expect(told.contains { $0.contains(": HTTP 429; trying again in ") && $0.contains("(attempt 2 of ") }, "\(told)")
         #expect(told.contains { $0.contains(": HTTP 500; trying again in ") }, "\(told)")
         #expect(summary.notificationPages == 2, "31 notifications, 20 a page")

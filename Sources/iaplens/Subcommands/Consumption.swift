@@ -41,7 +41,7 @@ struct Consumption: AsyncParsableCommand {
             key.apply(to: &c.fetch)
             if let facts { c.fetch.facts = facts }
             if let deadline { c.fetch.consumptionDeadlineSeconds = deadline }
-            try AppleOutput.printConsumption(try await Pipeline(configuration: c).consume(dryRun: dryRun, progress: AppleOutput.fetchProgress()), dryRun: dryRun)
+            try AppleOutput.printConsumption(try await Pipeline(configuration: c).consume(dryRun: dryRun, progress: AppleOutput.retryLine), dryRun: dryRun)
         }
     }
 }

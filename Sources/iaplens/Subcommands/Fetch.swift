@@ -36,7 +36,7 @@ struct Fetch: AsyncParsableCommand {
             if let value = flags.refundHistory { c.fetch.refundHistory = value }
             if let value = flags.transactionIds { c.fetch.transactionIds = value }
             if let value = flags.orderIds { c.fetch.orderIds = value }
-            AppleOutput.printFetch(try await Pipeline(configuration: c).fetch(progress: AppleOutput.fetchProgress()))
+            AppleOutput.printFetch(try await Pipeline(configuration: c).fetch(progress: AppleOutput.fetchProgress(), retried: AppleOutput.retryLine))
         }
     }
 }

@@ -31,7 +31,7 @@ struct Run: AsyncParsableCommand {
         try await Console.runAsync(log) {
             let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report, quarantine: quarantine)
             let summary = try await Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
-                .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress())
+                .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress(), fetchRetried: AppleOutput.retryLine)
             // A quarantine or input problem (65, 66) needs a person and wins; a fetch that Apple or the network cut
             // short ends the run 75 (try later) once the archive at hand is reported.
             let code = Console.health(summary.ingest, configuration) ?? summary.fetchFailure.map { _ in ExitStatus.tryLater }

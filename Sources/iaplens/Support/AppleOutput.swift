@@ -28,6 +28,9 @@ enum AppleOutput {
         return { line in if throttle.allows() { Console.note(line) } }
     }
 
+    /// Retry lines, every one: each says why the command is waiting and how long.
+    static let retryLine: @Sendable (String) -> Void = { Console.note($0) }
+
     /// - Parameter lineToLog: the summary line goes to the log instead of standard output (`run --json`).
     static func printFetch(_ summary: FetchSummary, lineToLog: Bool = false) {
         for warning in summary.warnings { Console.warn(warning) }
