@@ -57,6 +57,25 @@ import Testing
                 return "\(error)".contains("unset variable?") && !"\(error)".contains("hunter2")
             }
         }
+        // libpq's key=value form: before, taken as a path, it made a SQLite file named `host=db port=…` and ran
+        // there. Now refused with the URL it stands for, its password never repeated.
+        for (value, url) in [
+            ("host=db.internal port=5433 dbname=app user=etl password='hunter 2' sslmode=require",
+             "postgres://etl@db.internal:5433/app?sslmode=require"),
+            ("dbname=app", "postgres://localhost/app"),
+        ] {
+            #expect {
+                _ = try StoreLocation(value)
+            } throws: { error in
+                guard case .invalidLocation = error as? StoreError else { return false }
+                return "\(error)".contains("key=value connection string; iaplens takes PostgreSQL as a URL: \(url)")
+                    && !"\(error)".contains("hunter")
+            }
+        }
+        // A path that only looks a little like one stays a path.
+        for path in ["./host=1.sqlite", "hosts.sqlite", "data/user=etl.sqlite"] {
+            #expect(try StoreLocation(path) == .sqlite(path: path))
+        }
     }
 
     @Test func aServerThatCannotBeReachedIsAnErrorThatNamesItWithoutThePassword() throws {

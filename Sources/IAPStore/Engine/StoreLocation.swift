@@ -20,6 +20,13 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
                 PostgresURL.redact(trimmed),
                 reason: "it looks like a URL but is not a PostgreSQL URL iaplens reads: write postgres://… or postgresql://… "
                     + "(libpq's form), or give a file path for a SQLite store")
+        } else if let url = Self.urlForKeywordValue(trimmed) {
+            // libpq's other form, `host=… dbname=…`: taken as a path, it would create a SQLite file of that name.
+            let redacted = trimmed.replacingOccurrences(of: #"(?i)password\s*=\s*('[^']*'|\S*)"#, with: "password=***", options: .regularExpression)
+            throw .invalidLocation(
+                "\"\(redacted)\"",
+                reason: "it is a libpq key=value connection string; iaplens takes PostgreSQL as a URL: \(url)"
+                    + (trimmed.contains("password") ? " (the password as user:password@, or in PGPASSWORD or ~/.pgpass)" : ""))
         } else if trimmed.hasPrefix("?") || trimmed.isEmpty {
             // `--database "$URL?schema=app"` with the variable unset or empty: taken as a path, it would create a
             // SQLite file named `?schema=app` in the working folder and run there, silently, on an empty store.
@@ -37,6 +44,54 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     public static func isPostgres(_ text: String) -> Bool {
         let lowered = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
         return lowered.hasPrefix("postgres://") || lowered.hasPrefix("postgresql://")
+    }
+
+    /// The URL of a libpq key=value connection string (`host=db port=5432 dbname=app user=etl`), its password left
+    /// out; nil when `text` does not start with one of libpq's keys and `=`, as no store path does.
+    static func urlForKeywordValue(_ text: String) -> String? {
+        let keys = ["host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "passfile", "options"]
+        guard let pairs = keywordValuePairs(text), let first = pairs.first, keys.contains(first.key) else { return nil }
+        let values = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+        var url = "postgres://"
+        if let user = values["user"] { url += user + "@" }
+        url += values["host"] ?? values["hostaddr"] ?? "localhost"
+        if let port = values["port"] { url += ":" + port }
+        url += "/" + (values["dbname"] ?? values["user"] ?? "postgres")
+        let query = pairs.filter { !["user", "host", "hostaddr", "port", "dbname", "password"].contains($0.key) }
+        if !query.isEmpty { url += "?" + query.map { "\($0.key)=\($0.value)" }.joined(separator: "&") }
+        return url
+    }
+
+    /// `key=value key='quoted value'` as libpq splits it (a backslash escapes a quote or a backslash); nil when the
+    /// text is not of that form.
+    static func keywordValuePairs(_ text: String) -> [(key: String, value: String)]? {
+        var pairs: [(key: String, value: String)] = []
+        var rest = Substring(text)
+        while true {
+            rest = rest.drop { $0.isWhitespace }
+            guard !rest.isEmpty else { break }
+            guard let equals = rest.firstIndex(of: "="), !rest[..<equals].contains(where: \.isWhitespace) else { return nil }
+            let key = rest[..<equals].lowercased()
+            guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
+            rest = rest[rest.index(after: equals)...].drop { $0 == " " }
+            var value = ""
+            if rest.first == "'" {
+                rest = rest.dropFirst()
+                var closed = false
+                while let character = rest.first {
+                    rest = rest.dropFirst()
+                    if character == "\\", let next = rest.first { value.append(next); rest = rest.dropFirst(); continue }
+                    if character == "'" { closed = true; break }
+                    value.append(character)
+                }
+                guard closed else { return nil }
+            } else {
+                value = String(rest.prefix { !$0.isWhitespace })
+                rest = rest.dropFirst(value.count)
+            }
+            pairs.append((key, value))
+        }
+        return pairs.isEmpty ? nil : pairs
     }
 
     /// `scheme://…`: a letter, then letters, digits, `+`, `-` or `.`, then `://`.
