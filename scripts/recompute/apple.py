@@ -47,10 +47,10 @@ def apple_payments(store):
         pending, section, payment = paid.get(key, (None, None, [None] * 10))
         if key not in paid:
             status = 'no_payment'
+        elif pending:
+            status = 'pending'  # every row of a summary Apple has not paid, its held section too
         elif section == 'held':
             status = 'held'
-        elif pending:
-            status = 'pending'
         elif book is not None and book == [payment[0], payment[1]]:
             status = 'paid'
         else:
