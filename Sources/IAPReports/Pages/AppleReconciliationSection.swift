@@ -61,7 +61,7 @@ enum AppleReconciliationSection {
         }
         blocks.append(.table(table))
         blocks += remedies(rows, zone: set.appleTimeZone, asOf: set.asOf, appleOnly: set.appleOnlyProducts, bundleId: set.bundleId)
-        blocks += proceeds(rows)
+        blocks += proceeds(rows, appleOnly: set.appleOnlyProducts)
         return blocks
     }
 
@@ -142,13 +142,18 @@ enum AppleReconciliationSection {
         return (ISO8601Millis.format(zone.startOfDay(start)), ISO8601Millis.format(zone.startOfDay(end)))
     }
 
-    /// Apple's proceeds against the estimate, per currency, with what makes them differ.
-    private static func proceeds(_ rows: [ReportRow]) -> [Block] {
+    /// Apple's proceeds against the estimate, per currency, with what makes them differ; Apple's proceeds of products
+    /// the archive holds nothing of (perhaps another app's) are named, since the estimate cannot include them.
+    private static func proceeds(_ rows: [ReportRow], appleOnly: Set<String>) -> [Block] {
         var apple = CurrencyAmounts()
         var estimate = CurrencyAmounts()
+        var unmatched = CurrencyAmounts()
         for row in rows {
             let currency = row.text("proceeds_currency")
-            if !currency.isEmpty && currency != "mixed" { apple.add(row.integer("apple_proceeds_milli"), currency: currency) }
+            if !currency.isEmpty && currency != "mixed" {
+                apple.add(row.integer("apple_proceeds_milli"), currency: currency)
+                if appleOnly.contains(row.text("product_id")) { unmatched.add(row.integer("apple_proceeds_milli"), currency: currency) }
+            }
             estimate.add(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
         }
         var table = PageTable(columns: [
@@ -165,7 +170,11 @@ enum AppleReconciliationSection {
         return [
             .paragraph("\(strong: "Proceeds.") Apple's column is what Apple pays: its share of each price after "
                 + "commission and after the VAT or other taxes included in the price. The estimate applies \(BusinessRules.standardProceedsPercent) % or \(BusinessRules.reducedProceedsPercent) % "
-                + "to the tax-inclusive price, so it runs higher where prices include VAT, and it moves with any gap in units."),
+                + "to the tax-inclusive price, so it runs higher where prices include VAT, and it moves with any gap in units."
+                + (unmatched.currencies.isEmpty
+                    ? ""
+                    : " Of Apple's column, " + Text.joined(unmatched.currencies.map { .money(unmatched[$0], currency: $0) }, separator: ", ")
+                        + " is of products the archive holds nothing of (above: perhaps another app's).")),
             .table(table),
         ]
     }

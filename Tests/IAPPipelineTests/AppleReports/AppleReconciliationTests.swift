@@ -68,6 +68,8 @@ import Testing
         let item = try #require(page.split(separator: "\n").first { $0.contains("com.example.otherapp.pro") && $0.hasPrefix("- ") })
         #expect(item.contains("holds no sale or refund of this product on any day Apple's reports cover"), "\(item)")
         #expect(item.contains("If it is this app's, the archive lacks what Apple booked on"), "\(item)")
+        // Apple's proceeds beside the estimate name the part the estimate cannot hold.
+        #expect(page.contains("is of products the archive holds nothing of (above: perhaps another app's)."), "\(page)")
         // The app's own product is not said to be another app's.
         #expect(!page.split(separator: "\n").contains { $0.contains(FinanceWorld.coins) && $0.contains("another app's product, nothing") })
     }
