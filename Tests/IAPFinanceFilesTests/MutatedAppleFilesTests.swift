@@ -13,22 +13,9 @@ import Testing
     /// bytes of UTF-8 and UTF-16 text.
     static let telling: [UInt8] = Array(",\"\n\r\t-.0957 ()/".utf8) + [0x00, 0xFF, 0xFE, 0xC3, 0xEF]
 
-    /// SplitMix64: a small generator whose sequence depends on the seed alone.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
-    }
-
     /// One to three damages of `bytes`.
     static func mutate(_ bytes: [UInt8], seed: UInt64) -> [UInt8] {
-        var generator = Generator(state: seed)
+        var generator = SeededRandom(seed: seed)
         var bytes = bytes
         for _ in 0...generator.below(3) where !bytes.isEmpty {
             let at = generator.below(bytes.count)

@@ -1,5 +1,6 @@
 import Foundation
 import IAPPipeline
+import IAPTestSupport
 import Testing
 
 /// The same archive gives the same reports however it arrives: in one run, in ten runs of random
