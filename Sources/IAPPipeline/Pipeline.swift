@@ -191,7 +191,12 @@ public struct Pipeline: Sendable {
         let log = RunLog(store: store)
         let runId = try log.begin(command: "ingest", isVerified: !configuration.noVerify)
         do {
-            let stage = IngestStage(store: store, options: IngestStage.Options(inputs: configuration.inputs, policy: policy, roots: roots), progress: progress)
+            var options = IngestStage.Options(inputs: configuration.inputs, policy: policy, roots: roots)
+            // The reports folder under an input folder holds iaplens's own files, never input: left out, and said.
+            if FileManager.default.fileExists(atPath: configuration.reportsDirectory + "/" + ReportColumns.monthsFileName) {
+                options.leavingOut = [configuration.reportsDirectory]
+            }
+            let stage = IngestStage(store: store, options: options, progress: progress)
             let summary = try stage.run(runId: runId)
             try log.finish(
                 runId: runId, outcome: "completed", filesRead: summary.filesRead, filesSkipped: summary.filesAlreadyRead,

@@ -1,6 +1,7 @@
 import IAPPipeline
 import Foundation
 import IAPFormats
+import IAPReports
 import IAPTestSupport
 import Testing
 
@@ -42,6 +43,20 @@ import Testing
         let run = try IngestRun.ingest(archive)
         #expect(run.summary.filesRead == 1)
         #expect(run.summary.filesAlreadyRead == 1)
+    }
+
+    /// The reports folder kept inside the archive folder is iaplens's own output: left out of the next run's inputs
+    /// and said, not read again file by file and counted as "ignored".
+    @Test func theReportsFolderUnderAnInputIsLeftOut() throws {
+        let archive = try TestArchive()
+        try archive.write("a.jsonl", lines: [try subscribed()])
+        let reports = archive.inputs + "/reports"
+        let configuration = try archive.configuration { $0.reportsDirectory = reports }
+        let first = try Pipeline(configuration: configuration).run()
+        #expect(first.ingest.foldersLeftOut.isEmpty && first.reports.written.count > 5)
+        let again = try Pipeline(configuration: configuration).run()
+        #expect(again.ingest.foldersLeftOut == [reports] && again.ingest.filesIgnored.isEmpty, "\(again.ingest)")
+        #expect(again.ingest.filesAlreadyRead == 1)
     }
 
     @Test func retriedNotificationIsStoredOnce() throws {

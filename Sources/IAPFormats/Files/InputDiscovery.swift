@@ -20,14 +20,23 @@ public enum InputDiscovery {
     /// file or folder (a named pipe, a socket, a device, a dangling link) is returned in `notFiles` and never opened:
     /// opening a named pipe waits for a writer, and a scheduled run would wait with it. A file reached twice is listed
     /// once.
+    ///
+    /// A folder of `leavingOut` (iaplens's own reports folder, say, when it lies under an input) is not entered; the
+    /// ones reached are returned in `leftOut`, so that the caller can say so.
     /// - Throws: ``InputDiscoveryError`` naming a given path that does not exist, is not a file or folder, or a folder
     ///   that cannot be listed.
     public static func discover(
-        _ paths: [String]
-    ) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String], notFiles: [String]) {
+        _ paths: [String], leavingOut: [String] = []
+    ) throws(InputDiscoveryError) -> (files: [InputFile], skipped: [String], notFiles: [String], leftOut: [String]) {
         var walker = Walker()
-        for path in paths {
-            let info = try fileOrFolder(path)
+        for folder in leavingOut {
+            var info = stat()
+            if stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { walker.leavingOut[FileIdentity(info)] = folder }
+        }
+        let given = try paths.map { path throws(InputDiscoveryError) in (path, try fileOrFolder(path)) }
+        // A folder given as an input is read, even one of `leavingOut`: only one reached inside another is left out.
+        for (_, info) in given { walker.leavingOut.removeValue(forKey: FileIdentity(info)) }
+        for (path, info) in given {
             if info.st_mode & S_IFMT == S_IFREG {
                 walker.add(file: path, info: info)
             } else {
@@ -37,7 +46,7 @@ public enum InputDiscovery {
         let files = walker.files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         let skipped = walker.skipped.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let notFiles = walker.notFiles.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return (files, skipped, notFiles)
+        return (files, skipped, notFiles, walker.leftOut.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
     }
 
     /// Checks, without reading anything, that each given path is a file or a folder: a stage checks this before it
@@ -82,6 +91,8 @@ public enum InputDiscovery {
         var notFiles: [String] = []
         var seenFiles: Set<FileIdentity> = []
         var seenFolders: Set<FileIdentity> = []
+        var leavingOut: [FileIdentity: String] = [:]
+        var leftOut: [String] = []
 
         mutating func add(file path: String, info: stat) {
             let name = path.split(separator: "/").last.map(String.init) ?? path
@@ -94,6 +105,10 @@ public enum InputDiscovery {
         }
 
         mutating func walk(folder path: String, info: stat) throws(InputDiscoveryError) {
+            if let folder = leavingOut[FileIdentity(info)] {
+                if !leftOut.contains(folder) { leftOut.append(folder) }
+                return
+            }
             guard seenFolders.insert(FileIdentity(info)).inserted else { return }
             guard let directory = opendir(path) else {
                 throw .unreadableFolder(path: path, reason: POSIXFile.errnoText())

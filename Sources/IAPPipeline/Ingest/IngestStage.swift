@@ -15,6 +15,8 @@ public struct IngestStage: Sendable {
         public var policy: IngestPolicy
         /// Trusted roots (ignored under `--no-verify`).
         public var roots: [TrustedRoot]
+        /// Folders not to enter when an input folder holds them: iaplens's own reports folder.
+        public var leavingOut: [String] = []
         /// Documents per SQLite transaction (about 8 MB of rows; at most 2 batches are in memory at once: one
         /// filling, one being written). Each commit rewrites every index page it touched, and index
         /// keys (transaction IDs, and UUIDs outside bulk loads) are scattered, so fewer, larger transactions write
@@ -60,7 +62,7 @@ public struct IngestStage: Sendable {
     /// file boundaries.
     public func run(runId: Int64) throws -> IngestSummary {
         MemoryRelease.returnLargeBlocksWhenFreed()
-        let discovery = try InputDiscovery.discover(options.inputs)
+        let discovery = try InputDiscovery.discover(options.inputs, leavingOut: options.leavingOut)
         let verifier = options.policy.verifySignatures ? try JWSVerifier(trustedRoots: options.roots) : nil
         let processor = DocumentProcessor(policy: options.policy, verifier: verifier)
         let storeWriter = store.makeDocumentWriter()
@@ -72,6 +74,7 @@ public struct IngestStage: Sendable {
         var summary = IngestSummary(
             filesFound: discovery.files.count + reports.reportsFound + reports.paymentSummariesFound,
             filesIgnored: reports.notReports, entriesNotFiles: discovery.notFiles)
+        summary.foldersLeftOut = discovery.leftOut
         summary.filesRead = reports.reportsLoaded + reports.paymentSummariesLoaded + reports.refusals.count
         summary.applePaymentSummariesFound = reports.paymentSummariesFound
         summary.applePaymentSummariesLoaded = reports.paymentSummariesLoaded

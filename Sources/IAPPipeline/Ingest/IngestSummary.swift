@@ -9,6 +9,8 @@ public struct IngestSummary: Sendable, Equatable {
     /// Entries under the given folders that are not regular files (named pipes, sockets, devices, dangling links):
     /// never opened.
     public var entriesNotFiles: [String]
+    /// iaplens's own reports folder where it lies under an input folder: left out, not read.
+    public var foldersLeftOut: [String] = []
     /// Files read in this run.
     public var filesRead = 0
     /// Files skipped because the same content was read before.

@@ -209,6 +209,9 @@ enum Console {
         for refusal in summary.appleReportRefusals { warn(refusal) }
         for copy in summary.appleFileCopies { note(copy) }
         for problem in summary.unreadableFiles { warn("unreadable: \(problem)") }
+        for folder in summary.foldersLeftOut {
+            result("  left out \(folder): iaplens's own reports folder, under an --input folder")
+        }
         if !summary.filesIgnored.isEmpty {
             result("  ignored \(summary.filesIgnored.count) file(s) that are neither .json/.jsonl/.ndjson(.gz) documents nor Apple financial reports")
         }

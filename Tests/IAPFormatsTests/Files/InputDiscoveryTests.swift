@@ -16,11 +16,31 @@ import Testing
         // A link loop must not hang discovery.
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/c/deep/loop", withDestinationPath: folder.path + "/c")
 
-        let (files, skipped, _) = try InputDiscovery.discover([folder.path, single.path])
+        let (files, skipped, _, _) = try InputDiscovery.discover([folder.path, single.path])
         let names = files.map { String($0.path.dropFirst(folder.path.count + 1)) }
         #expect(names == ["a.json", "b/1.ndjson.gz", "b/2.jsonl", "c/deep/x.JSON", "single.jsonl"])
         #expect(skipped.map { String($0.dropFirst(folder.path.count + 1)) } == ["b/data.csv", "notes.txt"])
         #expect(files.first?.byteCount == 2)
+    }
+
+    /// iaplens's reports folder kept under the archive folder: before, every run read its thousands of files again to
+    /// look for Apple's files among them and said "ignored N files". Now the folder is left out where an input folder
+    /// holds it, and read like any other where it is itself given as an input.
+    @Test func aFolderToLeaveOutIsLeftOutInsideAnInputButReadWhenGiven() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("archive/n.jsonl", "{}")
+        try folder.write("archive/reports/months.csv", "month")
+        try folder.write("archive/reports/2026-03/churn.csv", "month")
+        let reports = folder.path + "/archive/reports"
+        let inside = try InputDiscovery.discover([folder.path + "/archive"], leavingOut: [reports])
+        #expect(inside.files.map(\.path) == [folder.path + "/archive/n.jsonl"] && inside.skipped.isEmpty)
+        #expect(inside.leftOut == [reports])
+        let given = try InputDiscovery.discover([folder.path + "/archive", reports], leavingOut: [reports])
+        #expect(given.skipped.count == 2 && given.leftOut.isEmpty)
+        // Through a link to it, the same folder: left out too.
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/archive/latest", withDestinationPath: reports)
+        let linked = try InputDiscovery.discover([folder.path + "/archive"], leavingOut: [reports])
+        #expect(linked.skipped.isEmpty && linked.leftOut.count == 1, "\(linked)")
     }
 
     @Test func missingPathIsATypedErrorNamingIt() throws {
