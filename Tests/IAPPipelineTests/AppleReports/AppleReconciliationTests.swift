@@ -52,7 +52,8 @@ import Testing
     /// never holds. Before, the page said only "the archive lacks what Apple booked" and to fetch Notification History,
     /// which recovers nothing of another app. Now it says first that the archive holds nothing of the product on any
     /// covered day and what that means; the file stays as the contract defines it (`archive_short`).
-    @Test func aProductTheArchiveNeverHoldsIsSaidToBePerhapsAnotherAppsOwn() throws {
+    @Test(arguments: StoreKind.allCases)
+    func aProductTheArchiveNeverHoldsIsSaidToBePerhapsAnotherAppsOwn(_ kind: StoreKind) throws {
         let world = try FinanceWorld(lostIndex: nil)
         var lines = world.report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let sale = try #require(lines.firstIndex { $0.contains("\t\(FinanceWorld.coins)\t") && $0.contains("\tUSD\t") })
@@ -60,7 +61,7 @@ import Testing
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(lines.joined(separator: "\n").utf8))
-        let summary = try run(archive, database: archive.database)
+        let summary = try run(archive, database: try kind.freshDatabase(in: archive.root))
         #expect(summary.ingest.appleReportRefusals.isEmpty, "\(summary.ingest.appleReportRefusals)")
         let other = try #require(try reconciliation(archive).first { $0["product_id"] == "com.example.otherapp.pro" })
         #expect(other["status"] == "archive_short" && other["archive_units_sold"] == "0")
