@@ -153,7 +153,8 @@ extension ApplePaymentsTests {
     /// A summary downloaded before Apple paid the month has no rate and no proceeds, and every row of it is pending,
     /// the rows after its blank row too: what Apple holds below its threshold is decided when it pays. Before, those
     /// rows read `held`, as if Apple had already decided.
-    @Test func everyRowOfAPendingSummaryIsPending() throws {
+    @Test(arguments: StoreKind.allCases)
+    func everyRowOfAPendingSummaryIsPending(engine: StoreKind) throws {
         let world = try FinanceWorld(lostIndex: nil)
         let usd = try #require(Self.books(world.report)["Americas,USD"])
         let archive = try TestArchive()
@@ -161,7 +162,7 @@ extension ApplePaymentsTests {
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
         let pending = Self.march(usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli), pending: true)
         try archive.write("apple/financial_report.csv", bytes: Array(pending.utf8))
-        _ = try run(archive, database: archive.database)
+        _ = try run(archive, database: try engine.freshDatabase(in: archive.root))
         let statuses = try payments(archive).split(separator: "\n").dropFirst().map { line in
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             return "\(cells[1]) \(cells.last!)"
