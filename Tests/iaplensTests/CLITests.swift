@@ -348,6 +348,30 @@ import Testing
         #expect(flag.status == 64, "the flag's store, which does not exist, is the one used")
     }
 
+    /// `run --json` names the folders it left out: the reports folder kept under an input folder, from the second run
+    /// on, when it holds the reports of the first.
+    @Test func theJSONSummaryNamesTheReportsFolderLeftOut() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        let time: Int64 = 1_760_000_000_000
+        try archive.write("n.jsonl", lines: [try app.notification(
+            type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: time,
+            transaction: app.transaction(id: "t1", purchase: time, expires: time + 2_592_000_000, signedDate: time))])
+        let reports = archive.inputs + "/reports"
+        let arguments = ["run", "--json", "--input", archive.inputs, "--database", archive.database, "--reports", reports,
+                         "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()]
+        func leftOut(_ output: CLI.Result) throws -> [String]? {
+            let summary = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+            return (summary?["ingest"] as? [String: Any])?["folders_left_out"] as? [String]
+        }
+        let first = try Self.run(arguments)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(try leftOut(first) == [])
+        let second = try Self.run(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try leftOut(second) == [reports])
+    }
+
     /// A misspelt variable is named with the one it most likely meant; before, it was without effect and unsaid, where
     /// a configuration file's unknown key is refused. A name close to none (a wrapper's own) and the test suite's
     /// variables are not warned of.

@@ -17,6 +17,7 @@ enum RunSummaryJSON {
             ("ingest", .object(JSONObject([
                 ("files_found", number(ingest.filesFound)), ("files_read", number(ingest.filesRead)),
                 ("files_already_read", number(ingest.filesAlreadyRead)), ("files_ignored", number(ingest.filesIgnored.count)),
+                ("folders_left_out", .array(ingest.foldersLeftOut.map { .string($0) })),
                 ("unreadable_files", number(ingest.unreadableFiles.count)), ("documents_read", number(ingest.documentsRead)),
                 ("accepted", number(ingest.accepted)), ("other_environment", number(ingest.otherEnvironment)),
                 ("test_notifications", number(ingest.testNotifications)), ("quarantined", number(ingest.quarantined)),
