@@ -26,7 +26,7 @@ enum MarkdownWriter {
         case .chart(let spec):
             var text = "![" + Markdown.escape(spec.title) + "](charts/" + spec.name + ".svg)"
             if !spec.caption.isEmpty { text += "\n\n_" + inline(spec.caption) + "_" }
-            if let mermaid = MermaidChart.block(spec) {
+            if let mermaid = MermaidChart.markdown(spec) {
                 text += "\n\n<details><summary>Chart data (Mermaid)</summary>\n\n" + mermaid + "\n\n</details>"
             }
             return text
