@@ -1,5 +1,6 @@
 import IAPAnalytics
 import IAPStore
+import IAPTestSupport
 import Testing
 
 @Suite("churn.csv and expiration_intents.csv")
@@ -154,6 +155,29 @@ struct ChurnTests {
         let report = try scenario.report()
         // Then customer_canceled in February
         #expect(report.allRows("churn.csv") == [["2026-02", "pro.monthly", "voluntary", "customer_canceled", "1"]])
+    }
+
+    /// V1 bodies without `receivedAt` take the time of their latest date, so a `DID_FAIL_TO_RENEW` body ties with the
+    /// renewal it came after. The tie went to the greater document ID, a hash in real stores: billing_error or unknown
+    /// by chance. Now the state that says more of an end wins, whichever ID is greater, on both engines.
+    @Test(arguments: StoreKind.allCases.flatMap { engine in [(engine, true), (engine, false)] })
+    func aTieInTimeGoesToTheStateThatSaysMoreOfAnEnd(engine: StoreKind, failureFirst: Bool) throws {
+        // Given t1 (V1) renewed and then failing to renew, both bodies dated by t1's purchase, and T 73 days after expiry
+        let scenario = try Scenario(engine: engine == .sqlite ? try SQLiteStore.inMemory() : try StoreLocation(try TestPostgres.freshStore()).open())
+        try scenario.products([("pro.monthly", "auto_renewable", "EUR", 4_990)])
+        let v1t1 = Txn.v1("t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
+        let renewed = { scenario.notifyV1("DID_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1], renewals: [Renewal(original: "s1", autoRenew: true)]) }
+        let failed = {
+            scenario.notifyV1("DID_FAIL_TO_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1],
+                              renewals: [Renewal(original: "s1", intent: 2, billingRetry: true)])
+        }
+        if failureFirst { _ = failed(); _ = renewed() } else { _ = renewed(); _ = failed() }
+        scenario.notify("DID_RENEW", at: at("2026-04-15"), Txn.subscription("x", original: "other", purchase: at("2026-04-01"), expires: at("2026-09-01")))
+        // When
+        let report = try scenario.report()
+        // Then the billing retry decides: involuntary, intent 2
+        #expect(report.allRows("churn.csv") == [["2026-02", "pro.monthly", "involuntary", "billing_error", "1"]])
+        #expect(report.allRows("expiration_intents.csv") == [["2026-02", "pro.monthly", "2", "1"]])
     }
 
     @Test func sandboxAndTestNotificationsAreExcluded() throws {

@@ -124,17 +124,18 @@ class Store:
     def churn_events(self):
         """{(month, product, churn type, reason): subscriptions}, Reports.md churn.csv's rules in their order."""
         expired = {}
-        for nid, tid, subtype in self.db.execute(
-                """select notification_id, transaction_id, subtype from notifications where environment = ?
-                   and format = 'v2' and notification_type = 'EXPIRED' and transaction_id is not null""",
+        for nid, tid, subtype, time in self.db.execute(
+                """select notification_id, transaction_id, subtype, document_time from notifications
+                   where environment = ? and format = 'v2' and notification_type = 'EXPIRED'
+                   and transaction_id is not null""",
                 (self.environment,)):
-            expired.setdefault(tid, []).append((nid, subtype))
+            expired.setdefault(tid, []).append((time, nid, subtype))
         intents, states = {}, defaultdict(list)
         for doc, otid, time, auto_renew, intent, retrying in self.db.execute(
                 """select document_id, original_transaction_id, document_time, auto_renew_status, expiration_intent,
                    is_in_billing_retry_period from renewal_infos where environment = ?""", (self.environment,)):
             intents[(doc, otid)] = intent
-            states[otid].append((time, auto_renew, intent, retrying))
+            states[otid].append((time, auto_renew, intent, retrying, doc))
         events = defaultdict(int)
         self.churned = set()
         self.churned_by_storefront = defaultdict(int)
@@ -148,12 +149,15 @@ class Store:
                 if x['refunded'] and not any(x['purchased'] < t['purchased'] <= x['revoked'] for t in known):
                     reason = 'refunded'
                 elif x['tid'] in expired:
-                    nid, subtype = sorted(expired[x['tid']])[0]
+                    # Several EXPIRED for one period: the newest, then the greatest notification ID.
+                    _, nid, subtype = max(expired[x['tid']])
                     intent = intents.get((nid, sub))
                     reason = EXPIRED_SUBTYPES.get(subtype) or INTENTS.get(intent, 'unknown')
                 elif x['expires'] < end:
                     before = [s for s in states.get(sub, []) if s[0] < end]
-                    newest = max(before, key=lambda s: s[0]) if before else None
+                    # Ties in time: the state that says more of an end, in the rule's order, then the greatest ID.
+                    newest = max(before, key=lambda s: (s[0], s[3] == 1, s[2] is not None, s[1] == 0, s[4])) \
+                        if before else None
                     long_gap = end >= x['expires'] + 60 * DAY_MS
                     intent = newest[2] if newest else None
                     if newest and newest[3] == 1:

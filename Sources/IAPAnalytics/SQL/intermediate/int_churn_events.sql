@@ -3,7 +3,11 @@
 -- stopped paying. Documentation/Reports.md churn.csv rules 1 -> 2 -> 3, churn_type, and
 -- the expiration intent of expiration_intents.csv.
 -- R (rule 3) is the newest renewal state of the subscription whose document
--- time is strictly before E; ties by document ID (greatest wins).
+-- time is strictly before E. States with the same document time (V1 bodies
+-- without receivedAt take the time of their latest date, so a
+-- DID_FAIL_TO_RENEW body ties with the renewal it came after): the one that
+-- says more of an end wins, in the rule's order (billing retry, an
+-- expiration intent, auto-renew off), then the greatest document ID.
 -- Decisions where the contract is silent:
 -- * An intent outside 1-4 maps to unknown; expiration_intents.csv takes the
 --   renewal info's intent only when it is 1-5, else the reason's number.
@@ -66,6 +70,9 @@ periods_with_renewal_state as materialized (
                 < periods_joined_to_expirations.ended_at_ms
             order by
                 renewal_infos.document_at_ms desc,
+                renewal_infos.is_in_billing_retry desc,
+                renewal_infos.expiration_intent is not null desc,
+                coalesce(renewal_infos.is_auto_renew_off, false) desc,
                 renewal_infos.document_id desc
             limit 1
         ) as renewal_document_id
