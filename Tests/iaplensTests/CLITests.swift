@@ -318,14 +318,20 @@ import Testing
         #expect(!output.stderr.contains("\\u{a}"))
     }
 
-    /// Every option also comes from an `IAPLENS_*` variable (config file < environment < flags).
-    @Test func optionsComeFromIAPLENSVariables() throws {
+    /// An archive of one signed notification: a subscription bought in October 2025.
+    static func oneSubscriptionArchive() throws -> (TestArchive, AppFixture) {
         let archive = try TestArchive()
         let app = AppFixture()
         let time: Int64 = 1_760_000_000_000
         try archive.write("n.jsonl", lines: [try app.notification(
             type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: time,
             transaction: app.transaction(id: "t1", purchase: time, expires: time + 2_592_000_000, signedDate: time))])
+        return (archive, app)
+    }
+
+    /// Every option also comes from an `IAPLENS_*` variable (config file < environment < flags).
+    @Test func optionsComeFromIAPLENSVariables() throws {
+        let (archive, app) = try Self.oneSubscriptionArchive()
         let environment = [
             "IAPLENS_INPUT": archive.inputs, "IAPLENS_DATABASE": archive.database, "IAPLENS_REPORTS": archive.reports,
             "IAPLENS_BUNDLE_ID": app.bundleId, "IAPLENS_ROOT_CERTIFICATE": try archive.trustedRoot(),
@@ -351,12 +357,7 @@ import Testing
     /// `run --json` names the folders it left out: the reports folder kept under an input folder, from the second run
     /// on, when it holds the reports of the first.
     @Test func theJSONSummaryNamesTheReportsFolderLeftOut() throws {
-        let archive = try TestArchive()
-        let app = AppFixture()
-        let time: Int64 = 1_760_000_000_000
-        try archive.write("n.jsonl", lines: [try app.notification(
-            type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: time,
-            transaction: app.transaction(id: "t1", purchase: time, expires: time + 2_592_000_000, signedDate: time))])
+        let (archive, app) = try Self.oneSubscriptionArchive()
         let reports = archive.inputs + "/reports"
         let arguments = ["run", "--json", "--input", archive.inputs, "--database", archive.database, "--reports", reports,
                          "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()]
