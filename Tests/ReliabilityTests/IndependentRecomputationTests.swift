@@ -92,4 +92,31 @@ import Testing
         let pacific = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
         #expect(pacific.status == 1 && pacific.stdout.contains("apple_reconciliation.csv"), "\(pacific.stdout)")
     }
+
+    /// A larger archive, 30 months of it V1 for ten: its V1 bodies without `receivedAt` tie in time (a
+    /// `DID_FAIL_TO_RENEW` body and the renewal it came after), where the newest renewal state decides a churn's reason.
+    /// With the tie left to the document hash, this archive differed in six cells.
+    @Test func aLargerArchiveWithTiesInTimeAgrees() throws {
+        let root = try Self.folder("recompute-ties")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let simulated = try CLI.run([
+            "simulate", "--quiet", "--output", root + "/archive", "--seed", "1234", "--subscribers", "1500",
+            "--consumable-buyers", "400", "--refund-rings", "8", "--months", "30", "--start-month", "2023-05",
+        ])
+        #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
+        let archive = root + "/archive"
+        let run = try CLI.run(
+            ["run", "--quiet"]
+                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
+                + [
+                    "--database", root + "/store.sqlite", "--reports", root + "/reports",
+                    "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
+                    "--root-certificate", archive + "/certs/root.pem", "--products", archive + "/products.csv",
+                    "--accounts", archive + "/accounts.csv",
+                ])
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
+        #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
+        #expect(agreed.stdout.contains("30 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+    }
 }
