@@ -21,6 +21,24 @@ import Testing
         return root
     }
 
+    /// Simulates an archive into `root/archive` with `simulate` (seed, sizes, months) and runs it whole into
+    /// `root/store.sqlite` and `root/reports` with `run` (settings, reference files).
+    private static func simulateAndRun(root: String, simulate: [String], run settings: [String], references: [String]) throws {
+        let archive = root + "/archive"
+        let simulated = try CLI.run(["simulate", "--quiet", "--output", archive] + simulate)
+        #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
+        let run = try CLI.run(
+            ["run", "--quiet"] + settings
+                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
+                + references.flatMap { ["--" + $0, archive + "/" + $0 + ".csv"] }
+                + [
+                    "--database", root + "/store.sqlite", "--reports", root + "/reports",
+                    "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
+                    "--root-certificate", archive + "/certs/root.pem",
+                ])
+        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+    }
+
     @Test func theSampleAgreesAndAChangedCellIsFound() throws {
         let root = try Self.folder("recompute")
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -70,21 +88,12 @@ import Testing
     @Test func anotherArchiveAgreesUnderOtherSettings() throws {
         let root = try Self.folder("recompute-other")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let simulated = try CLI.run([
-            "simulate", "--quiet", "--output", root + "/archive", "--seed", "7", "--subscribers", "300",
-            "--consumable-buyers", "100", "--refund-rings", "3", "--months", "16", "--start-month", "2023-03",
-        ])
-        #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
-        let archive = root + "/archive"
-        let run = try CLI.run(
-            ["run", "--quiet", "--small-business", "--as-of", "2024-04-15T10:00:00Z", "--apple-time-zone", "Asia/Tokyo"]
-                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
-                + [
-                    "--database", root + "/store.sqlite", "--reports", root + "/reports",
-                    "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
-                    "--root-certificate", archive + "/certs/root.pem", "--accounts", archive + "/accounts.csv",
-                ])
-        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        try Self.simulateAndRun(
+            root: root,
+            simulate: ["--seed", "7", "--subscribers", "300", "--consumable-buyers", "100", "--refund-rings", "3", "--months", "16",
+                       "--start-month", "2023-03"],
+            run: ["--small-business", "--as-of", "2024-04-15T10:00:00Z", "--apple-time-zone", "Asia/Tokyo"],
+            references: ["accounts"])
         let agreed = try Self.recompute(
             store: root + "/store.sqlite", reports: root + "/reports", options: ["--apple-time-zone", "Asia/Tokyo"])
         #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
@@ -99,22 +108,11 @@ import Testing
     @Test func aLargerArchiveWithTiesInTimeAgrees() throws {
         let root = try Self.folder("recompute-ties")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let simulated = try CLI.run([
-            "simulate", "--quiet", "--output", root + "/archive", "--seed", "1234", "--subscribers", "1500",
-            "--consumable-buyers", "400", "--refund-rings", "8", "--months", "30", "--start-month", "2023-05",
-        ])
-        #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
-        let archive = root + "/archive"
-        let run = try CLI.run(
-            ["run", "--quiet"]
-                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
-                + [
-                    "--database", root + "/store.sqlite", "--reports", root + "/reports",
-                    "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
-                    "--root-certificate", archive + "/certs/root.pem", "--products", archive + "/products.csv",
-                    "--accounts", archive + "/accounts.csv",
-                ])
-        #expect(run.status == 0, "\(run.stderr.suffix(500))")
+        try Self.simulateAndRun(
+            root: root,
+            simulate: ["--seed", "1234", "--subscribers", "1500", "--consumable-buyers", "400", "--refund-rings", "8",
+                       "--months", "30", "--start-month", "2023-05"],
+            run: [], references: ["products", "accounts"])
         let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
         #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
         #expect(agreed.stdout.contains("30 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
