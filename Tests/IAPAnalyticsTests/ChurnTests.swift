@@ -163,7 +163,7 @@ struct ChurnTests {
     @Test(arguments: StoreKind.allCases.flatMap { engine in [(engine, true), (engine, false)] })
     func aTieInTimeGoesToTheStateThatSaysMoreOfAnEnd(engine: StoreKind, failureFirst: Bool) throws {
         // Given t1 (V1) renewed and then failing to renew, both bodies dated by t1's purchase, and T 73 days after expiry
-        let scenario = try Scenario(engine: engine == .sqlite ? try SQLiteStore.inMemory() : try StoreLocation(try TestPostgres.freshStore()).open())
+        let scenario = try Scenario(engine: try engine.freshStore())
         try scenario.products([("pro.monthly", "auto_renewable", "EUR", 4_990)])
         let v1t1 = Txn.v1("t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
         let renewed = { scenario.notifyV1("DID_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1], renewals: [Renewal(original: "s1", autoRenew: true)]) }

@@ -12,8 +12,7 @@ struct DailyMoneyTests {
     /// engines.
     @Test(arguments: StoreKind.allCases)
     func everyMovementFallsOnItsUTCDayAtEachEdge(engine: StoreKind) throws {
-        let store: any StoreEngine = engine == .sqlite
-            ? try SQLiteStore.inMemory() : try StoreLocation(try TestPostgres.freshStore()).open()
+        let store = try engine.freshStore()
         let scenario = try Scenario(engine: store)
         let lastOfDay = at("2026-03-02") - 1
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-05"), Txn.consumable("a", purchase: lastOfDay, price: 1_000))

@@ -60,9 +60,7 @@ struct FlaggedAccountsTests {
     /// engines.
     @Test(arguments: StoreKind.allCases)
     func lifetimePurchasesArePaidOnesBeforeTheWindowsEnd(engine: StoreKind) throws {
-        let store: any StoreEngine = engine == .sqlite
-            ? try SQLiteStore.inMemory() : try StoreLocation(try TestPostgres.freshStore()).open()
-        let scenario = try Scenario(engine: store)
+        let scenario = try Scenario(engine: try engine.freshStore())
         let refunded = [coin("r1", "2026-02-01"), coin("r2", "2026-02-02")]
         let later = [coin("p1", "2026-03-28"), coin("p2", "2026-03-28"), coin("p3", "2026-04-02")]
         let free = Txn.consumable("f1", purchase: at("2026-03-25"), price: 0, token: "tok-a")

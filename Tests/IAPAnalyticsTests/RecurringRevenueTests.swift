@@ -10,13 +10,6 @@ import Testing
 struct RecurringRevenueTests {
     static let day: Int64 = 86_400_000
 
-    private static func store(_ kind: StoreKind) throws -> any StoreEngine {
-        switch kind {
-        case .sqlite: return try SQLiteStore.inMemory()
-        case .postgres: return try StoreLocation(try TestPostgres.freshStore()).open()
-        }
-    }
-
     /// A product's period is its median period length taken to the nearest named one, at each boundary the
     /// contract names; the month's share of a 9.99 price follows it, rounded half up.
     @Test(arguments: [
@@ -38,7 +31,7 @@ struct RecurringRevenueTests {
     /// median that falls inside a run of equal lengths, or at a run's last period, must still find its run.
     @Test(arguments: StoreKind.allCases.flatMap { engine in [(engine, 4, "P1M"), (engine, 5, "P1Y")] })
     func theLowerMedianOfSeveralLengthsDecidesTheProductsPeriod(engine: StoreKind, subscriptions: Int, period: String) throws {
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         for index in 0..<subscriptions {
             let start = at("2026-01-05") + Int64(index) * Self.day
             let days: Int64 = index < 2 ? 28 : 365
@@ -56,7 +49,7 @@ struct RecurringRevenueTests {
     /// is that month's start and its end: one instant, counted once.
     @Test(arguments: StoreKind.allCases)
     func overlappingPeriodsCountTheCurrentOneOnce(engine: StoreKind) throws {
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         // s1: a2 bought before a1 ends; both cover February 1st.
         let a1 = Txn.subscription("a1", original: "s1", purchase: at("2026-01-01"), expires: at("2026-02-15"))
         let a2 = Txn.subscription("a2", original: "s1", purchase: at("2026-01-20"), expires: at("2026-02-20"), price: 12_990)
@@ -82,7 +75,7 @@ struct RecurringRevenueTests {
 
     @Test(arguments: StoreKind.allCases)
     func theCurrentPeriodDecidesAndEachCountHasItsStorefront(engine: StoreKind) throws {
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         try scenario.products([("legacy.monthly", "auto_renewable", "EUR", 4_990)])
         // s1: a price change at its second period: February's end counts the new price.
         var first = Txn.subscription("a1", original: "s1", purchase: at("2026-01-05"), expires: at("2026-02-05"))

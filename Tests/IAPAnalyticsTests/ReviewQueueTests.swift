@@ -7,13 +7,6 @@ import Testing
 /// The review queue (Documentation/Reports.md "The review queue"): what is new, what costs the most, and decisions
 /// remembered. Before: 100 accounts a month sorted by ID, nothing saying which were new or already cleared.
 @Suite struct ReviewQueueTests {
-    private static func store(_ kind: StoreKind) throws -> any StoreEngine {
-        switch kind {
-        case .sqlite: return try SQLiteStore.inMemory()
-        case .postgres: return try StoreLocation(try TestPostgres.freshStore()).open()
-        }
-    }
-
     private func buyAndRefund(_ scenario: Scenario, _ id: String, token: String, bought: String, refunded: String) {
         let coins = Txn.consumable(id, purchase: at(bought), price: 4_990, token: token)
         scenario.notify("ONE_TIME_CHARGE", at: at(bought), coins)
@@ -27,7 +20,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func newThenCarriedThenClearedThenBackAsActive(engine: StoreKind) throws {
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         for (index, day) in ["2026-01-05", "2026-01-08", "2026-01-12"].enumerated() {
             buyAndRefund(scenario, "a\(index)", token: "acct-1", bought: day, refunded: day)
         }
@@ -45,7 +38,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func aConfirmedAccountIsDeclinedAfterItsRulesLapse(engine: StoreKind) throws {
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         for (index, day) in ["2026-01-05", "2026-01-08", "2026-01-12"].enumerated() {
             buyAndRefund(scenario, "b\(index)", token: "acct-2", bought: day, refunded: day)
         }

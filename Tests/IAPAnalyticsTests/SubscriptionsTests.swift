@@ -17,7 +17,7 @@ struct SubscriptionsTests {
         // Given a subscription whose first two paid transactions share their purchase instant, one of each product,
         // and a later subscription that dates the analysis
         let (monthlyID, yearlyID) = ids
-        let scenario = try Scenario(engine: try Self.store(engine))
+        let scenario = try Scenario(engine: try engine.freshStore())
         let start = at("2026-01-05")
         let monthly = Txn.subscription(monthlyID, original: "s1", purchase: start, expires: at("2026-02-05"))
         let yearly = Txn.subscription(
@@ -32,12 +32,5 @@ struct SubscriptionsTests {
         let newPaid = report.rows("2026-01", "subscriptions.csv").map { [$0[1], $0[3]] }
         let expected = monthlyID < yearlyID ? "pro.monthly" : "pro.yearly"
         #expect(newPaid.filter { $0[1] != "0" } == [[expected, "1"]], "\(newPaid)")
-    }
-
-    private static func store(_ kind: StoreKind) throws -> any StoreEngine {
-        switch kind {
-        case .sqlite: return try SQLiteStore.inMemory()
-        case .postgres: return try StoreLocation(try TestPostgres.freshStore()).open()
-        }
     }
 }

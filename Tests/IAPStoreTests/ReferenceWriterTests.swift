@@ -9,7 +9,7 @@ struct ReferenceWriterTests {
     @Test(arguments: StoreKind.allCases)
     func eachTokenKeepsItsFirstRowAndTheSameMappingAgainIsNoChange(engine: StoreKind) throws {
         // Given a mapping whose rows arrive out of line order, with one token listed twice in different case
-        let store = try Self.store(engine)
+        let store = try engine.freshStore()
         let writer = ReferenceWriter(store: store)
         let rows = [
             AccountReferenceRow(line: 4, appAccountToken: "AAAA-1", accountId: "acct-late"),
@@ -35,13 +35,6 @@ struct ReferenceWriterTests {
             try connection.rows("SELECT line, app_account_token, account_id FROM ref_accounts ORDER BY line").map {
                 "\($0[0].integer ?? 0) \($0[1].text ?? "") \($0[2].text ?? "")"
             }
-        }
-    }
-
-    private static func store(_ kind: StoreKind) throws -> any StoreEngine {
-        switch kind {
-        case .sqlite: return try SQLiteStore.inMemory()
-        case .postgres: return try StoreLocation(try TestPostgres.freshStore()).open()
         }
     }
 }
