@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "IAPTestSigningTests", dependencies: ["IAPTestSigning", "IAPVerification"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPModelTests", dependencies: ["IAPModel"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
         .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore", "IAPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),

@@ -35,6 +35,10 @@ public struct DocumentFigures: Sendable, Equatable {
         // table sorted every document ID through a temp b-tree (3.4 s at 1M documents on SQLite, mostly temp-file
         // I/O). Instead: the distinct IDs of all stored documents come from walking the document_id index
         // alone, minus the IDs that only non-accepted documents carry (few: other environments, TEST).
+        // Those are found by an anti-join, not a correlated `not exists`: `status` reads the store while a bulk
+        // load has dropped that index (SecondaryIndexes), and then SQLite scanned every document for each
+        // non-accepted one (1M store: 584 s); the join gets an automatic index instead (5.5 s), and with the
+        // index both take the same 0.5-0.7 s.
         let documents = try connection.row(
             """
             select
@@ -50,13 +54,12 @@ public struct DocumentFigures: Sendable, Equatable {
                     )
                     + (
                         select count(distinct others.document_id) from documents as others
+                        left join documents as accepted
+                            on accepted.document_id = others.document_id
+                            and accepted.outcome = 'accepted'
                         where others.outcome <> 'accepted'
                             and others.document_id is not null
-                            and not exists (
-                                select 1 from documents as accepted
-                                where accepted.document_id = others.document_id
-                                    and accepted.outcome = 'accepted'
-                            )
+                            and accepted.document_id is null
                     ) as duplicates,
                 count(*) filter (where outcome = 'test_notification') as test_notifications,
                 count(*) filter (where outcome = 'accepted' and is_verified = 0) as unverified
