@@ -16,7 +16,7 @@ struct AnalysisProgressTests {
         let reports = Mutex<[AnalysisProgress]>([])
         _ = try Analyzer(store: scenario.store, modelWorkers: workers) { progress in
             reports.withLock { $0.append(progress) }
-        }.analyze(AnalysisOptions(bundleId: "com.example.app"))
+        }.analyze(AnalysisOptions(bundleId: "com.example.app"), keepingCurrentModels: false)
         return reports.withLock { $0 }.sorted { $0.modelsBuilt < $1.modelsBuilt }
     }
 

@@ -9,6 +9,9 @@ public struct AnalysisSummary: Sendable, Equatable {
     /// Consumption requests of the ``ConsumptionRequestOutcome/recentlyMissedWindowDays`` days before T left unanswered past their 12 hours, in a store where
     /// `iaplens consumption` has answered before: a scheduled job that stopped (0 when it never ran).
     public let recentlyMissedConsumptionRequests: Int
+    /// True when nothing was built: the marts were already built from what the store holds, with the same options
+    /// and models.
+    public var modelsWereCurrent = false
 
     /// Creates a summary.
     public init(asOf: Int64?, months: [String], martRowCounts: [MartRowCount], recentlyMissedConsumptionRequests: Int = 0) {

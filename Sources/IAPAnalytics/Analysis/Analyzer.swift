@@ -40,9 +40,10 @@ public struct Analyzer: Sendable {
         return String(MemoryDigest.sha256Hex(Array(text.utf8)).prefix(16))
     }
 
-    /// Builds all models in one transaction (all or nothing).
+    /// Builds all models in one transaction (all or nothing), unless `keepingCurrentModels` and the marts were built
+    /// from what the store holds now with these options and models (``summaryOfCurrentModels``).
     /// - Returns: T, the months to write and the row count of every mart.
-    public func analyze(_ options: AnalysisOptions) throws -> AnalysisSummary {
+    public func analyze(_ options: AnalysisOptions, keepingCurrentModels: Bool = true) throws -> AnalysisSummary {
         try options.validate()
         let models = try SQLModelSource.load()
         var runner = SQLModelRunner(models: models)
@@ -68,6 +69,9 @@ public struct Analyzer: Sendable {
             return AnalysisSummary(
                 asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
+        if keepingCurrentModels, let current = try summaryOfCurrentModels(options, models: models, summarize: summarize) {
+            return current
+        }
         if let workspace = try store.makeModelWorkspace(workers: modelWorkers) {
             defer {
                 let start = ContinuousClock.now
@@ -82,6 +86,34 @@ public struct Analyzer: Sendable {
             try runner.run(options, key: try Self.modelKey(options, connection), in: connection, schema: schema)
             return try summarize(connection)
         }
+    }
+
+    /// When the store's marts were built from what the store holds now, with these options and these models (the
+    /// model key ``reportSet(_:)`` checks), nothing is built again: a scheduled run that found nothing new costs no
+    /// analysis. Only the models reading what `consumption` records are rebuilt, since answering changes no data
+    /// version. Nil when anything must be built.
+    private func summaryOfCurrentModels(
+        _ options: AnalysisOptions, models: [(model: SQLModel, sql: String)],
+        summarize: (any StoreConnection) throws -> AnalysisSummary
+    ) throws -> AnalysisSummary? {
+        let schema = store.schema
+        guard try store.read({ connection in try Self.modelsAreCurrent(options, connection) }) else { return nil }
+        return try store.buildModels { connection -> AnalysisSummary? in
+            guard try Self.modelsAreCurrent(options, connection) else { return nil }
+            let answersReaders = models.filter { Self.modelsReadingConsumptionAnswers.contains($0.model.name) }
+            try SQLModelRunner(models: answersReaders).build(in: connection, schema: schema)
+            var summary = try summarize(connection)
+            summary.modelsWereCurrent = true
+            return summary
+        }
+    }
+
+    /// True when every mart exists and was built with the model key `options` give now.
+    static func modelsAreCurrent(_ options: AnalysisOptions, _ connection: any StoreConnection) throws -> Bool {
+        guard try connection.tableExists("analysis_parameters"),
+            try SQLModelCatalog.marts.allSatisfy({ try connection.tableExists($0.name) })
+        else { return false }
+        return try connection.text("select model_key from analysis_parameters") == (try modelKey(options, connection))
     }
 
     /// Environment variable setting how many connections build the models at once where the engine offers

@@ -229,7 +229,9 @@ extension Console {
             ? "1 month (\(summary.months[0]))"
             : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
         let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
-        result("analyze: as of \(asOf), \(months); rows: \(rows)")
+        let current = summary.modelsWereCurrent
+            ? "; nothing new since the last analysis, whose models stand" : ""
+        result("analyze: as of \(asOf), \(months); rows: \(rows)\(current)")
         if summary.recentlyMissedConsumptionRequests > 0 {
             warn("\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last \(ConsumptionRequestOutcome.recentlyMissedWindowDays) days were missed (no answer within \(BusinessRules.consumptionAnswerWindowHours) hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision.")
         }

@@ -35,6 +35,7 @@ enum RunSummaryJSON {
         if let analysis {
             var fields: [(String, JSONValue)] = [("months", .array(analysis.months.map { .string($0) }))]
             if let asOf = analysis.asOf { fields.append(("as_of", .string(ISO8601Millis.format(asOf)))) }
+            fields.append(("models_rebuilt", .bool(!analysis.modelsWereCurrent)))
             pairs.append(("analysis", .object(JSONObject(fields))))
         }
         if let reports {

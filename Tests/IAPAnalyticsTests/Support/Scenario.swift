@@ -260,14 +260,16 @@ final class Scenario {
             })
     }
 
-    /// Writes the facts, builds the models and reads the report set.
+    /// Writes the facts, builds the models and reads the report set. Every model is built, even when the marts
+    /// stand (`keepingCurrentModels` false): a test that compares two builds compares two builds.
     func report(
-        _ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app"), modelWorkers: Int? = nil
+        _ options: AnalysisOptions = AnalysisOptions(bundleId: "com.example.app"), modelWorkers: Int? = nil,
+        keepingCurrentModels: Bool = false
     ) throws -> ReportSet {
         try engine.makeDocumentWriter().write(batch)
         batch = DocumentBatch()
         let analyzer = Analyzer(store: engine, modelWorkers: modelWorkers)
-        _ = try analyzer.analyze(options)
+        _ = try analyzer.analyze(options, keepingCurrentModels: keepingCurrentModels)
         return try analyzer.reportSet(options)
     }
 }
