@@ -33,17 +33,20 @@ public struct Pipeline: Sendable {
         return try explainingStorage { try ingest(store: try openStore(), progress: progress) }
     }
 
-    /// `analyze`: loads reference files (when given) and builds every model.
-    public func analyze() throws -> AnalysisSummary {
+    /// `analyze`: loads reference files (when given) and builds every model, unless the models stand (built from
+    /// the same data, reference files, options and models) and `rebuild` is false.
+    public func analyze(rebuild: Bool = false) throws -> AnalysisSummary {
         try refuseMissingStore(for: "analyze")
         let pipeline = try resolvingAppFromStore()
-        guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze() }
+        guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze(rebuild: rebuild) }
         try configuration.validate(requireInputs: false)
         // The lock first: while another run fills a new store, this one says so (75), not that there is none.
         let lock = try storeLocation().lockForRun(command: "analyze")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "analyze")
-        return try explainingStorage { try analyze(store: try openStore(), references: try ReferenceFileSet.read(configuration)) }
+        return try explainingStorage {
+            try analyze(store: try openStore(), references: try ReferenceFileSet.read(configuration), rebuild: rebuild)
+        }
     }
 
     /// `report`: writes the CSV and Markdown files from the built models.
@@ -209,13 +212,15 @@ public struct Pipeline: Sendable {
         }
     }
 
-    /// Loads `references` (a file not in it keeps the store's copy) and builds every model.
-    func analyze(store: any StoreEngine, references: ReferenceFileSet) throws -> AnalysisSummary {
+    /// Loads `references` (a file not in it keeps the store's copy) and builds every model (or none: ``analyze(rebuild:)``).
+    func analyze(store: any StoreEngine, references: ReferenceFileSet, rebuild: Bool = false) throws -> AnalysisSummary {
         try references.load(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
-            let summary = try Self.usage { try Analyzer(store: store, progress: analysisProgress).analyze(analysisOptions) }
+            let summary = try Self.usage {
+                try Analyzer(store: store, progress: analysisProgress).analyze(analysisOptions, keepingCurrentModels: !rebuild)
+            }
             try log.finish(runId: runId, outcome: "completed")
             return summary
         } catch {
