@@ -62,7 +62,7 @@ for size in $sizes; do
         record "${engine}_${size}_ingest_seconds" "$(elapsed "$data/engines-ingest-$size-$engine.time")"
         record "${engine}_${size}_ingest_peak_kb" "$(peak_kb "$data/engines-ingest-$size-$engine.time")"
         note "$engine: analyze $size"
-        /usr/bin/time -v "$iaplens" analyze --database "$db" "${common[@]}" "${refs[@]}" \
+        /usr/bin/time -v "$iaplens" analyze --rebuild --database "$db" "${common[@]}" "${refs[@]}" \
             > /dev/null 2> "$data/engines-analyze-$size-$engine.time"
         record "${engine}_${size}_analyze_seconds" "$(elapsed "$data/engines-analyze-$size-$engine.time")"
         rm -rf "$data/engines-reports-$size-$engine"

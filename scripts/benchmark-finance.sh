@@ -60,10 +60,10 @@ for engine in "${engines[@]}"; do
     if [ "$engine" = sqlite ]; then store="$work/store.sqlite"; else store="$IAPLENS_TEST_POSTGRES_URL?schema=bench_finance_$tag"; fi
     if [ "$engine" = postgres ]; then PGOPTIONS="-c client_min_messages=warning" psql "$IAPLENS_TEST_POSTGRES_URL" -qc "drop schema if exists bench_finance_$tag cascade" >/dev/null; fi
     /usr/bin/time -v "$iaplens" ingest --quiet "${inputs[@]}" --database "$store" "${common[@]}" 2> "$work/ingest.log" || true
-    /usr/bin/time -v "$iaplens" analyze --quiet --database "$store" "${references[@]}" 2> "$work/analyze-before.log"
+    /usr/bin/time -v "$iaplens" analyze --rebuild --quiet --database "$store" "${references[@]}" 2> "$work/analyze-before.log"
     /usr/bin/time -v "$iaplens" report --quiet --database "$store" "${references[@]}" --reports "$work/reports-before" 2> "$work/report-before.log"
     /usr/bin/time -v "$iaplens" ingest --quiet --input "$archive/finance" --database "$store" "${common[@]}" 2> "$work/load.log" || true
-    /usr/bin/time -v "$iaplens" analyze --quiet --database "$store" "${references[@]}" 2> "$work/analyze-after.log"
+    /usr/bin/time -v "$iaplens" analyze --rebuild --quiet --database "$store" "${references[@]}" 2> "$work/analyze-after.log"
     /usr/bin/time -v "$iaplens" report --quiet --database "$store" "${references[@]}" --reports "$work/reports-after" 2> "$work/report-after.log"
     reports=$(ls "$archive/finance" | wc -l)
     rows=$(cat "$archive/finance"/*.txt | wc -l)

@@ -116,7 +116,7 @@ for size in $sizes; do
     db="$data/store-$size-verified.sqlite"
     refs=(--products "$archive/products.csv" --accounts "$archive/accounts.csv")
     note "analyze $size"
-    /usr/bin/time -v "$iaplens" analyze --database "$db" "${common[@]}" "${refs[@]}" \
+    /usr/bin/time -v "$iaplens" analyze --rebuild --database "$db" "${common[@]}" "${refs[@]}" \
         > "$data/analyze-$size.out" 2> "$data/analyze-$size.time"
     record "analyze_${size}_seconds" "$(elapsed "$data/analyze-$size.time")"
     record "analyze_${size}_peak_kb" "$(peak_kb "$data/analyze-$size.time")"
