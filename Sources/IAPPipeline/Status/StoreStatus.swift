@@ -17,6 +17,21 @@ public struct StoreStatus: Sendable, Equatable {
         public let isVerified: Bool
         public let documentsRead: Int
         public let documentsQuarantined: Int
+
+        /// The run log's outcome of a run that has not finished (yet, or ever).
+        public static let runningOutcome = "running"
+        /// What `status` says of a run whose row is `running` while no process holds the store: it was killed or
+        /// crashed before it finished.
+        public static let stoppedOutcome = "stopped"
+
+        public var isRunning: Bool { outcome == Self.runningOutcome }
+
+        /// This run, said as stopped before it finished.
+        var stopped: LastRun {
+            LastRun(
+                command: command, startedAt: startedAt, finishedAt: finishedAt, outcome: Self.stoppedOutcome,
+                isVerified: isVerified, documentsRead: documentsRead, documentsQuarantined: documentsQuarantined)
+        }
     }
     public struct QuarantineSample: Sendable, Equatable {
         public let path: String

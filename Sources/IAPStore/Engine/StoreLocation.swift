@@ -128,6 +128,14 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// True when a run holds the store's run lock now; never takes it (``lockForRun(command:)`` does).
+    public func isRunLockHeld() throws -> Bool {
+        switch self {
+        case .sqlite(let path): return SQLiteRunLock.isHeld(databasePath: path)
+        case .postgres(let url): return try PostgresRunLock.isHeld(url: url)
+        }
+    }
+
     /// Removes the run lock's file beside a SQLite store that does not exist (a lock taken to look, on a mistyped
     /// path); nothing otherwise.
     public func removeUnusedRunLock() {

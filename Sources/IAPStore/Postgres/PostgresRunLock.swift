@@ -54,6 +54,19 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         keepAlive = timer
     }
 
+    /// True when a session holds the run lock of the store at `url`, told from `pg_locks` without taking it. The
+    /// server drops a session's locks when its process dies, so a run killed mid-way holds none.
+    static func isHeld(url: PostgresURL) throws -> Bool {
+        let connection = try PostgresStore.connect(url)
+        return try connection.value(
+            """
+            SELECT count(*) > 0 FROM pg_locks
+            WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)
+            """, [.text("iaplens run " + url.schema)]).bool ?? false
+    }
+
     deinit {
         keepAlive?.cancel()
         // Released here, not left to the server: closing the connection frees the lock only when the server's session

@@ -64,6 +64,22 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
         close(descriptor)
     }
 
+    /// True when a process holds the lock of the store at `databasePath`, told without taking it (a probe that took
+    /// it, however briefly, could turn a run starting at that moment away). The kernel lists every `flock` in
+    /// `/proc/locks` by holder and inode: a process killed mid-run holds none, whatever its run log says.
+    static func isHeld(databasePath: String) -> Bool {
+        var info = stat()
+        guard stat(realPath(databasePath) + ".lock", &info) == 0,
+            let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        else { return false }
+        // `1: FLOCK  ADVISORY  WRITE 13949 fe:00:16221296 0 EOF`: the inode is the last part of the sixth field.
+        let inode = String(info.st_ino)
+        return locks.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            return fields.count >= 6 && fields[1] == "FLOCK" && fields[5].split(separator: ":").last.map(String.init) == inode
+        }
+    }
+
     /// The path with every symbolic link resolved; for a file that does not exist yet, its folder's real path and its
     /// name (the file will be created there).
     static func realPath(_ path: String) -> String {

@@ -57,7 +57,10 @@ enum StatusPrinter {
         lines.append("last runs:")
         if s.lastRuns.isEmpty { lines.append("  none") }
         for run in s.lastRuns {
-            lines.append("  \(run.command): \(run.outcome), started \(run.startedAt)"
+            let outcome = run.outcome == StoreStatus.LastRun.stoppedOutcome
+                ? "stopped before it finished (killed or crashed: what it committed stays, and the next \(run.command) takes up the rest)"
+                : run.outcome
+            lines.append("  \(run.command): \(outcome), started \(run.startedAt)"
                 + (run.finishedAt.map { ", finished \($0)" } ?? "")
                 + (run.command == "ingest" ? ", \(run.documentsRead) documents, \(run.documentsQuarantined) quarantined" : "")
                 + (run.isVerified ? "" : " [--no-verify]"))
