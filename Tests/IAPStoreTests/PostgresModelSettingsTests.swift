@@ -22,6 +22,23 @@ import Testing
         #expect(before != ["64MB", "256MB"], "the server's own settings differ, or the test proves nothing")
     }
 
+    /// Every session asks the server to end its statement when iaplens is gone: a killed analyze's model query ran on
+    /// for over ten minutes, and the next analyze waited behind it (on a V1 archive of 235,000 notifications, killed with
+    /// `kill -9`: the three backends of that query were gone within 5 s of the kill with this setting).
+    @Test func everySessionEndsItsStatementWhenIaplensIsGone() throws {
+        let url = try PostgresURL(try TestPostgres.freshStore())
+        let connection = try PostgresStore.connect(url)
+        let version = try connection.integer("SELECT current_setting('server_version_num')::int") ?? 0
+        try #require(version >= 140_000, "the test server is PostgreSQL \(version): the setting needs 14 or later")
+        #expect(try connection.value("SHOW client_connection_check_interval").text == PostgresStore.clientCheckInterval)
+        let workspace = try #require(try PostgresModelWorkspace.open(store: try PostgresStore(url: url), count: 2))
+        defer { workspace.close() }
+        for worker in 0..<workspace.workerCount {
+            #expect(try workspace.withWorker(worker) { try $0.value("SHOW client_connection_check_interval").text }
+                == PostgresStore.clientCheckInterval)
+        }
+    }
+
     /// Statistics are gathered where the server has none, and again only where a table's size moved by more than a
     /// tenth: a run that adds a few rows to a large table does not sample it again (3.9 s of every analyze at 1M).
     @Test func plannerStatisticsAreGatheredWhereTheDataMovedAndNowhereElse() throws {

@@ -86,6 +86,9 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// The session's buffers for TEMP tables (see ``connect(_:)``); Documentation/Performance.md, "The report on every core".
     static let modelTemporaryBuffers = "256MB"
 
+    /// How often a session's server checks, during a statement, that iaplens is still there (PostgreSQL 14 and later).
+    static let clientCheckInterval = "2s"
+
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {
         let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted, scrub: url.scrub)
         // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
@@ -97,6 +100,12 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         // 8 MB by default, settable only before the session touches one): at 1M notifications each is 100–200 MB, so
         // every look-up into one read its page back from the kernel. Taken only as the tables grow.
         try connection.executeScript("SET temp_buffers = '\(modelTemporaryBuffers)'")
+        // A statement whose client died runs on until the server next writes to it: a killed analyze left a model's
+        // query running for over ten minutes, and the next analyze waited behind it (its scratch schema's lock).
+        // Since PostgreSQL 14 the server looks for a client gone while a statement runs, and ends the statement.
+        if try connection.integer("SELECT current_setting('server_version_num')::int") ?? 0 >= 140_000 {
+            try connection.executeScript("SET client_connection_check_interval = '\(clientCheckInterval)'")
+        }
         return connection
     }
 
