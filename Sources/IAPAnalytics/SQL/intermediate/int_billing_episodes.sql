@@ -97,6 +97,9 @@ failures_v1_candidates as (
                 transaction_versions.expires_at_ms desc,
                 transaction_versions.transaction_id desc
         ) as expiry_rank
+    -- `cross join` is SQLite's way to fix the join order (same rows as an
+    -- inner join): start from the few V1 failure renewals. Left to itself
+    -- the planner scans every transaction version of the store.
     from v1_failure_renewals
     {{ fixed_order_join }} transaction_versions
         on v1_failure_renewals.original_transaction_id = transaction_versions.lineage_id
