@@ -19,7 +19,7 @@ public struct StoreStatus: Sendable, Equatable {
         public let documentsQuarantined: Int
 
         /// The run log's outcome of a run that has not finished (yet, or ever).
-        public static let runningOutcome = "running"
+        public static let runningOutcome = RunLog.runningOutcome
         /// What `status` says of a run whose row is `running` while no process holds the store: it was killed or
         /// crashed before it finished.
         public static let stoppedOutcome = "stopped"

@@ -5,6 +5,10 @@ import Foundation
 public struct RunLog: Sendable {
     private let store: any StoreEngine
 
+    /// The outcome of a run that has not finished: a run in progress, or one whose process died before it could say
+    /// how it ended.
+    public static let runningOutcome = "running"
+
     /// Creates a run log.
     public init(store: any StoreEngine) {
         self.store = store
@@ -15,8 +19,8 @@ public struct RunLog: Sendable {
         try store.write { connection in
             // `returning` (SQLite 3.35, PostgreSQL): the ID the engine assigned, however it assigns them.
             let id = try connection.integer(
-                "INSERT INTO runs (command, started_at, outcome, is_verified) VALUES (?, ?, 'running', ?) RETURNING run_id",
-                [.text(command), .text(Self.timestamp(date)), SQLValue(isVerified)])
+                "INSERT INTO runs (command, started_at, outcome, is_verified) VALUES (?, ?, ?, ?) RETURNING run_id",
+                [.text(command), .text(Self.timestamp(date)), .text(Self.runningOutcome), SQLValue(isVerified)])
             guard let id else { throw StoreError.queryFailed(reason: "INSERT INTO runs returned no run_id") }
             return id
         }
