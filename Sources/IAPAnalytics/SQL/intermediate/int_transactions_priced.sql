@@ -97,6 +97,7 @@ priced as (
             as is_unpriced,
         is_family_shared,
         is_refunded,
+        revocation_reason,
         is_trial_offer,
         quantity,
         purchased_at_ms,
@@ -186,6 +187,7 @@ final as (
         original_purchased_at_ms,
         expires_at_ms,
         revoked_at_ms,
+        revocation_reason,
         (gross_milli * proceeds_percent + 50) / 100 as sale_proceeds_milli,
         (refund_milli * proceeds_percent + 50) / 100 as refund_proceeds_milli,
         {{ month_of_ms(purchased_at_ms) }}
