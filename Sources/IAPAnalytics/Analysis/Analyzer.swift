@@ -97,9 +97,10 @@ public struct Analyzer: Sendable {
         summarize: (any StoreConnection) throws -> AnalysisSummary
     ) throws -> AnalysisSummary? {
         let schema = store.schema
+        // Read first, so that models to build cost no write transaction (on PostgreSQL, no statistics refresh); the
+        // caller holds the run lock, so nothing changes the store before the write below.
         guard try store.read({ connection in try Self.modelsAreCurrent(options, connection) }) else { return nil }
         return try store.buildModels { connection -> AnalysisSummary? in
-            guard try Self.modelsAreCurrent(options, connection) else { return nil }
             let answersReaders = models.filter { Self.modelsReadingConsumptionAnswers.contains($0.model.name) }
             try SQLModelRunner(models: answersReaders).build(in: connection, schema: schema)
             var summary = try summarize(connection)

@@ -22,7 +22,7 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
     init(url: PostgresURL, command: String) throws {
         // A server that cannot be reached is reported as such (`cannotOpen`), not as a lock problem.
         connection = try PostgresStore.connect(url)
-        key = "iaplens run " + url.schema
+        key = Self.key(url)
         registryKey = Self.registryKey(url)
         displayName = url.redacted
         let key = self.key
@@ -32,9 +32,7 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
                 """
                 SELECT activity.application_name FROM pg_locks AS locks
                 INNER JOIN pg_stat_activity AS activity ON activity.pid = locks.pid
-                WHERE locks.locktype = 'advisory' AND locks.granted AND locks.objsubid = 1
-                    AND locks.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                    AND ((locks.classid::bigint << 32) | locks.objid::bigint) = hashtextextended(?, 0)
+                WHERE \(Self.grantedLockCondition)
                 LIMIT 1
                 """, [.text(key)])
             throw StoreError.busy(holder: (holder?.isEmpty == false ? holder : nil) ?? "another iaplens process")
@@ -57,15 +55,20 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
     /// True when a session holds the run lock of the store at `url`, told from `pg_locks` without taking it. The
     /// server drops a session's locks when its process dies, so a run killed mid-way holds none.
     static func isHeld(url: PostgresURL) throws -> Bool {
-        let connection = try PostgresStore.connect(url)
-        return try connection.value(
-            """
-            SELECT count(*) > 0 FROM pg_locks
-            WHERE locktype = 'advisory' AND granted AND objsubid = 1
-                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)
-            """, [.text("iaplens run " + url.schema)]).bool ?? false
+        try PostgresStore.connect(url).value(
+            "SELECT count(*) > 0 FROM pg_locks AS locks WHERE \(grantedLockCondition)", [.text(key(url))]
+        ).bool ?? false
     }
+
+    /// The advisory lock's key for the store at `url`: one per schema.
+    private static func key(_ url: PostgresURL) -> String { "iaplens run " + url.schema }
+
+    /// The rows of `pg_locks AS locks` that are the granted run lock whose key is the statement's `?`.
+    private static let grantedLockCondition = """
+        locks.locktype = 'advisory' AND locks.granted AND locks.objsubid = 1
+            AND locks.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+            AND ((locks.classid::bigint << 32) | locks.objid::bigint) = hashtextextended(?, 0)
+        """
 
     deinit {
         keepAlive?.cancel()
