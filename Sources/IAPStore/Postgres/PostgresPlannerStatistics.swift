@@ -1,4 +1,6 @@
-/// Fresh planner statistics for the fact tables before the models build, gathered only where the data moved.
+/// Fresh planner statistics for the fact tables, gathered only where the data moved: at the end of a bulk load
+/// (``PostgresDocumentWriter/finishIngest()``), and before the models build, which then find them fresh unless
+/// a smaller load or the reference files moved a table since.
 ///
 /// The models join the fact tables by key, and a plan made without statistics can be ruinous (one correlated
 /// look-up planned as a scan took 59 s at 100k documents instead of 0.8 s). But `ANALYZE` of every fact table
@@ -7,7 +9,7 @@
 /// another server) or when its size on disk moved by more than a tenth since iaplens last analysed it: the rule of
 /// the server's own autovacuum (`autovacuum_analyze_scale_factor`), which cannot be relied on to have run yet
 /// after a load. The size at each `ANALYZE` is kept in `store_settings` (`planner_statistics.<table>`), in the
-/// models' transaction, so a run that fails leaves no record of statistics it did not gather.
+/// transaction that gathers them, so a run that fails leaves no record of statistics it did not gather.
 /// Documentation/Performance.md, "The report on every core".
 enum PostgresPlannerStatistics {
     /// Growth (or shrinkage) of a table's size, as a fraction, past which its statistics are gathered again.
