@@ -18,20 +18,28 @@ import Testing
 
     static func references() throws -> [Reference] {
         var found: [Reference] = []
-        let pattern = try NSRegularExpression(pattern: #"Documentation/([A-Za-z]+\.md)(?:#([a-z0-9_-]+)|\s+"([^"\n]+)")?"#)
+        // `Documentation/X.md "Section"`, also with a comma before the quote; inside Documentation/ itself, a
+        // document names its neighbours without the folder (`Performance.md "Section"`).
+        let section = #"(?:#([a-z0-9_-]+)|,?\s+"([^"\n]+)")"#
+        let pattern = try NSRegularExpression(pattern: #"Documentation/([A-Za-z]+\.md)"# + section + "?")
+        let neighbour = try NSRegularExpression(pattern: #"(?<![/\w])((?!README)[A-Z][A-Za-z]+\.md)"# + section)
         var paths = ["README.md"]
-        for folder in ["Sources", "Tests", "Documentation"] {
+        for folder in ["Sources", "Tests", "Documentation", "scripts"] {
             let enumerator = FileManager.default.enumerator(atPath: repository.appendingPathComponent(folder).path)
             while let name = enumerator?.nextObject() as? String {
-                if name.hasSuffix(".swift") || name.hasSuffix(".sql") || name.hasSuffix(".md") { paths.append(folder + "/" + name) }
+                if [".swift", ".sql", ".md", ".c", ".h", ".sh"].contains(where: name.hasSuffix) { paths.append(folder + "/" + name) }
             }
         }
         for path in paths where !path.hasSuffix("DocumentationReferenceTests.swift") {
-            // Comments wrap: a quoted section may continue on the next `///` or `--` line.
+            // Comments wrap: a quoted section may continue on the next comment line (`///`, `--`, a C comment's
+            // ` *`, a script's `#`).
+            let comment = path.hasSuffix(".sh") ? "#" : path.hasSuffix(".c") || path.hasSuffix(".h") ? #"\*|//"# : "///|//|--"
             let text = try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
-                .replacingOccurrences(of: #"\n\s*(///|//|--)\s*"#, with: " ", options: .regularExpression)
+                .replacingOccurrences(of: #"\n\s*("# + comment + #")\s*"#, with: " ", options: .regularExpression)
             let range = NSRange(text.startIndex..., in: text)
-            for match in pattern.matches(in: text, range: range) {
+            let matches = pattern.matches(in: text, range: range)
+                + (path.hasPrefix("Documentation/") ? neighbour.matches(in: text, range: range) : [])
+            for match in matches {
                 let group = { (index: Int) -> String? in
                     Range(match.range(at: index), in: text).map { String(text[$0]) }
                 }

@@ -2,8 +2,7 @@ import IAPAnalytics
 
 /// The flagged accounts of a report set, looked up by account: its timeline and consumption requests in a month,
 /// and the months it was flagged in. Built once per set, because a case page per flagged account that searched
-/// every month's tables again made `report` quadratic in flagged accounts (Documentation/Performance.md, "Apple's
-/// financial reports and the subscriber base").
+/// every month's tables again made `report` quadratic in flagged accounts.
 struct FlaggedAccountIndex: Sendable {
     private var monthsFlagged: [String: [String]] = [:]
     private var timelines: [String: [String: FlaggedAccountTimeline]] = [:]

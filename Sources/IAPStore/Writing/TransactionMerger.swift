@@ -1,5 +1,5 @@
-/// Merges the snapshots of one transaction into the row the analytics read (Documentation/Reports.md, "Transaction
-/// identity"): the version with the greatest document time wins field by field for the fields it
+/// Merges the snapshots of one transaction into the row the analytics read (Documentation/Reports.md
+/// "Transaction"): the version with the greatest document time wins field by field for the fields it
 /// carries; the revocation fields travel as one group from the newest version, because the newest
 /// snapshot alone decides whether the transaction is revoked (a version without `revocationDate` after
 /// `REFUND_REVERSED` clears the refund).
