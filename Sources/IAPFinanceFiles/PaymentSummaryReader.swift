@@ -35,7 +35,9 @@ public struct PaymentSummaryReader: Sendable {
         case notASummary
     }
 
-    /// Looks at the first lines only: a title `… Payments and Financial Reports (<Month> <Year>)`.
+    /// Looks at the first lines only: a title `… Payments and Financial Reports …`, or a header row whose first cell
+    /// is `Region (Currency)`. Either makes the file a summary, so that one whose title lost its month, or that lost
+    /// its title, is refused with that reason (``read()``) instead of being passed over as no Apple file at all.
     public func recognize() -> Recognition {
         var looked = 0
         for item in DocumentReader(file: file) {
@@ -46,11 +48,18 @@ public struct PaymentSummaryReader: Sendable {
                     : .notASummary
             }
             let text = String(decoding: bytes, as: UTF8.self)
-            if text.contains("Payments and Financial Reports (") { return .summary }
+            if text.contains("Payments and Financial Reports") || Self.isHeader(text) { return .summary }
             looked += 1
             if looked >= Self.titleSearchLines { break }
         }
         return .notASummary
+    }
+
+    /// Whether a line is the header row: its first cell, quoted or not, is `Region (Currency)`.
+    static func isHeader(_ line: String) -> Bool {
+        let header = requiredColumns[0].lowercased()
+        let lower = line.drop { $0 == " " }.lowercased()
+        return lower.hasPrefix(header) || lower.hasPrefix("\"" + header + "\"")
     }
 
     /// Reads the whole file.
@@ -85,7 +94,9 @@ public struct PaymentSummaryReader: Sendable {
             table = try CSVTable.parse(text, file: file.path, keepSpaces: true)
         } catch {
             let problem = error.problems.first
-            throw PaymentSummaryError(file: file.path, line: problem?.line ?? 0, reason: problem?.message ?? "the CSV cannot be read")
+            // The reason ends the error's first sentence, which adds its own full stop.
+            let message = problem.map { $0.message.hasSuffix(".") ? String($0.message.dropLast()) : $0.message }
+            throw PaymentSummaryError(file: file.path, line: problem?.line ?? 0, reason: message ?? "the CSV cannot be read")
         }
         return try Self.summary(of: table, file: file.path)
     }
@@ -96,6 +107,12 @@ public struct PaymentSummaryReader: Sendable {
             throw PaymentSummaryError(file: file, line: 0, reason: "it is empty")
         }
         let title = Self.trimmed(titleRecord.fields.first ?? "")
+        guard title.lowercased() != requiredColumns[0].lowercased() else {
+            throw PaymentSummaryError(
+                file: file, line: titleRecord.line,
+                reason: "it starts with the header row, without the title line that names its fiscal month, as "
+                    + "\"App Store Connect - Payments and Financial Reports (December 2025)\"")
+        }
         guard let month = Self.fiscalMonth(ofTitle: title) else {
             throw PaymentSummaryError(
                 file: file, line: titleRecord.line,

@@ -104,6 +104,36 @@ import Testing
         #expect(reason.contains("UTF-16"))
     }
 
+    /// A summary whose title lost its month, or that lost its title line, is still recognised as one, and refused
+    /// with that reason: passed over, it would only have counted among the files that are no Apple file at all.
+    @Test(arguments: [
+        ("a title without its month", "(March 2026)", "", "does not end in the fiscal month"),
+        ("no title line", "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "", "without the title line"),
+    ])
+    func aSummaryMissingItsMonthIsRecognisedAndRefusedSayingSo(what: String, remove: String, by: String, reason: String) throws {
+        let text = Self.example.replacingOccurrences(of: remove, with: by)
+        let folder = NSTemporaryDirectory() + "iaplens-payments-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/financial_report.csv"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let reader = PaymentSummaryReader(file: InputFile(path: path, byteCount: Int64(text.utf8.count)))
+        #expect(reader.recognize() == .summary, "\(what)")
+        #expect(throws: PaymentSummaryError.self, "\(what)") { try reader.read() }
+        do { _ = try reader.read() } catch { #expect(error.description.contains(reason), "\(what): \(error)") }
+    }
+
+    @Test func aFileThatCannotBeParsedIsRefusedInOneSentence() throws {
+        let text = Self.example.replacingOccurrences(of: "\"Japan (JPY)\"", with: "\"Japan \"(JPY)\"")
+        do {
+            _ = try read(text)
+            Issue.record("a stray quote must refuse the file")
+        } catch let error as PaymentSummaryError {
+            #expect(error.line == 6)
+            #expect(error.description.contains("doubled. Nothing of it was loaded"), "\(error)")
+        }
+    }
+
     @Test func aFileThatIsNotASummaryIsLeftAlone() throws {
         let folder = NSTemporaryDirectory() + "iaplens-payments-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
