@@ -72,4 +72,18 @@ extension CLITests {
         let index = try String(contentsOfFile: archive.reports + "/index.md", encoding: .utf8)
         #expect(index.contains("**Warning:** " + warning))
     }
+
+    /// A folder that holds files, none of which iaplens reads (a mistyped --input, an export of something else), is not
+    /// an unmounted archive: the warning says what the files are not and names the first, and the exit is still 66.
+    @Test func aRunThatFindsOnlyFilesItDoesNotReadNamesThemAndExits66() throws {
+        let archive = try TestArchive()
+        try archive.write("notes.csv", bytes: Array("product,notes\ncoins,none\n".utf8))
+        let output = try Self.run([
+            "ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests",
+        ])
+        #expect(output.status == 66)
+        #expect(output.stderr.contains("its 1 file(s) are neither .json/.jsonl/.ndjson(.gz) documents"), "\(output.stderr)")
+        #expect(output.stderr.contains("notes.csv"), "the first file is named")
+        #expect(!output.stderr.contains("mounted"), "the folder is there: \(output.stderr)")
+    }
 }

@@ -169,7 +169,14 @@ enum Console {
     /// goes to stderr, and the exit code (66 no input files, 65 too much quarantined) is returned for the end.
     static func health(_ summary: IngestSummary, _ c: PipelineConfiguration) -> Int32? {
         if summary.filesFound == 0 {
-            warn("no input files were found in \(c.inputs.joined(separator: ", ")): check that the archive is mounted and --input names it.")
+            let inputs = c.inputs.joined(separator: ", ")
+            if summary.filesIgnored.isEmpty {
+                warn("no input files were found in \(inputs): check that the archive is mounted and --input names it.")
+            } else {
+                // Files are there, but none iaplens reads: the folder is mounted, so say what they are not.
+                warn("no input files were found in \(inputs): its \(summary.filesIgnored.count) file(s) are \(Self.ignoredFilesAre) "
+                    + "(the first: \(summary.filesIgnored[0])); check that --input names the archive.")
+            }
             return ExitStatus.noInput
         }
         if let warning = healthWarning(summary, c) {
@@ -178,6 +185,10 @@ enum Console {
         }
         return nil
     }
+
+    /// What an ignored input file is not.
+    static let ignoredFilesAre =
+        "neither .json/.jsonl/.ndjson(.gz) documents nor Apple's financial reports or payment summaries"
 
     /// The run's quarantine share beyond `--max-quarantine-percent`, as a sentence; nil within it.
     static func healthWarning(_ summary: IngestSummary, _ c: PipelineConfiguration) -> String? {
@@ -213,7 +224,7 @@ enum Console {
             result("  left out \(folder): iaplens's own reports folder, under an --input folder")
         }
         if !summary.filesIgnored.isEmpty {
-            result("  ignored \(summary.filesIgnored.count) file(s) that are neither .json/.jsonl/.ndjson(.gz) documents nor Apple financial reports")
+            result("  ignored \(summary.filesIgnored.count) file(s) that are \(Self.ignoredFilesAre)")
         }
         for entry in summary.entriesNotFiles {
             warn("\(entry) is not a regular file (a named pipe, a socket, a device or a dangling link): not read. "
