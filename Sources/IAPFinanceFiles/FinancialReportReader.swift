@@ -97,6 +97,9 @@ public struct FinancialReportReader: Sendable {
             switch item {
             case .document(let number, let content):
                 (line, bytes) = (number, content)
+                if let problem = UTF8Validation.problem(content) {
+                    throw FinancialReportError(file: file.path, reason: "line \(number): \(problem)")
+                }
             case .failure(let number, let failure):
                 guard header != nil else { throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.clause)") }
                 summary.rejected += 1

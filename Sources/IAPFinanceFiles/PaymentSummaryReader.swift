@@ -76,6 +76,9 @@ public struct PaymentSummaryReader: Sendable {
                     throw PaymentSummaryError(
                         file: file.path, line: line, reason: "it is not UTF-8 text (UTF-16 or binary); save it as UTF-8 and load it again")
                 }
+                if let problem = UTF8Validation.problem(bytes) {
+                    throw PaymentSummaryError(file: file.path, line: line, reason: problem)
+                }
                 guard line <= Self.maxLines else {
                     throw PaymentSummaryError(file: file.path, line: line, reason: "it has over \(Self.maxLines) lines, which no payment summary has")
                 }

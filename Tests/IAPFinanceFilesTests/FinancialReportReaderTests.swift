@@ -84,6 +84,19 @@ enum FinanceFixture {
         #expect(rows(plain).count == 2)
     }
 
+    /// A report saved in Latin-1 (a spreadsheet's "CSV (Windows)") is refused naming the line, not read with its
+    /// accented letters replaced.
+    @Test func aReportInAnotherEncodingIsRefusedNamingTheLine() throws {
+        let folder = try TemporaryFolder()
+        var bytes = Array(FinanceFixture.report(rows: [FinanceFixture.row("03/01/2026"), FinanceFixture.row("03/02/2026")]).utf8)
+        let americas = Array("Americas".utf8)
+        let last = try #require((0...(bytes.count - americas.count)).last { Array(bytes[$0..<$0 + americas.count]) == americas })
+        bytes.replaceSubrange(last..<last + 1, with: [0xC1])  // "Ámericas" in Latin-1, on the second row (line 6)
+        let file = try folder.write("latin1.txt", bytes)
+        #expect(throws: FinancialReportError.self) { try read(file) }
+        do { _ = try read(file) } catch { #expect("\(error)".contains("line 6: it is not UTF-8 text (byte 0xC1"), "\(error)") }
+    }
+
     @Test func badRowsAreRejectedWithASentenceAndTheRestRead() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("bad.txt", FinanceFixture.report(rows: [

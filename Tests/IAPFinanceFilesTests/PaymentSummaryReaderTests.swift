@@ -134,6 +134,19 @@ import Testing
         }
     }
 
+    @Test func aSummaryInAnotherEncodingIsRefusedNamingTheLine() throws {
+        var bytes = Array(Self.example.utf8)
+        let euro = Array("Euro-Zone".utf8)
+        let at = try #require((0...(bytes.count - euro.count)).first { Array(bytes[$0..<$0 + euro.count]) == euro })
+        bytes.insert(0xE9, at: at + euro.count)  // "Euro-Zoneé" in Latin-1, line 5
+        do {
+            _ = try read("", bytes: bytes)
+            Issue.record("a Latin-1 summary must be refused")
+        } catch let error as PaymentSummaryError {
+            #expect(error.line == 5 && error.reason.contains("not UTF-8 text (byte 0xE9"), "\(error)")
+        }
+    }
+
     @Test func aFileThatIsNotASummaryIsLeftAlone() throws {
         let folder = NSTemporaryDirectory() + "iaplens-payments-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
