@@ -9,6 +9,8 @@ extension FinancialReportReader {
         let positions: [String: Int]
         let names: [String]
         let missing: [String]
+        /// Required columns the header names more than once: which of the two is the report's cannot be told.
+        let repeated: [String]
         /// The positions of the columns no required name claims, in order: a row's other columns. Worked out once
         /// here, not for every row (a set of the required names and two lower-casings per cell cost about as much as
         /// reading the row; Documentation/Performance.md, "Decoding counted in instructions").
@@ -28,12 +30,20 @@ extension FinancialReportReader {
             self.positions = positions
             self.names = names
             missing = required.filter { positions[$0.lowercased()] == nil }
+            repeated = required.filter { name in names.count { $0.lowercased() == name.lowercased() } > 1 }
             let used = Set(required.map { $0.lowercased() })
             otherPositions = names.indices.filter { !used.contains(names[$0].lowercased()) }
         }
 
-        var missingSentence: String {
-            "its header row lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (a FINANCE_DETAIL report names \(FinancialReportReader.requiredColumns.joined(separator: ", ")))"
+        /// Why this header cannot be a report's, or nil when it can.
+        var refusal: String? {
+            if !missing.isEmpty {
+                return "its header row lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (a FINANCE_DETAIL report names \(FinancialReportReader.requiredColumns.joined(separator: ", ")))"
+            }
+            if !repeated.isEmpty {
+                return "its header row names \(repeated.joined(separator: ", ")) twice, so which column holds the report's figures cannot be told"
+            }
+            return nil
         }
 
         /// A row problem, as a sentence.

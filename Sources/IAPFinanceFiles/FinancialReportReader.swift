@@ -71,7 +71,7 @@ public struct FinancialReportReader: Sendable {
             }
             let cells = Self.cells(bytes)
             if preamble.take(cells) { continue }
-            if let header = Header(cells) { return header.missing.isEmpty ? .report : .unusableReport(header.missingSentence) }
+            if let header = Header(cells) { return header.refusal.map { .unusableReport($0) } ?? .report }
             lines += 1
             if lines >= Self.headerSearchLines { break }
         }
@@ -110,7 +110,7 @@ public struct FinancialReportReader: Sendable {
             guard let columns = header else {
                 if preamble.take(cells) { continue }
                 if let found = Header(cells) {
-                    guard found.missing.isEmpty else { throw FinancialReportError(file: file.path, reason: found.missingSentence) }
+                    if let refusal = found.refusal { throw FinancialReportError(file: file.path, reason: refusal) }
                     header = found
                     summary.vendorName = preamble.vendorName
                     summary.statedPeriod = try preamble.period(file: file.path)

@@ -135,6 +135,21 @@ enum FinanceFixture {
         #expect(summary.rows == 1 && summary.rejected == 1)
     }
 
+    /// A required column named twice (a spreadsheet's edit, two files pasted side by side): whichever were read, the
+    /// other might be the report's, so the file is refused naming the column.
+    @Test func aReportNamingARequiredColumnTwiceIsRefusedNamingIt() throws {
+        let folder = try TemporaryFolder()
+        let text = FinanceFixture.report(rows: [FinanceFixture.row("03/01/2026") + "\t2"], summary: false)
+            .replacingOccurrences(of: "\tRegion\n", with: "\tRegion\tQuantity\n")
+        let file = try folder.write("twice.txt", text)
+        guard case .unusableReport(let reason) = FinancialReportReader(file: file).recognize() else {
+            Issue.record("a report naming Quantity twice must be recognised and refused")
+            return
+        }
+        #expect(reason.contains("names Quantity twice"), "\(reason)")
+        #expect(throws: FinancialReportError.self) { try FinancialReportReader(file: file).read { _ in } }
+    }
+
     @Test func aReportMissingAColumnIsRefusedNamingIt() throws {
         let folder = try TemporaryFolder()
         let text = FinanceFixture.report(rows: [FinanceFixture.row("03/01/2026")])
