@@ -83,9 +83,12 @@ public struct PipelineConfiguration: Sendable, Equatable {
                 "--month \(month) is outside the months an App Store report can cover (2008-01 to \(latestMonth), this month).")
         }
         if let asOf, asOf < AppStoreBounds.date.lowerBound || asOf > latest {
+            let why = asOf > latest
+                ? "figures as of the future would count retries as lost and requests as missed"
+                : "the App Store sold nothing before 2008, so no document can be that old"
             throw .invalidConfiguration(
                 "--as-of \(ISO8601Millis.format(asOf)) is outside the times an App Store report can be made as of "
-                    + "(2008-01-01 to now): figures as of the future would count retries as lost and requests as missed.")
+                    + "(2008-01-01 to now): \(why).")
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
         if let currency = reportingCurrency,
