@@ -82,4 +82,28 @@ import Testing
         #expect(linked.status == 64 && linked.stderr.contains("fetched-archive\" is neither a regular file nor a folder"), "\(linked.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
+
+    /// An empty file (`touch store.sqlite`, or a mistyped path that names one) is no store: the commands that read one
+    /// say so and leave the file empty (SQLite would take it for an empty database, and the store's migrations would
+    /// have made a store of it); `ingest` makes its store there.
+    @Test func anEmptyFileIsNoStoreUntilIngestMakesOne() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [try app.firstPurchase()])
+        let empty = archive.root + "/empty.sqlite"
+        try Data().write(to: URL(fileURLWithPath: empty))
+        for command in [["status"], ["analyze", "--bundle-id", app.bundleId], ["report", "--reports", archive.reports]] {
+            let output = try Self.run(command + ["--database", empty, "--quiet"])
+            #expect(output.status == 64 && output.stderr.contains("No store at \(empty)"), "\(command[0]): \(output.stderr)")
+            #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0, "\(command[0]) wrote to the file")
+            #expect(!FileManager.default.fileExists(atPath: empty + ".lock"), "\(command[0]) left a lock file")
+        }
+        let ingest = try Self.run([
+            "ingest", "--input", archive.inputs, "--database", empty, "--bundle-id", app.bundleId,
+            "--root-certificate", try archive.trustedRoot(), "--quiet",
+        ])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        #expect(try Self.run(["status", "--database", empty, "--quiet"]).status == 0)
+    }
 }
+

@@ -139,15 +139,24 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// Removes the run lock's file beside a SQLite store that does not exist (a lock taken to look, on a mistyped
     /// path); nothing otherwise.
     public func removeUnusedRunLock() {
-        guard case .sqlite(let path) = self, !FileManager.default.fileExists(atPath: path) else { return }
+        guard case .sqlite(let path) = self, !Self.holdsAStore(path) else { return }
         try? FileManager.default.removeItem(atPath: SQLiteRunLock.realPath(path) + ".lock")
     }
 
-    /// True when a store exists there already (a file, or a schema holding iaplens's tables); never creates one.
+    /// True when a store exists there already (a file that holds anything, or a schema holding iaplens's tables);
+    /// never creates one.
     public func storeExists() throws -> Bool {
         switch self {
-        case .sqlite(let path): return FileManager.default.fileExists(atPath: path)
+        case .sqlite(let path): return Self.holdsAStore(path)
         case .postgres(let url): return try PostgresStore.exists(url: url)
         }
+    }
+
+    /// Whether the file at `path` exists and holds anything. SQLite takes an empty file for an empty database, so
+    /// an empty file (`touch store.sqlite`, a mistyped path that names one) is no store: `status`, `analyze` and
+    /// `report` say so instead of making one of it, and only `ingest`, `run` and `fetch` create a store there.
+    private static func holdsAStore(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
+        return (attributes[.size] as? NSNumber)?.int64Value ?? 0 > 0
     }
 }
