@@ -38,8 +38,8 @@ struct PostgresDocumentWriter: DocumentWriter {
 
     /// Builds the dropped indexes, then gathers the planner statistics of the tables the load moved
     /// (``PostgresPlannerStatistics``), as PostgreSQL advises after a bulk load: the server's autovacuum samples a
-    /// table only some time after it grew, and the next `analyze` would otherwise gather them itself (3–4 s of
-    /// its time at 1M documents), as would any query planned before autovacuum ran.
+    /// table only some time after it grew, and the next `analyze` would otherwise gather them itself (about 2 s
+    /// of its time at 1M documents), and any query planned before autovacuum ran would be planned without them.
     func finishIngest() throws {
         try store.finishInterruptedWork()
         try store.write { connection in
