@@ -109,6 +109,7 @@ import Testing
     @Test(arguments: [
         ("a title without its month", "(March 2026)", "", "does not end in the fiscal month"),
         ("no title line", "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "", "without the title line"),
+        ("no title line, a byte-order mark", "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "\u{FEFF}", "without the title line"),
     ])
     func aSummaryMissingItsMonthIsRecognisedAndRefusedSayingSo(what: String, remove: String, by: String, reason: String) throws {
         let text = Self.example.replacingOccurrences(of: remove, with: by)
