@@ -29,4 +29,28 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect((object?["apple_payment_summaries"] as? [Any])?.count == 14)
     }
+
+    /// A scheduled run that failed is found in `status`, with the sentence it failed with (the run log keeps it), so
+    /// whoever reads the status next morning knows why without the night's log.
+    @Test func aFailedRunIsListedWithWhyItFailed() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [try app.firstPurchase()])
+        let arguments = ["--database", archive.database, "--bundle-id", app.bundleId]
+        let ingest = try CLITests.run(["ingest", "--input", archive.inputs, "--root-certificate", try archive.trustedRoot()] + arguments)
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let failed = try CLITests.run(["analyze", "--month", "2026-12"] + arguments)
+        #expect(failed.status == 64, "\(failed.stderr)")
+        let text = try CLITests.run(["status", "--database", archive.database]).stdout
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("  analyze: failed") }, "\(text)")
+        #expect(line.contains(": --month 2026-12 is after the month of the figures' as-of time"), "\(line)")
+        #expect(!(text.split(separator: "\n").first { $0.hasPrefix("  ingest:") } ?? "").contains("--month"), "a completed run says no reason")
+        let json = try CLITests.run(["status", "--database", archive.database, "--json"]).stdout
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let runs = try #require(object?["last_runs"] as? [[String: Any]])
+        let analyze = try #require(runs.first { $0["command"] as? String == "analyze" })
+        #expect((analyze["message"] as? String)?.hasPrefix("--month 2026-12 is after") == true, "\(analyze)")
+        #expect(runs.first { $0["command"] as? String == "ingest" }?["message"] == nil)
+    }
 }
+

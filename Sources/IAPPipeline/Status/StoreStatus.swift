@@ -17,6 +17,8 @@ public struct StoreStatus: Sendable, Equatable {
         public let isVerified: Bool
         public let documentsRead: Int
         public let documentsQuarantined: Int
+        /// Why a failed run failed, as it said it (the run log keeps the sentence); nil when it said nothing.
+        public let message: String?
 
         /// The run log's outcome of a run that has not finished (yet, or ever).
         public static let runningOutcome = RunLog.runningOutcome
@@ -30,7 +32,8 @@ public struct StoreStatus: Sendable, Equatable {
         var stopped: LastRun {
             LastRun(
                 command: command, startedAt: startedAt, finishedAt: finishedAt, outcome: Self.stoppedOutcome,
-                isVerified: isVerified, documentsRead: documentsRead, documentsQuarantined: documentsQuarantined)
+                isVerified: isVerified, documentsRead: documentsRead, documentsQuarantined: documentsQuarantined,
+                message: message)
         }
     }
     public struct QuarantineSample: Sendable, Equatable {
@@ -156,12 +159,13 @@ public struct StoreStatus: Sendable, Equatable {
                                     rows: Int(row[2].integer ?? 0), path: row[3].text ?? "")
             }
             status.lastRuns = try db.rows("""
-                SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined
+                SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined, message
                 FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command COLLATE \(binary)
                 """).map { row in
                 LastRun(command: row[0].text ?? "", startedAt: row[1].text ?? "", finishedAt: row[2].text,
                         outcome: row[3].text ?? "", isVerified: row[4].bool ?? false,
-                        documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0))
+                        documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0),
+                        message: row[7].text.flatMap { $0.isEmpty ? nil : $0 })
             }
             let cursors = Dictionary(
                 try db.rows("SELECT name, value FROM fetch_cursors WHERE name LIKE 'notification_history.%'")

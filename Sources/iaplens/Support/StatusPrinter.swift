@@ -63,7 +63,8 @@ enum StatusPrinter {
             lines.append("  \(run.command): \(outcome), started \(run.startedAt)"
                 + (run.finishedAt.map { ", finished \($0)" } ?? "")
                 + (run.command == "ingest" ? ", \(run.documentsRead) documents, \(run.documentsQuarantined) quarantined" : "")
-                + (run.isVerified ? "" : " [--no-verify]"))
+                + (run.isVerified ? "" : " [--no-verify]")
+                + (run.message.map { ": \($0)" } ?? ""))
         }
         if !s.quarantineSamples.isEmpty {
             lines.append("quarantined documents:")
@@ -141,6 +142,7 @@ enum StatusPrinter {
                     ("verified", .bool(run.isVerified)),
                 ]
                 if let finished = run.finishedAt { fields.append(("finished_at", .string(finished))) }
+                if let message = run.message { fields.append(("message", .string(message))) }
                 return .object(JSONObject(fields))
             })),
             ("quarantined_documents", .array(s.quarantineSamples.map { sample in
