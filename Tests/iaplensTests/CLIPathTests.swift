@@ -92,11 +92,19 @@ import Testing
         try archive.write("n.jsonl", lines: [try app.firstPurchase()])
         let empty = archive.root + "/empty.sqlite"
         try Data().write(to: URL(fileURLWithPath: empty))
-        for command in [["status"], ["analyze", "--bundle-id", app.bundleId], ["report", "--reports", archive.reports]] {
-            let output = try Self.run(command + ["--database", empty, "--quiet"])
-            #expect(output.status == 64 && output.stderr.contains("No store at \(empty)"), "\(command[0]): \(output.stderr)")
-            #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0, "\(command[0]) wrote to the file")
-            #expect(!FileManager.default.fileExists(atPath: empty + ".lock"), "\(command[0]) left a lock file")
+        // Through a link too, as SQLite follows it; and a link to nothing is no store either.
+        let linkToEmpty = archive.root + "/link-to-empty.sqlite"
+        let dangling = archive.root + "/dangling.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: linkToEmpty, withDestinationPath: empty)
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: archive.root + "/gone.sqlite")
+        for database in [empty, linkToEmpty, dangling] {
+            for command in [["status"], ["analyze", "--bundle-id", app.bundleId], ["report", "--reports", archive.reports]] {
+                let output = try Self.run(command + ["--database", database, "--quiet"])
+                #expect(output.status == 64 && output.stderr.contains("No store at \(database)"), "\(command[0]): \(output.stderr)")
+                #expect(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int == 0, "\(command[0]) wrote to the file")
+                #expect(!FileManager.default.fileExists(atPath: empty + ".lock"), "\(command[0]) left a lock file")
+                #expect(!FileManager.default.fileExists(atPath: archive.root + "/gone.sqlite"), "\(command[0]) made a store at the link's target")
+            }
         }
         let ingest = try Self.run([
             "ingest", "--input", archive.inputs, "--database", empty, "--bundle-id", app.bundleId,
@@ -104,6 +112,7 @@ import Testing
         ])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         #expect(try Self.run(["status", "--database", empty, "--quiet"]).status == 0)
+        #expect(try Self.run(["status", "--database", linkToEmpty, "--quiet"]).status == 0, "a link to a store is the store")
     }
 }
 

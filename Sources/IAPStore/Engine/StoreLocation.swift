@@ -155,8 +155,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// Whether the file at `path` exists and holds anything. SQLite takes an empty file for an empty database, so
     /// an empty file (`touch store.sqlite`, a mistyped path that names one) is no store: `status`, `analyze` and
     /// `report` say so instead of making one of it, and only `ingest`, `run` and `fetch` create a store there.
+    /// Links are followed, as SQLite follows them: a link to nothing, or to an empty file, holds no store.
     private static func holdsAStore(_ path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return false }
-        return (attributes[.size] as? NSNumber)?.int64Value ?? 0 > 0
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_size > 0
     }
 }
