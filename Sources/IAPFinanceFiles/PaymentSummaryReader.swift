@@ -12,6 +12,8 @@ public struct PaymentSummaryReader: Sendable {
     /// The columns a summary must name; the others are optional (`Beginning Balance` only when an earlier month was
     /// carried forward; `Exchange Rate` and `Proceeds` only once Apple paid).
     public static let requiredColumns = ["Region (Currency)", "Units Sold", "Earned", "Total Owed"]
+    /// The header row's first cell, lower-cased as cells are compared.
+    static let headerFirstCell = requiredColumns[0].lowercased()
 
     /// Lines looked at for the title before a file is judged not to be a summary.
     static let titleSearchLines = 5
@@ -57,9 +59,8 @@ public struct PaymentSummaryReader: Sendable {
 
     /// Whether a line is the header row: its first cell, quoted or not, is `Region (Currency)`.
     static func isHeader(_ line: String) -> Bool {
-        let header = requiredColumns[0].lowercased()
         let lower = line.drop { $0 == " " }.lowercased()
-        return lower.hasPrefix(header) || lower.hasPrefix("\"" + header + "\"")
+        return lower.hasPrefix(headerFirstCell) || lower.hasPrefix("\"" + headerFirstCell + "\"")
     }
 
     /// Reads the whole file.
@@ -110,7 +111,7 @@ public struct PaymentSummaryReader: Sendable {
             throw PaymentSummaryError(file: file, line: 0, reason: "it is empty")
         }
         let title = Self.trimmed(titleRecord.fields.first ?? "")
-        guard title.lowercased() != requiredColumns[0].lowercased() else {
+        guard title.lowercased() != headerFirstCell else {
             throw PaymentSummaryError(
                 file: file, line: titleRecord.line,
                 reason: "it starts with the header row, without the title line that names its fiscal month, as "
@@ -128,7 +129,7 @@ public struct PaymentSummaryReader: Sendable {
             throw PaymentSummaryError(file: file, line: titleRecord.line, reason: "it has no header row starting with Region (Currency)")
         }
         let header = headerRecord.fields.map { Self.trimmed($0).lowercased() }
-        guard header.first == "region (currency)" else {
+        guard header.first == headerFirstCell else {
             throw PaymentSummaryError(
                 file: file, line: headerRecord.line, reason: "the row after the title does not start with Region (Currency)")
         }

@@ -13,7 +13,7 @@ public struct StoreStatus: Sendable, Equatable {
         public let command: String
         public let startedAt: String
         public let finishedAt: String?
-        public let outcome: String
+        public internal(set) var outcome: String
         public let isVerified: Bool
         public let documentsRead: Int
         public let documentsQuarantined: Int
@@ -30,10 +30,9 @@ public struct StoreStatus: Sendable, Equatable {
 
         /// This run, said as stopped before it finished.
         var stopped: LastRun {
-            LastRun(
-                command: command, startedAt: startedAt, finishedAt: finishedAt, outcome: Self.stoppedOutcome,
-                isVerified: isVerified, documentsRead: documentsRead, documentsQuarantined: documentsQuarantined,
-                message: message)
+            var run = self
+            run.outcome = Self.stoppedOutcome
+            return run
         }
     }
     public struct QuarantineSample: Sendable, Equatable {
