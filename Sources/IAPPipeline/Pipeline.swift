@@ -85,7 +85,9 @@ public struct Pipeline: Sendable {
             throw PipelineError.invalidConfiguration(
                 "No store at \(location): run `iaplens ingest` or `iaplens run` first, or pass --database.")
         }
-        var status = try StoreStatus.read(from: try location.open(), quarantineLimit: quarantineLimit, reason: reason)
+        var status = try location.reading { store in
+            try StoreStatus.read(from: store, quarantineLimit: quarantineLimit, reason: reason)
+        }
         // A run killed or crashed mid-way left its row "running": said as stopped once no process holds the store.
         if status.lastRuns.contains(where: \.isRunning), try !location.isRunLockHeld() {
             status.lastRuns = status.lastRuns.map { $0.isRunning ? $0.stopped : $0 }

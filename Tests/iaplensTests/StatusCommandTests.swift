@@ -52,5 +52,33 @@ import Testing
         #expect((analyze["message"] as? String)?.hasPrefix("--month 2026-12 is after") == true, "\(analyze)")
         #expect(runs.first { $0["command"] as? String == "ingest" }?["message"] == nil)
     }
-}
 
+    /// Monitoring runs `status` as its own account, which may read the store but not write its folder, where SQLite
+    /// would make the `-wal` and `-shm` files it reads a store through: the status is read all the same, and nothing
+    /// is written there. As root (who may write anywhere) the command runs as `nobody` through `setpriv`.
+    @Test func aUserWhoMayOnlyReadTheStoreGetsTheStatus() throws {
+        let archive = try TestArchive()
+        let app = AppFixture()
+        try archive.write("n.jsonl", lines: [try app.firstPurchase()])
+        let ingest = try CLITests.run(
+            ["ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", app.bundleId, "--root-certificate",
+             try archive.trustedRoot()])
+        #expect(ingest.status == 0, "\(ingest.stderr)")
+        let folder = archive.root
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let executable = try #require(CLI.executable)
+        let asReader: (executable: String, prefix: [String]) = getuid() == 0
+            ? ("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", executable])
+            : (executable, [])
+        for format in [[], ["--json"]] {
+            let status = try CLI.Running(
+                asReader.prefix + ["status", "--database", archive.database] + format, executable: asReader.executable
+            ).wait()
+            #expect(status.status == 0, "\(status.stderr)")
+            #expect(status.stdout.contains(format.isEmpty ? "transactions: 1" : "\"bundle_id\":\"\(app.bundleId)\""), "\(status.stdout)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+    }
+}

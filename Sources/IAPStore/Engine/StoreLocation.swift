@@ -118,6 +118,20 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Runs `body` on the store opened as ``open()`` opens it or, where this user may only read a SQLite store (a
+    /// folder it cannot write: `status` run by a monitoring account, a read-only mount), opened read-only
+    /// (``SQLiteStore/readingOnly(path:_:)``).
+    public func reading<T>(_ body: (any StoreEngine) throws -> T) throws -> T {
+        guard case .sqlite(let path) = self else { return try body(try open()) }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore(path: path)
+        } catch .storageReadOnly {
+            return try SQLiteStore.readingOnly(path: path, body)
+        }
+        return try body(store)
+    }
+
     /// Takes the store's run lock: one run at a time per store (a `flock` beside a SQLite file, an advisory lock on
     /// PostgreSQL). Released when the returned object is released, or by the kernel / server when the process dies.
     /// - Throws: ``StoreError/busy(holder:)`` when another run holds it.

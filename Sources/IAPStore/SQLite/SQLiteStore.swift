@@ -71,6 +71,13 @@ public final class SQLiteStore: StoreEngine {
         }
     }
 
+    /// A store opened by ``SQLiteStore/readingOnly(path:)`` (no migration, no pragma written).
+    init(readOnly database: DatabaseQueue, path: String) {
+        _ = Self.processSettings
+        self.database = database
+        self.path = path
+    }
+
     /// Process-wide SQLite settings, applied once before the first connection opens. Memory statistics
     /// off: they put a global mutex around every SQLite allocation, about 1.4 % of a verified ingest's CPU.
     private static let processSettings: Void = {
