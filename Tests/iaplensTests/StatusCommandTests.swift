@@ -55,30 +55,37 @@ import Testing
 
     /// Monitoring runs `status` as its own account, which may read the store but not write its folder, where SQLite
     /// would make the `-wal` and `-shm` files it reads a store through: the status is read all the same, and nothing
-    /// is written there. As root (who may write anywhere) the command runs as `nobody` through `setpriv`.
+    /// is written there. As root (who may write anywhere) the command runs as `nobody` through `setpriv`, on a store
+    /// in a folder of `/tmp` (the tests' own temporary folder is closed to other users).
     @Test func aUserWhoMayOnlyReadTheStoreGetsTheStatus() throws {
         let archive = try TestArchive()
         let app = AppFixture()
         try archive.write("n.jsonl", lines: [try app.firstPurchase()])
+        let asRoot = getuid() == 0
+        let folder = asRoot ? "/tmp/iaplens-reader-\(UUID().uuidString.prefix(8))" : archive.root + "/store-folder"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let database = folder + "/store.sqlite"
         let ingest = try CLITests.run(
-            ["ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", app.bundleId, "--root-certificate",
+            ["ingest", "--input", archive.inputs, "--database", database, "--bundle-id", app.bundleId, "--root-certificate",
              try archive.trustedRoot()])
         #expect(ingest.status == 0, "\(ingest.stderr)")
-        let folder = archive.root
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         let executable = try #require(CLI.executable)
-        let asReader: (executable: String, prefix: [String]) = getuid() == 0
+        let asReader: (executable: String, prefix: [String]) = asRoot
             ? ("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", executable])
             : (executable, [])
         for format in [[], ["--json"]] {
-            let status = try CLI.Running(
-                asReader.prefix + ["status", "--database", archive.database] + format, executable: asReader.executable
-            ).wait()
+            let status = try CLI.Running(asReader.prefix + ["status", "--database", database] + format, executable: asReader.executable).wait()
             #expect(status.status == 0, "\(status.stderr)")
             #expect(status.stdout.contains(format.isEmpty ? "transactions: 1" : "\"bundle_id\":\"\(app.bundleId)\""), "\(status.stdout)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+        // A folder this user may not open at all: said as such, not as "no store" (which would send them to make one).
+        try FileManager.default.setAttributes([.posixPermissions: asRoot ? 0o700 : 0o000], ofItemAtPath: folder)
+        let closed = try CLI.Running(asReader.prefix + ["status", "--database", database], executable: asReader.executable).wait()
+        #expect(closed.status == 1 && closed.stderr.contains("permission denied: this user may not open a folder on its path"), "\(closed.stderr)")
     }
 }

@@ -153,15 +153,18 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// Removes the run lock's file beside a SQLite store that does not exist (a lock taken to look, on a mistyped
     /// path); nothing otherwise.
     public func removeUnusedRunLock() {
-        guard case .sqlite(let path) = self, !Self.holdsAStore(path) else { return }
+        // A path this user may not look along is left alone: a store may be there.
+        guard case .sqlite(let path) = self, (try? Self.holdsAStore(path)) == false else { return }
         try? FileManager.default.removeItem(atPath: SQLiteRunLock.realPath(path) + ".lock")
     }
 
     /// True when a store exists there already (a file that holds anything, or a schema holding iaplens's tables);
     /// never creates one.
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when this user may not look along the file's path: whether a
+    ///   store is there cannot be told, and "no store" would send them to make one.
     public func storeExists() throws -> Bool {
         switch self {
-        case .sqlite(let path): return Self.holdsAStore(path)
+        case .sqlite(let path): return try Self.holdsAStore(path)
         case .postgres(let url): return try PostgresStore.exists(url: url)
         }
     }
@@ -170,8 +173,15 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// an empty file (`touch store.sqlite`, a mistyped path that names one) is no store: `status`, `analyze` and
     /// `report` say so instead of making one of it, and only `ingest`, `run` and `fetch` create a store there.
     /// Links are followed, as SQLite follows them: a link to nothing, or to an empty file, holds no store.
-    private static func holdsAStore(_ path: String) -> Bool {
+    /// - Throws: ``StoreError/cannotOpen(path:reason:)`` when a folder on the path may not be searched by this user.
+    private static func holdsAStore(_ path: String) throws(StoreError) -> Bool {
         var status = stat()
-        return stat(path, &status) == 0 && status.st_size > 0
+        guard stat(path, &status) == 0 else {
+            if errno == EACCES {
+                throw .cannotOpen(path: path, reason: "permission denied: this user may not open a folder on its path")
+            }
+            return false
+        }
+        return status.st_size > 0
     }
 }
