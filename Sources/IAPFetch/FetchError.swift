@@ -3,7 +3,8 @@ import Foundation
 /// What stops a fetch, each said as a sentence that names what to check.
 public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case badKey(path: String, reason: String)
-    case missingOption(String)
+    /// Options a fetch needs and was not given, every one of them (a first setup learns them all at once).
+    case missingOptions([String])
     case crypto(String)
     /// 401 / 403: the key, its ID, the issuer or the bundle ID is not what Apple expects.
     case unauthorized(status: Int, keyId: String, issuerId: String, bundleId: String)
@@ -66,12 +67,22 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 
+    /// `a`, `a and b`, `a, b and c`.
+    static func listed(_ items: [String]) -> String {
+        items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + items[items.count - 1]
+    }
+
     public var description: String {
         switch self {
         case .badKey(let path, let reason):
             return "The API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → In-App Purchase)."
-        case .missingOption(let name):
-            return "--\(name) is missing: give it on the command line, as \"\(name)\" in the config file, or as IAPLENS_\(name.uppercased().replacingOccurrences(of: "-", with: "_"))."
+        case .missingOptions(let names):
+            let listed = Self.listed(names.map { "--" + $0 })
+            let inConfig = Self.listed(names.map { "\"\($0)\"" })
+            let inEnvironment = Self.listed(names.map { "IAPLENS_" + $0.uppercased().replacingOccurrences(of: "-", with: "_") })
+            return names.count == 1
+                ? "\(listed) is missing: give it on the command line, as \(inConfig) in the config file, or as \(inEnvironment)."
+                : "\(listed) are missing: give each on the command line, as \(inConfig) in the config file, or as \(inEnvironment)."
         case .crypto(let operation):
             return "OpenSSL failed in \(operation) while signing the API token."
         case .unauthorized(let status, let keyId, let issuerId, let bundleId):

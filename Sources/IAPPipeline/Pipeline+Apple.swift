@@ -23,11 +23,11 @@ extension Pipeline {
     public func consume(
         dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000), progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ConsumptionSummary {
-        guard configuration.fetch.facts != nil else { throw FetchError.missingOption("facts") }
+        guard configuration.fetch.facts != nil else { throw FetchError.missingOptions(["facts"]) }
         // Without --bundle-id, the store names its app, as for analyze and report.
         let resolved = try resolvingAppFromStore()
         guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now, progress: progress) }
-        guard !configuration.bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
+        guard !configuration.bundleId.isEmpty else { throw FetchError.missingOptions(["bundle-id"]) }
         try configuration.validate(requireInputs: false)
         let lock = try storeLocation().lockForRun(command: "consumption")
         defer { withExtendedLifetime(lock) {} }
@@ -92,7 +92,7 @@ extension Pipeline {
     func answerConsumptionRequests(
         store: any StoreEngine, dryRun: Bool, now: Int64, progress: @escaping @Sendable (String) -> Void
     ) async throws -> ConsumptionSummary {
-        guard let factsPath = configuration.fetch.facts else { throw FetchError.missingOption("facts") }
+        guard let factsPath = configuration.fetch.facts else { throw FetchError.missingOptions(["facts"]) }
         let facts = try ReferenceFiles.readConsumptionFacts(at: factsPath)
         var warnings: [String] = []
         var api: AppStoreServerAPI?

@@ -27,4 +27,40 @@ import Testing
         #expect(future.contains("as of the future would count retries as lost"), "\(future)")
         #expect(refusal(asOf: 1_767_225_600_000) == nil, "2026-01-01 is a time a report can be made as of")
     }
+
+    private func fetchRefusal(_ configure: (inout PipelineConfiguration) -> Void) -> String? {
+        var configuration = PipelineConfiguration()
+        configure(&configuration)
+        do {
+            _ = try configuration.fetchOptions()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// A first `fetch` names every option it still needs, in one sentence, and where each may be given: set up one
+    /// run at a time, it took five runs to learn them.
+    @Test func aFetchNamesEveryMissingOptionAtOnce() throws {
+        let bare = try #require(fetchRefusal { _ in })
+        #expect(bare == "--issuer-id, --key-id, --private-key, --archive and --bundle-id are missing: give each on the command "
+            + "line, as \"issuer-id\", \"key-id\", \"private-key\", \"archive\" and \"bundle-id\" in the config file, or as "
+            + "IAPLENS_ISSUER_ID, IAPLENS_KEY_ID, IAPLENS_PRIVATE_KEY, IAPLENS_ARCHIVE and IAPLENS_BUNDLE_ID.", "\(bare)")
+        // Financial reports alone need no In-App Purchase key, but every App Store Connect option (an empty vendor
+        // number is none).
+        let finance = try #require(fetchRefusal { configuration in
+            configuration.fetch.connectIssuerId = "issuer"
+            configuration.fetch.vendorNumber = ""
+            configuration.fetch.archive = "/archive"
+            configuration.bundleId = "com.example.app"
+        })
+        #expect(finance.hasPrefix("--connect-key-id, --connect-private-key and --vendor-number are missing"), "\(finance)")
+        let one = try #require(fetchRefusal { configuration in
+            configuration.fetch.issuerId = "issuer"
+            configuration.fetch.keyId = "key"
+            configuration.fetch.privateKey = "/key.p8"
+            configuration.fetch.archive = "/archive"
+        })
+        #expect(one == "--bundle-id is missing: give it on the command line, as \"bundle-id\" in the config file, or as IAPLENS_BUNDLE_ID.")
+    }
 }

@@ -4,7 +4,7 @@ import IAPFormats
 import IAPStore
 
 extension PipelineConfiguration {
-    /// The fetch these settings ask for, checked: a missing option is named (``FetchError/missingOption(_:)``, exit
+    /// The fetch these settings ask for, checked: every missing option is named (``FetchError/missingOptions(_:)``, exit
     /// 64), a malformed one explained (``PipelineError/invalidConfiguration(_:)``).
     /// - Parameter requireArchive: false for `consumption`, which writes no pages.
     public func fetchOptions(requireArchive: Bool = true) throws -> FetchOptions {
@@ -12,13 +12,26 @@ extension PipelineConfiguration {
         // Financial reports alone need no In-App Purchase key; anything else does.
         let financeOnly = settings.asksForFinancialReports && settings.issuerId == nil && settings.keyId == nil
             && settings.privateKey == nil
-        guard let issuerId = settings.issuerId ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("issuer-id") }
-        guard let keyId = settings.keyId ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("key-id") }
-        guard let privateKey = settings.privateKey ?? (financeOnly ? "" : nil) else { throw FetchError.missingOption("private-key") }
-        guard let archive = settings.archive ?? inputs.first ?? (requireArchive ? nil : "") else {
-            throw FetchError.missingOption("archive")
+        // Every missing option named at once: a first setup would otherwise learn them one run at a time.
+        var missing: [String] = []
+        let issuerId = settings.issuerId ?? (financeOnly ? "" : nil)
+        let keyId = settings.keyId ?? (financeOnly ? "" : nil)
+        let privateKey = settings.privateKey ?? (financeOnly ? "" : nil)
+        let archive = settings.archive ?? inputs.first ?? (requireArchive ? nil : "")
+        for (value, name) in [(issuerId, "issuer-id"), (keyId, "key-id"), (privateKey, "private-key"), (archive, "archive")]
+        where value == nil {
+            missing.append(name)
         }
-        guard !bundleId.isEmpty else { throw FetchError.missingOption("bundle-id") }
+        if bundleId.isEmpty { missing.append("bundle-id") }
+        if settings.asksForFinancialReports {
+            for (value, name) in [
+                (settings.connectIssuerId, "connect-issuer-id"), (settings.connectKeyId, "connect-key-id"),
+                (settings.connectPrivateKey, "connect-private-key"), (settings.vendorNumber.flatMap { $0.isEmpty ? nil : $0 }, "vendor-number"),
+            ] where value == nil {
+                missing.append(name)
+            }
+        }
+        guard missing.isEmpty, let issuerId, let keyId, let privateKey, let archive else { throw FetchError.missingOptions(missing) }
         var options = FetchOptions(
             archive: archive, database: databasePath, bundleId: bundleId, issuerId: issuerId, keyId: keyId,
             privateKeyPath: privateKey)
@@ -38,11 +51,9 @@ extension PipelineConfiguration {
         options.transactionIdsPath = settings.transactionIds
         options.orderIdsPath = settings.orderIds
         options.serverAPI = !financeOnly
-        if settings.asksForFinancialReports {
-            guard let connectIssuer = settings.connectIssuerId else { throw FetchError.missingOption("connect-issuer-id") }
-            guard let connectKey = settings.connectKeyId else { throw FetchError.missingOption("connect-key-id") }
-            guard let connectPrivateKey = settings.connectPrivateKey else { throw FetchError.missingOption("connect-private-key") }
-            guard let vendor = settings.vendorNumber, !vendor.isEmpty else { throw FetchError.missingOption("vendor-number") }
+        if settings.asksForFinancialReports, let connectIssuer = settings.connectIssuerId, let connectKey = settings.connectKeyId,
+            let connectPrivateKey = settings.connectPrivateKey, let vendor = settings.vendorNumber
+        {
             options.finance = FinanceFetchOptions(
                 issuerId: connectIssuer, keyId: connectKey, privateKeyPath: connectPrivateKey, vendorNumber: vendor,
                 apiURL: settings.connectAPIURL)

@@ -131,7 +131,7 @@ enum Console {
             Self.error(error.description)
             if error.isTemporary { throw ExitCode(ExitStatus.tryLater) }
             switch error {
-            case .missingOption, .badKey, .badConnectKey, .readList, .invalidIdentifier: throw ExitCode(ExitStatus.usage)
+            case .missingOptions, .badKey, .badConnectKey, .readList, .invalidIdentifier: throw ExitCode(ExitStatus.usage)
             case .unauthorized, .connectUnauthorized: throw ExitCode(ExitStatus.noPermission)
             default: throw ExitCode.failure
             }
