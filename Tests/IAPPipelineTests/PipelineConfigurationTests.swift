@@ -63,4 +63,18 @@ import Testing
         })
         #expect(one == "--bundle-id is missing: give it on the command line, as \"bundle-id\" in the config file, or as IAPLENS_BUNDLE_ID.")
     }
+
+    @Test func aRunWithoutItsBundleIdAndInputNamesBoth() {
+        #expect(throws: PipelineError.invalidConfiguration(
+            "--bundle-id and --input are required: the App Store bundle ID of the app whose data this is (e.g. "
+                + "com.example.app), and at least one archive file or folder to read.")
+        ) {
+            try PipelineConfiguration().validate(requireInputs: true)
+        }
+        var withApp = PipelineConfiguration()
+        withApp.bundleId = "com.example.app"
+        #expect(throws: PipelineError.invalidConfiguration("--input is required: give at least one archive file or folder to read.")) {
+            try withApp.validate(requireInputs: true)
+        }
+    }
 }

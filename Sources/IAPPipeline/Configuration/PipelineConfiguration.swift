@@ -63,11 +63,18 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// - Parameter requireBundleId: false to check every other value first (before the store that would name the
     ///   app is looked at).
     public func validate(requireInputs: Bool, requireBundleId: Bool = true) throws(PipelineError) {
-        if requireBundleId && bundleId.isEmpty {
+        // Both named at once when both are missing: a first run would otherwise learn them one at a time.
+        switch (requireBundleId && bundleId.isEmpty, requireInputs && inputs.isEmpty) {
+        case (true, true):
+            throw .invalidConfiguration(
+                "--bundle-id and --input are required: the App Store bundle ID of the app whose data this is (e.g. "
+                    + "com.example.app), and at least one archive file or folder to read.")
+        case (true, false):
             throw .invalidConfiguration("--bundle-id is required: the App Store bundle ID of the app whose data this is (e.g. com.example.app).")
-        }
-        if requireInputs && inputs.isEmpty {
+        case (false, true):
             throw .invalidConfiguration("--input is required: give at least one archive file or folder to read.")
+        case (false, false):
+            break
         }
         if ![AppStoreEnvironment.production, .sandbox].map(\.rawValue).contains(environment) {
             throw .invalidConfiguration("--environment must be Production or Sandbox (got \(environment)).")
