@@ -73,7 +73,7 @@ import Testing
         }
         var withApp = PipelineConfiguration()
         withApp.bundleId = "com.example.app"
-        #expect(throws: PipelineError.invalidConfiguration("--input is required: give at least one archive file or folder to read.")) {
+        #expect(throws: PipelineError.invalidConfiguration("--input is required: at least one archive file or folder to read.")) {
             try withApp.validate(requireInputs: true)
         }
     }

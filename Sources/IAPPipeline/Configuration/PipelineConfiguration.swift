@@ -64,17 +64,15 @@ public struct PipelineConfiguration: Sendable, Equatable {
     ///   app is looked at).
     public func validate(requireInputs: Bool, requireBundleId: Bool = true) throws(PipelineError) {
         // Both named at once when both are missing: a first run would otherwise learn them one at a time.
-        switch (requireBundleId && bundleId.isEmpty, requireInputs && inputs.isEmpty) {
-        case (true, true):
+        var required: [(option: String, what: String)] = []
+        if requireBundleId && bundleId.isEmpty {
+            required.append(("--bundle-id", "the App Store bundle ID of the app whose data this is (e.g. com.example.app)"))
+        }
+        if requireInputs && inputs.isEmpty { required.append(("--input", "at least one archive file or folder to read")) }
+        if !required.isEmpty {
             throw .invalidConfiguration(
-                "--bundle-id and --input are required: the App Store bundle ID of the app whose data this is (e.g. "
-                    + "com.example.app), and at least one archive file or folder to read.")
-        case (true, false):
-            throw .invalidConfiguration("--bundle-id is required: the App Store bundle ID of the app whose data this is (e.g. com.example.app).")
-        case (false, true):
-            throw .invalidConfiguration("--input is required: give at least one archive file or folder to read.")
-        case (false, false):
-            break
+                required.map(\.option).joined(separator: " and ") + (required.count == 1 ? " is" : " are") + " required: "
+                    + required.map(\.what).joined(separator: ", and ") + ".")
         }
         if ![AppStoreEnvironment.production, .sandbox].map(\.rawValue).contains(environment) {
             throw .invalidConfiguration("--environment must be Production or Sandbox (got \(environment)).")
