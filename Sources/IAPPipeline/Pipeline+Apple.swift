@@ -23,7 +23,9 @@ extension Pipeline {
     public func consume(
         dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000), progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ConsumptionSummary {
-        guard configuration.fetch.facts != nil else { throw FetchError.missingOptions(["facts"]) }
+        // What a consumption run needs and was not given, named at once (the bundle ID may come from the store).
+        let missing = (configuration.fetch.facts == nil ? ["facts"] : []) + (dryRun ? [] : configuration.fetch.missingServerKeyOptions)
+        guard missing.isEmpty else { throw FetchError.missingOptions(missing) }
         // Without --bundle-id, the store names its app, as for analyze and report.
         let resolved = try resolvingAppFromStore()
         guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now, progress: progress) }

@@ -1,4 +1,5 @@
 import Foundation
+import IAPFetch
 import IAPPipeline
 import Testing
 
@@ -75,6 +76,16 @@ import Testing
         withApp.bundleId = "com.example.app"
         #expect(throws: PipelineError.invalidConfiguration("--input is required: at least one archive file or folder to read.")) {
             try withApp.validate(requireInputs: true)
+        }
+    }
+
+    /// `consumption` names its facts file and the API key together; a dry run sends nothing, so it needs no key.
+    @Test func aConsumptionRunNamesTheFactsAndTheKeyTogether() async {
+        await #expect(throws: FetchError.missingOptions(["facts", "issuer-id", "key-id", "private-key"])) {
+            _ = try await Pipeline(configuration: PipelineConfiguration()).consume(dryRun: false)
+        }
+        await #expect(throws: FetchError.missingOptions(["facts"])) {
+            _ = try await Pipeline(configuration: PipelineConfiguration()).consume(dryRun: true)
         }
     }
 }

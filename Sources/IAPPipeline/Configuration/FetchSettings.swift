@@ -33,6 +33,21 @@ public struct FetchSettings: Sendable, Equatable {
     /// True when a key is configured: `run` then fetches before it ingests.
     public var isConfigured: Bool { issuerId != nil && keyId != nil && privateKey != nil }
 
+    /// The options of the App Store Server API key that are not set, as flags name them (`issuer-id`, …).
+    public var missingServerKeyOptions: [String] {
+        let options: [(name: String, value: String?)] = [("issuer-id", issuerId), ("key-id", keyId), ("private-key", privateKey)]
+        return options.filter { $0.value == nil }.map(\.name)
+    }
+
+    /// The App Store Connect options (financial reports) that are not set; an empty vendor number is none.
+    public var missingConnectOptions: [String] {
+        let options: [(name: String, value: String?)] = [
+            ("connect-issuer-id", connectIssuerId), ("connect-key-id", connectKeyId), ("connect-private-key", connectPrivateKey),
+            ("vendor-number", vendorNumber.flatMap { $0.isEmpty ? nil : $0 }),
+        ]
+        return options.filter { $0.value == nil }.map(\.name)
+    }
+
     /// True when any App Store Connect option is set: fetch then downloads financial reports (and needs them all).
     public var asksForFinancialReports: Bool {
         connectIssuerId != nil || connectKeyId != nil || connectPrivateKey != nil || vendorNumber != nil

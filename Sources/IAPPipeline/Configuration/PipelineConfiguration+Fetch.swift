@@ -13,28 +13,15 @@ extension PipelineConfiguration {
         let financeOnly = settings.asksForFinancialReports && settings.issuerId == nil && settings.keyId == nil
             && settings.privateKey == nil
         // Every missing option named at once: a first setup would otherwise learn them one run at a time.
-        var missing: [String] = []
-        let issuerId = settings.issuerId ?? (financeOnly ? "" : nil)
-        let keyId = settings.keyId ?? (financeOnly ? "" : nil)
-        let privateKey = settings.privateKey ?? (financeOnly ? "" : nil)
+        var missing = financeOnly ? [] : settings.missingServerKeyOptions
         let archive = settings.archive ?? inputs.first ?? (requireArchive ? nil : "")
-        for (value, name) in [(issuerId, "issuer-id"), (keyId, "key-id"), (privateKey, "private-key"), (archive, "archive")]
-        where value == nil {
-            missing.append(name)
-        }
+        if archive == nil { missing.append("archive") }
         if bundleId.isEmpty { missing.append("bundle-id") }
-        if settings.asksForFinancialReports {
-            for (value, name) in [
-                (settings.connectIssuerId, "connect-issuer-id"), (settings.connectKeyId, "connect-key-id"),
-                (settings.connectPrivateKey, "connect-private-key"), (settings.vendorNumber.flatMap { $0.isEmpty ? nil : $0 }, "vendor-number"),
-            ] where value == nil {
-                missing.append(name)
-            }
-        }
-        guard missing.isEmpty, let issuerId, let keyId, let privateKey, let archive else { throw FetchError.missingOptions(missing) }
+        if settings.asksForFinancialReports { missing += settings.missingConnectOptions }
+        guard missing.isEmpty, let archive else { throw FetchError.missingOptions(missing) }
         var options = FetchOptions(
-            archive: archive, database: databasePath, bundleId: bundleId, issuerId: issuerId, keyId: keyId,
-            privateKeyPath: privateKey)
+            archive: archive, database: databasePath, bundleId: bundleId, issuerId: settings.issuerId ?? "",
+            keyId: settings.keyId ?? "", privateKeyPath: settings.privateKey ?? "")
         guard let environment = AppStoreServerAPI.Environment(rawValue: self.environment) else {
             throw PipelineError.invalidConfiguration("--environment must be Production or Sandbox (got \(self.environment)).")
         }
