@@ -271,10 +271,13 @@ import Testing
             "--root-certificate", try archive.trustedRoot(),
         ])
         #expect(ingested.status == 0, "\(ingested.stderr)")
+        // The store names its app, so what is missing is the API key, every option of it named at once.
         let consumption = try Self.run(["consumption", "--database", archive.database, "--facts", archive.root + "/f.csv"])
         #expect(consumption.status == 64)
-        // The store names its app, so the first thing missing is the facts file.
-        #expect(!consumption.stderr.contains("fetch needs") && consumption.stderr.contains("f.csv: the file cannot be read"), "\(consumption.stderr)")
+        #expect(!consumption.stderr.contains("fetch needs") && consumption.stderr.contains("--issuer-id, --key-id and --private-key are missing"), "\(consumption.stderr)")
+        // A dry run sends nothing and needs no key: then the facts file that cannot be read is said.
+        let dryRun = try Self.run(["consumption", "--dry-run", "--database", archive.database, "--facts", archive.root + "/f.csv"])
+        #expect(dryRun.status == 64 && dryRun.stderr.contains("f.csv: the file cannot be read"), "\(dryRun.stderr)")
     }
 
     /// Text from outside (a path, a server's error) cannot forge a log line or reorder what is shown. Before: a
