@@ -57,6 +57,19 @@ struct MonthsTests {
         }
     }
 
+    /// An archive whose accepted notifications hold no counted activity (a free trial that ended) still has observed
+    /// months: the range starts at the first of them. Before, no month was written at all, because the start was
+    /// taken from a join with the months of activity, which were none.
+    @Test func anArchiveWithoutCountedActivityWritesItsObservedMonths() throws {
+        let scenario = try Scenario()
+        let trial = Txn.subscription("t1", original: "s1", purchase: at("2026-01-05"), expires: at("2026-01-12")).freeTrial()
+        scenario.notify("SUBSCRIBED", at: at("2026-01-05"), trial)
+        scenario.notify("EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-12"), trial, renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
+        let report = try scenario.report()
+        #expect(report.monthNames == ["2026-01", "2026-02"])
+        #expect(report.months.map(\.isEmpty) == [true, true])
+    }
+
     @Test func emptyStoreWritesNothing() throws {
         let report = try Scenario().report()
         #expect(report.months.isEmpty)

@@ -48,15 +48,17 @@ as_of_month as (
     where as_of_ms is not null
 ),
 
+-- With no counted activity at all (an archive of free trials only), the
+-- range starts at the first observed month: there is no later first month
+-- with activity to start from.
 range_start as (
     select
         case
-            when min(activity_months.month) > max(first_observed.month)
-                then min(activity_months.month)
-            else max(first_observed.month)
+            when (select min(month) from activity_months) > first_observed.month
+                then (select min(month) from activity_months)
+            else first_observed.month
         end as month
-    from activity_months
-    cross join first_observed
+    from first_observed
     where first_observed.month is not null
 ),
 
