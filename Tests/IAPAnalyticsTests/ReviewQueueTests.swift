@@ -34,6 +34,12 @@ import Testing
         #expect(queue(report, "2026-01", "acct-1") == ["new", "2026-01", "14970", "USD", ""])
         #expect(queue(report, "2026-02", "acct-1") == ["carried", "2026-01", "14970", "USD", "cleared"])
         #expect(queue(report, "2026-03", "acct-1") == ["active", "2026-01", "19960", "USD", "cleared"])
+        // A month asked for alone (`--month`) has the same queue: the account was flagged in January whichever months
+        // are written. Before, February and March alone read "new", first flagged in the month asked for.
+        for month in ["2026-02", "2026-03"] {
+            let alone = try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: [month]))
+            #expect(alone.rows(month, "flagged_accounts.csv") == report.rows(month, "flagged_accounts.csv"), "\(month)")
+        }
     }
 
     @Test(arguments: StoreKind.allCases)

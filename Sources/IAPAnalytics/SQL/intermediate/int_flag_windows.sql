@@ -1,7 +1,10 @@
 -- Grain: one row per window (window_key) in which the flag rules of
 -- Documentation/Reports.md "`flagged_accounts.csv`: repeat-refund accounts for
 -- review" are evaluated. Two kinds of window, told apart by window_kind:
--- * 'month': a month written (window_key = the month, e.g. '2025-10'):
+-- * 'month': a month of the observed range, from the first observed month to
+--   the month of T, whether this report writes it or not (window_key = the
+--   month, e.g. '2025-10'), so that a month's queue (first flagged, active)
+--   is the same whichever months --month asks for:
 --   [first ms of the next month - window_days, first ms of the next month),
 --   over every account (account_id null). flagged_accounts.csv is the
 --   month windows' rows of account_flags.
@@ -40,7 +43,8 @@ month_windows as (
         report_months.month_end_ms as window_end_ms
     from report_months
     cross join analysis_parameters
-    where report_months.is_written
+    where not report_months.is_before_archive
+        and not report_months.is_after_as_of
 ),
 
 request_windows as (

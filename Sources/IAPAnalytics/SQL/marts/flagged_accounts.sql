@@ -1,8 +1,11 @@
 -- Grain: one row per (month, account_id) flagged in that month's window, for
--- every month written. Documentation/Reports.md flagged_accounts.csv: the month windows of
+-- every month written. The queue's columns read every month of the observed
+-- range (int_flag_windows), written or not: a month's queue does not depend on
+-- the months --month asks for. Documentation/Reports.md flagged_accounts.csv: the month windows of
 -- account_flags, where the rules are; then the review queue's columns
 -- (Documentation/Reports.md "The review queue"):
--- * first_flagged_month: the first month written the account was flagged in;
+-- * first_flagged_month: the first month of the observed range the account
+--   was flagged in;
 -- * queue_status: 'new' (first flagged this month), 'active' (flagged before,
 --   and a refund, a refund request or a declined refund of its own in this
 --   month, after its `cleared` review if it has one in force), 'carried'
@@ -158,6 +161,9 @@ final as (
         reviewed.review,
         coalesce(main_stakes.stakes_by_currency, '') as stakes_by_currency
     from flagged
+    inner join report_months
+        on report_months.month = flagged.month
+        and report_months.is_written
     inner join first_flagged
         on first_flagged.account_id = flagged.account_id
     inner join activity
