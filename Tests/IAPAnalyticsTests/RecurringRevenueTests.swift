@@ -135,5 +135,9 @@ struct RecurringRevenueTests {
         // January's three: all active on February 1st; on March 1st s2's refunded period no longer counts.
         #expect(cohorts == [["2026-01", "1", "3", "3", "1000"], ["2026-01", "2", "3", "2", "667"]], "\(cohorts)")
         #expect(!cohorts.contains { $0[0] == "2026-01" && $0[1] == "3" }, "months since past T are not written")
+        // A run of one month (`--month 2026-03`) into the same folder keeps every cohort: the file describes the folder.
+        // Before, it held March's cohorts only (none), and the index's triangle lost January's.
+        let march = try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-03"]))
+        #expect(march.cohorts.rows == report.cohorts.rows)
     }
 }

@@ -3,6 +3,9 @@
 -- * a subscription's cohort is the month of its first paid period's
 --   purchaseDate, for the subscriptions subscriptions.csv counts as new_paid
 --   in a month written (so no cohort is older than the first observed month);
+--   the months a default run writes, also when --month asks for fewer: the
+--   file sits at the top of the reports folder beside months not written this
+--   time, and a run of one month must not shrink it to that month's cohort;
 -- * months_since k runs from 1 while the first millisecond of month
 --   cohort_month + k is at or before T, at most 24;
 -- * active: the cohort's subscriptions active (as in subscriptions.csv, any
@@ -23,9 +26,9 @@ boundaries as (
     where edge = 'start'
 ),
 
-written_months as (
+observed_months as (
     select month from {{ ref('report_months') }}
-    where is_written
+    where not is_before_archive and not is_after_as_of
 ),
 
 members as (
@@ -36,8 +39,8 @@ members as (
 cohorts as (
     select members.cohort_month, count(*) as cohort_size
     from members
-    inner join written_months
-        on written_months.month = members.cohort_month
+    inner join observed_months
+        on observed_months.month = members.cohort_month
     group by members.cohort_month
 ),
 
