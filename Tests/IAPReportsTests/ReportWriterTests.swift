@@ -154,4 +154,18 @@ extension ReportWriterTests {
         #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"))
         #expect(index == String(decoding: before, as: UTF8.self))
     }
+
+    /// `report --month 2026-10` into the folder a full run wrote once replaced October's page, which compared with
+    /// September, by one that compared with nothing ("no previous month in this report set"): the month before now
+    /// comes back from its CSV files, and the page is the full run's, byte for byte.
+    @Test func aMonthWrittenAloneComparesWithTheMonthBeforeInTheFolder() throws {
+        let root = try temporaryFolder("reports")
+        let writer = ReportWriter(directory: root)
+        _ = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]), pruneMonths: true)
+        let full = try #require(ReportFileSystem.contents(of: root + "/2026-10/report.md"))
+        _ = try writer.write(Fixtures.set(months: [Fixtures.october()]))
+        let alone = try #require(ReportFileSystem.contents(of: root + "/2026-10/report.md"))
+        #expect(String(decoding: alone, as: UTF8.self).contains("| Figure | 2026-10 | 2026-09 | Change |"))
+        #expect(alone == full)
+    }
 }

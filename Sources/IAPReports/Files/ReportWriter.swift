@@ -31,7 +31,11 @@ public struct ReportWriter: Sendable {
     ///   does not hold are left over from earlier data (a run once dated into the future) and are removed when they
     ///   hold only files iaplens writes; a folder with anything else in it is left alone.
     public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
-        let flagged = FlaggedAccountIndex(set)
+        // The folder's other months (after `--month`, read back from their CSVs): the index lists them, a month page
+        // compares with the one before it, and a case page links to the account's other months, as after a full run.
+        let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
+        let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
+        let flagged = FlaggedAccountIndex(indexSet)
         var folders: [String] = []
         for month in set.months {
             guard let parsed = CalendarMonth(month.month) else { throw .invalidMonth(month: month.month) }
@@ -45,13 +49,10 @@ public struct ReportWriter: Sendable {
         // The months render on every core (pages are pure functions of the set), a core's worth at a time: each
         // group's files are staged before the next is rendered, so memory holds a few months' files, not all.
         try ParallelMap.forEach(Array(zip(set.months.indices, folders))) { index, folder in
-            Self.monthFiles(set, index: index, folder: folder, flagged: flagged)
+            Self.monthFiles(set, index: index, folder: folder, flagged: flagged, others: others)
         } consume: { monthFiles throws(ReportWriterError) in
             try update.add(monthFiles)
         }
-        // The index lists every month the folder holds: after `--month`, the other months come from their CSVs.
-        let others = pruneMonths ? [] : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
-        let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
         files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(Self.monthsTable(indexSet))))
@@ -69,16 +70,18 @@ public struct ReportWriter: Sendable {
 
     /// The files of one month: its CSVs, `report.md` and `report.html` with their charts, its case pages.
     private static func monthFiles(
-        _ set: ReportSet, index: Int, folder: String, flagged: FlaggedAccountIndex
+        _ set: ReportSet, index: Int, folder: String, flagged: FlaggedAccountIndex, others: [MonthReport]
     ) -> [(path: String, bytes: [UInt8])] {
         let month = set.months[index]
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ name: String, _ text: String) { files.append((joined(folder, name), Array(text.utf8))) }
         for file in ReportColumns.files { files.append((joined(folder, file.name), CSVFormatter.render(table(file, of: month)))) }
-        // Compare with the calendar month before only: a gap (months picked with --month) is not "last month".
+        // Compare with the calendar month before only: a gap (months picked with --month) is not "last month". That
+        // month comes from this run, else from the folder (an earlier run wrote it).
+        let before = CalendarMonth(month.month)?.previous
         let previous =
-            index > 0 && CalendarMonth(set.months[index - 1].month) == CalendarMonth(month.month)?.previous
-            ? set.months[index - 1] : nil
+            index > 0 && CalendarMonth(set.months[index - 1].month) == before
+            ? set.months[index - 1] : others.first { CalendarMonth($0.month) == before }
         let markdown = MonthPageRenderer.page(month: month, previous: previous, set: set, format: .markdown)
         add("report.md", MarkdownWriter.render(markdown))
         files += chartFiles(markdown, in: folder)
