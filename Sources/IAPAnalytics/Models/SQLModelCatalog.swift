@@ -89,7 +89,7 @@ public enum SQLModelCatalog {
         SQLModel("archive_months", .marts, .table, grain: ["month"]),
         SQLModel("report_months", .marts, .table, grain: ["month"]),
         SQLModel("cohorts", .marts, .table, grain: ["cohort_month", "months_since"]),
-        // The flag rules' inputs (TEMP), here because their windows are the months report_months writes.
+        // The flag rules' inputs (TEMP), here because their windows are the observed months report_months gives.
         SQLModel("int_flag_windows", .intermediate, .temporaryTable),
         SQLModel(
             "int_flag_window_refunds", .intermediate, .temporaryTable,

@@ -35,17 +35,20 @@ public struct FetchSettings: Sendable, Equatable {
 
     /// The options of the App Store Server API key that are not set, as flags name them (`issuer-id`, …).
     public var missingServerKeyOptions: [String] {
-        let options: [(name: String, value: String?)] = [("issuer-id", issuerId), ("key-id", keyId), ("private-key", privateKey)]
-        return options.filter { $0.value == nil }.map(\.name)
+        Self.unset([("issuer-id", issuerId), ("key-id", keyId), ("private-key", privateKey)])
     }
 
     /// The App Store Connect options (financial reports) that are not set; an empty vendor number is none.
     public var missingConnectOptions: [String] {
-        let options: [(name: String, value: String?)] = [
+        Self.unset([
             ("connect-issuer-id", connectIssuerId), ("connect-key-id", connectKeyId), ("connect-private-key", connectPrivateKey),
             ("vendor-number", vendorNumber.flatMap { $0.isEmpty ? nil : $0 }),
-        ]
-        return options.filter { $0.value == nil }.map(\.name)
+        ])
+    }
+
+    /// The names of the options without a value.
+    private static func unset(_ options: [(name: String, value: String?)]) -> [String] {
+        options.filter { $0.value == nil }.map(\.name)
     }
 
     /// True when any App Store Connect option is set: fetch then downloads financial reports (and needs them all).

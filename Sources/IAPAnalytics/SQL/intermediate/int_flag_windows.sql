@@ -43,8 +43,7 @@ month_windows as (
         report_months.month_end_ms as window_end_ms
     from report_months
     cross join analysis_parameters
-    where not report_months.is_before_archive
-        and not report_months.is_after_as_of
+    where report_months.is_observed
 ),
 
 request_windows as (

@@ -28,7 +28,7 @@ boundaries as (
 
 observed_months as (
     select month from {{ ref('report_months') }}
-    where not is_before_archive and not is_after_as_of
+    where is_observed
 ),
 
 members as (

@@ -104,6 +104,16 @@ final as (
         ) as is_after_as_of,
         {{ month_end_ms(candidate_months.month) }} as month_end_ms
     from candidate_months
+),
+
+-- is_observed: the month lies between the first observed month and the month
+-- of T, so a run without --month writes it; what every month's figures read
+-- (the flag windows, the cohorts), whichever months this run writes.
+with_observed as (
+    select
+        final.*,
+        not final.is_before_archive and not final.is_after_as_of as is_observed
+    from final
 )
 
-select * from final;
+select * from with_observed;
