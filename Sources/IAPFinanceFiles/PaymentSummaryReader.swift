@@ -4,7 +4,7 @@ import IAPFormats
 /// Payments and Financial Reports page downloads for one fiscal month. A title line ending in the fiscal month in
 /// parentheses, a header row whose first cell is `Region (Currency)`, one row per region; a blank row ends the paid
 /// rows and the rows after it are *held* below Apple's payment threshold. A file without `Exchange Rate` and `Proceeds`
-/// is *pending* (Apple has not paid that month yet).
+/// (the columns left out, or named and empty in every row) is *pending* (Apple has not paid that month yet).
 ///
 /// The file is believed only whole: any line that cannot be read refuses the whole file (``PaymentSummaryError``
 /// names the line and the reason), so nothing of a damaged download is ever loaded.
@@ -150,11 +150,11 @@ public struct PaymentSummaryReader: Sendable {
             preTax: column("Pre-Tax Subtotal"), inputTax: column("Input Tax"), adjustments: column("Adjustments"),
             withholding: column("Withholding Tax"), totalOwed: column("Total Owed")!, rate: column("Exchange Rate"),
             proceeds: column("Proceeds"), bank: column("Bank Account Currency"))
-        let isPending = columns.rate == nil && columns.proceeds == nil
-        guard isPending || (columns.rate != nil && columns.proceeds != nil) else {
+        guard (columns.rate == nil) == (columns.proceeds == nil) else {
             throw PaymentSummaryError(
                 file: file, line: headerRecord.line, reason: "its header names one of Exchange Rate and Proceeds but not the other")
         }
+        let isPending = Self.isPending(records.dropFirst(), after: headerRecord.line, columns: columns)
         var rows: [PaymentSummaryRow] = []
         var section = PaymentSummaryRow.Section.paid
         var previousLine = headerRecord.line
@@ -177,6 +177,17 @@ public struct PaymentSummaryReader: Sendable {
             throw PaymentSummaryError(file: file, line: headerRecord.line, reason: "it has no region rows")
         }
         return PaymentSummary(title: title, fiscalMonth: month, isPending: isPending, rows: rows)
+    }
+
+    /// Whether a summary is *pending*: downloaded before Apple paid the month, its files either lack the `Exchange Rate`
+    /// and `Proceeds` columns or name them and leave them empty in every row. A paid summary whose regions are all
+    /// held (a blank row straight after the header) is not pending.
+    static func isPending(_ rows: ArraySlice<CSVTable.Record>, after headerLine: Int, columns: Columns) -> Bool {
+        guard let rate = columns.rate, let proceeds = columns.proceeds else { return true }
+        guard let first = rows.first, first.line == headerLine + 1, !ReferenceFiles.isBlank(first) else { return false }
+        return rows.allSatisfy { record in
+            [rate, proceeds].allSatisfy { index in index >= record.fields.count || trimmed(record.fields[index]).isEmpty }
+        }
     }
 
     struct Columns {

@@ -58,6 +58,29 @@ import Testing
         #expect(summary.rows.first?.section == .paid && summary.rows.first?.exchangeRate == nil)
     }
 
+    @Test func aPendingSummaryMayNameTheRateAndProceedsAndLeaveThemEmpty() throws {
+        // Before: "Exchange Rate "" is not a positive decimal", the whole pending month refused.
+        let pending = """
+            "App Store Connect - Payments and Financial Reports (April 2026)",,,,,,,
+            ,,,,,,,
+            "Region (Currency)","Units Sold","Earned","Total Owed","Exchange Rate","Proceeds","Bank Account Currency"
+            "Americas (USD)","12","50.00","50.00",,,"USD"
+            "Euro-Zone (EUR)","4","11.10","11.10","","","USD"
+            ,,,,,,
+            "United Kingdom (GBP)","1","3.00","3.00",,,"USD"
+            """
+        let summary = try read(pending)
+        #expect(summary.isPending && summary.rows.count == 3 && summary.rows.allSatisfy { $0.exchangeRate == nil })
+        // Every region held: a paid month that pays nothing, not a pending one.
+        let allHeld = pending.replacingOccurrences(of: "\"Bank Account Currency\"\n", with: "\"Bank Account Currency\"\n,,,,,,\n")
+        let held = try read(allHeld)
+        #expect(!held.isPending && held.rows.allSatisfy { $0.section == .held })
+        // One paid region with its rate and another without: neither paid nor pending, refused on the row.
+        let mixed = pending.replacingOccurrences(of: "\"50.00\",,,", with: "\"50.00\",\"1.00000\",\"50.00\",")
+        let error = try #require(throws: PaymentSummaryError.self) { try read(mixed) }
+        #expect(error.line == 5 && error.reason.contains("Exchange Rate"))
+    }
+
     @Test(arguments: [
         ("a thousands group of two digits", "\"1,99\"", "Units Sold"),
         ("an empty thousands group", "\"1,,9,9\"", "Units Sold"),
