@@ -43,7 +43,10 @@ def apple_payments(store):
         if latest is None or fiscal > latest:
             continue
         start, end = periods.get(fiscal, (None, None))
-        book = books.get(key) if fiscal in periods else None
+        # Σ over the loaded report's rows of the key: 0 when it has none; empty only when no report is loaded. A paid
+        # row the books have no row for differs, whatever its figures.
+        has_row = key in books and fiscal in periods
+        book = books.get(key, [0, 0]) if fiscal in periods else None
         pending, section, payment = paid.get(key, (None, None, [None] * 10))
         if key not in paid:
             status = 'no_payment'
@@ -51,7 +54,7 @@ def apple_payments(store):
             status = 'pending'  # every row of a summary Apple has not paid, its held section too
         elif section == 'held':
             status = 'held'
-        elif book is not None and book == [payment[0], payment[1]]:
+        elif has_row and book == [payment[0], payment[1]]:
             status = 'paid'
         else:
             status = 'differs'
