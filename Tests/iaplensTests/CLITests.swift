@@ -190,11 +190,12 @@ import Testing
     }
 
     /// `demo`, the first thing a new user runs: it says what it simulated, then each stage as `run` says it (the
-    /// analysis and the report were left out), and where the reports are.
+    /// analysis and the report were left out), and where the reports are. Its folder is `--directory`, or `--output`
+    /// as `simulate` spells it.
     @Test func theDemoSaysEachStageAndWhereTheReportsAre() throws {
         let archive = try TestArchive()
         let output = try Self.run([
-            "demo", "--directory", archive.root + "/demo", "--subscribers", "20", "--consumable-buyers", "5", "--months", "2",
+            "demo", "--output", archive.root + "/demo", "--subscribers", "20", "--consumable-buyers", "5", "--months", "2",
         ])
         #expect(output.status == 0, "\(output.stderr)")
         let starts = ["demo: simulated 2 month(s)", "ingest: ", "analyze: as of ", "report: ", "Reports are in "]

@@ -8,7 +8,10 @@ struct Demo: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Simulate a small app, run the whole pipeline on it, and print where the reports are.")
 
-    @Option(help: ArgumentHelp("Working folder for the simulated archive, store and reports.", valueName: "dir"))
+    /// `--output` too: `simulate` names its folder so, and a user going from one to the other types it.
+    @Option(
+        name: [.customLong("directory"), .customLong("output")],
+        help: ArgumentHelp("Working folder for the simulated archive, store and reports.", valueName: "dir"))
     var directory: String = "iaplens-demo"
 
     @Option(help: ArgumentHelp(
