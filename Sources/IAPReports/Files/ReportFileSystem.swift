@@ -135,7 +135,8 @@ enum ReportFileSystem {
         return removeEmptyFolder(folder) ? removed + [folder] : removed
     }
 
-    private static func isRegularFile(_ path: String) -> Bool {
+    /// Whether `path` is a regular file (not a link, not a folder).
+    static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }

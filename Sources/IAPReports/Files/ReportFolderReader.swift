@@ -2,39 +2,82 @@ import IAPAnalytics
 import IAPFormats
 
 /// Reads back the month folders a reports folder already holds, from their CSV files (the authoritative figures),
-/// so that `index.md` and `index.html` always list every month the folder has, also after `report --month` wrote
-/// only some of them.
+/// so that `index.md` and `index.html` list every month the folder has, also after `report --month` wrote only some
+/// of them, and a month page compares with the month before it.
+///
+/// A month is believed only whole, as iaplens wrote it: every report CSV present, each starting with its columns
+/// (a later version may append more) and every row as long as its header. A folder that is not (a file deleted or
+/// edited by hand, a folder an older version wrote before a file existed) is left out, with a sentence naming the
+/// file and what is wrong, rather than read as a month of zeros.
 enum ReportFolderReader {
-    /// The months in `directory` whose folder holds at least one report CSV, except `skipping`, in month order.
-    static func months(in directory: String, skipping: Set<String>) -> [MonthReport] {
-        ReportFileSystem.entries(of: directory).sorted().compactMap { name -> MonthReport? in
-            guard CalendarMonth(name)?.text == name, !skipping.contains(name) else { return nil }
-            return month(name, folder: directory + "/" + name)
-        }
+    /// The months read back, and a sentence for each month folder that could not be.
+    struct ReadBack {
+        var months: [MonthReport] = []
+        var unreadable: [String] = []
     }
 
-    private static func month(_ name: String, folder: String) -> MonthReport? {
-        var tables: [ReportTable] = []
-        var found = false
-        for file in ReportColumns.files {
-            var table = ReportTable(name: file.name, columns: file.columns)
-            if let csv = try? CSVTable.read(path: folder + "/" + file.name, keepSpaces: true), let header = csv.records.first {
-                found = true
-                let positions = file.columns.map { header.fields.firstIndex(of: $0) }
-                table.rows = csv.records.dropFirst().map { record in
-                    positions.map { position in
-                        guard let position, position < record.fields.count, !record.fields[position].isEmpty else {
-                            return .empty
-                        }
-                        return .text(unguarded(record.fields[position]))
-                    }
-                }
+    /// The months in `directory` whose folder holds at least one report CSV, except `skipping`, in month order.
+    static func months(in directory: String, skipping: Set<String>) -> ReadBack {
+        var readBack = ReadBack()
+        for name in ReportFileSystem.entries(of: directory).sorted() {
+            guard CalendarMonth(name)?.text == name, !skipping.contains(name) else { continue }
+            switch month(name, folder: directory + "/" + name) {
+            case .none: continue
+            case .some(.success(let report)): readBack.months.append(report)
+            case .some(.failure(let problem)):
+                readBack.unreadable.append(
+                    "The month folder \(directory)/\(name) cannot be read back (\(problem.file): \(problem.reason)): the "
+                        + "index leaves it out and no month is compared with it. Run `iaplens report` without --month "
+                        + "to write every month again.")
             }
-            tables.append(table)
         }
-        guard found else { return nil }
+        return readBack
+    }
+
+    /// Why a month folder is not whole.
+    struct Problem: Error {
+        let file: String
+        let reason: String
+    }
+
+    /// nil when the folder holds none of the report CSVs (not a month folder iaplens wrote).
+    private static func month(_ name: String, folder: String) -> Result<MonthReport, Problem>? {
+        let present = ReportColumns.files.filter { ReportFileSystem.isRegularFile(folder + "/" + $0.name) }
+        guard !present.isEmpty else { return nil }
+        var tables: [ReportTable] = []
+        for file in ReportColumns.files {
+            switch table(file, in: folder) {
+            case .success(let table): tables.append(table)
+            case .failure(let problem): return .failure(problem)
+            }
+        }
         let isEmpty = tables.allSatisfy { !ReportColumns.countedActivityFiles.contains($0.name) || $0.rows.isEmpty }
-        return MonthReport(month: name, tables: tables, flaggedTimelines: [], isEmpty: isEmpty)
+        return .success(MonthReport(month: name, tables: tables, flaggedTimelines: [], isEmpty: isEmpty))
+    }
+
+    private static func table(_ file: ReportColumns.File, in folder: String) -> Result<ReportTable, Problem> {
+        func problem(_ reason: String) -> Result<ReportTable, Problem> { .failure(Problem(file: file.name, reason: reason)) }
+        guard ReportFileSystem.isRegularFile(folder + "/" + file.name) else { return problem("the file is missing") }
+        let csv: CSVTable
+        do {
+            csv = try CSVTable.read(path: folder + "/" + file.name, keepSpaces: true)
+        } catch {
+            let first = error.problems.first
+            var message = first?.message ?? "the file cannot be read"
+            if message.hasSuffix(".") { message.removeLast() }
+            return problem("line \(first?.line ?? 0): \(message)")
+        }
+        guard let header = csv.records.first, Array(header.fields.prefix(file.columns.count)) == file.columns else {
+            return problem("its header is not \(file.columns.joined(separator: ","))")
+        }
+        var table = ReportTable(name: file.name, columns: file.columns)
+        for record in csv.records.dropFirst() {
+            guard record.fields.count == header.fields.count else {
+                return problem("line \(record.line) has \(record.fields.count) cells where the header names \(header.fields.count)")
+            }
+            table.rows.append(record.fields.prefix(file.columns.count).map { $0.isEmpty ? .empty : .text(unguarded($0)) })
+        }
+        return .success(table)
     }
 
     /// A cell as it was before the writer's spreadsheet guard (a `'` before `=`, `+`, `-`, `@`, tab or CR).
