@@ -1,8 +1,8 @@
 import IAPFormats
 import IAPAnalytics
 
-/// Writes a ``ReportSet`` to disk: eight CSV files, `report.md` and `report.html` with their charts and case pages
-/// per month, then `index.md` and `index.html`.
+/// Writes a ``ReportSet`` to disk: per month its CSV files (``ReportColumns/files``), `report.md` and `report.html`
+/// with their charts and case pages, then `index.md` and `index.html`.
 ///
 /// Each file is written atomically and only when its bytes changed, so a rerun on the same data touches nothing
 /// (mtimes, file watchers and sync tools stay quiet). Months no longer in the set are left as they are.
@@ -17,9 +17,9 @@ public struct ReportWriter: Sendable {
         self.directory = directory
     }
 
-    /// Writes, for every month, the eight CSV files, `report.md` with its charts (`charts/*.svg`), `report.html` and
-    /// a case page per flagged account (`accounts/*.html`); then `index.md`, `index.html`, their charts and the one
-    /// stylesheet, `style.css`.
+    /// Writes, for every month, its CSV files (``ReportColumns/files``), `report.md` with its charts (`charts/*.svg`),
+    /// `report.html` and a case page per flagged account (`accounts/*.html`); then `index.md`, `index.html`, their
+    /// charts and the one stylesheet, `style.css`.
     ///
     /// A month lacking one of the files gets it with the header row only, as the contract requires of every month
     /// folder. Every table is checked before anything is written, so a malformed set leaves the folder untouched.
