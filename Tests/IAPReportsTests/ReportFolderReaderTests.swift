@@ -14,12 +14,19 @@ import Testing
         return (root, writer)
     }
 
-    @Test(arguments: [
-        ("a file deleted", "subscriptions.csv", nil, "subscriptions.csv: the file is missing"),
-        ("a broken quote", "churn.csv", "month,product_id,churn_type,reason,subscriptions\n2026-09,\"x,1\n", "churn.csv: line 2"),
-        ("another header", "refunds.csv", "month,refunds\n2026-09,4\n", "refunds.csv: its header is not month,"),
-        ("a short row", "mrr.csv", "month,product_id,currency,active_end,period,mrr_milli\n2026-09,p\n", "mrr.csv: line 2 has 2 cells"),
-    ] as [(String, String, String?, String)])
+    @Test(
+        arguments: [
+            ("a file deleted", "subscriptions.csv", nil, "subscriptions.csv: the file is missing"),
+            (
+                "a broken quote", "churn.csv", "month,product_id,churn_type,reason,subscriptions\n2026-09,\"x,1\n",
+                "churn.csv: line 2"
+            ),
+            ("another header", "refunds.csv", "month,refunds\n2026-09,4\n", "refunds.csv: its header is not month,"),
+            (
+                "a short row", "mrr.csv", "month,product_id,currency,active_end,period,mrr_milli\n2026-09,p\n",
+                "mrr.csv: line 2 has 2 cells"
+            ),
+        ] as [(String, String, String?, String)])
     func aDamagedMonthIsLeftOutWithASentence(what: String, file: String, content: String?, reason: String) throws {
         let (root, writer) = try folderWithTwoMonths()
         let path = root + "/2026-09/" + file
@@ -31,7 +38,8 @@ import Testing
         let summary = try writer.write(Fixtures.set(months: [Fixtures.october()]))
         let warning = try #require(summary.warnings.first { $0.contains("2026-09") }, "\(what)")
         #expect(warning.contains(reason) && warning.contains("without --month"), "\(what): \(warning)")
-        let page = String(decoding: try #require(ReportFileSystem.contents(of: root + "/2026-10/report.md")), as: UTF8.self)
+        let page = String(
+            decoding: try #require(ReportFileSystem.contents(of: root + "/2026-10/report.md")), as: UTF8.self)
         #expect(!page.contains("| Figure | 2026-10 | 2026-09 | Change |"), "\(what)")
         let months = String(decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
         #expect(!months.contains("\n2026-09,") && months.contains("\n2026-10,"), "\(what)")

@@ -56,7 +56,9 @@ enum ReportFolderReader {
     }
 
     private static func table(_ file: ReportColumns.File, in folder: String) -> Result<ReportTable, Problem> {
-        func problem(_ reason: String) -> Result<ReportTable, Problem> { .failure(Problem(file: file.name, reason: reason)) }
+        func problem(_ reason: String) -> Result<ReportTable, Problem> {
+            .failure(Problem(file: file.name, reason: reason))
+        }
         guard ReportFileSystem.isRegularFile(folder + "/" + file.name) else { return problem("the file is missing") }
         let csv: CSVTable
         do {
@@ -73,9 +75,12 @@ enum ReportFolderReader {
         var table = ReportTable(name: file.name, columns: file.columns)
         for record in csv.records.dropFirst() {
             guard record.fields.count == header.fields.count else {
-                return problem("line \(record.line) has \(record.fields.count) cells where the header names \(header.fields.count)")
+                return problem(
+                    "line \(record.line) has \(record.fields.count) cells where the header names \(header.fields.count)"
+                )
             }
-            table.rows.append(record.fields.prefix(file.columns.count).map { $0.isEmpty ? .empty : .text(unguarded($0)) })
+            table.rows.append(
+                record.fields.prefix(file.columns.count).map { $0.isEmpty ? .empty : .text(unguarded($0)) })
         }
         return .success(table)
     }
