@@ -1,6 +1,9 @@
 /// A month's money figures in one reporting currency, and what they rest on.
 public struct ConvertedMoney: Sendable, Equatable {
     public let currency: String
+    /// The bank's currency when it is not ``currency``: Apple's rates are into it, and the reporting currency's own
+    /// rate divides; nil when the rates are into ``currency`` itself.
+    public let through: String?
     public var grossMilli: Int64 = 0
     public var refundedMilli: Int64 = 0
     public var estimatedProceedsMilli: Int64 = 0
@@ -18,8 +21,9 @@ public struct ConvertedMoney: Sendable, Equatable {
     /// Currencies of the MRR with no paid rate: left out of ``mrrMilli``, named.
     public var mrrUnconverted: Set<String> = []
 
-    public init(currency: String) {
+    public init(currency: String, through: String? = nil) {
         self.currency = currency
+        self.through = through
     }
 
     /// True when no figure of the month could be converted: every currency it has lacks a paid rate, so the sums are

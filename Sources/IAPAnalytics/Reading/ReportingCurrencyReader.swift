@@ -13,6 +13,9 @@ enum ReportingCurrencyReader {
         let text: String
         let numerator: Int64
         let denominator: Int64
+
+        /// The bank currency's rate into itself.
+        static let one = Rate(fiscalMonth: "", text: "1", numerator: 1, denominator: 1)
     }
 
     /// The paid rates Apple's summaries give, and the conversion of an amount of a day into the reporting currency.
@@ -32,6 +35,20 @@ enum ReportingCurrencyReader {
             return latestRate(currency)
         }
 
+        /// The rates ``convert(_:currency:day:)`` uses for `currency` on `day`, each written `GBP 1.26410 (fiscal
+        /// 2025-11)`: the currency's own rate into the bank's currency and, for a reporting currency other than the
+        /// bank's, the reporting currency's, which divides. Empty for the reporting currency itself.
+        func ratesUsed(_ currency: String, day: String) -> [String] {
+            guard currency != reporting else { return [] }
+            return ([currency] + (reporting != bank ? [reporting] : [])).compactMap { code in
+                rate(code, day: day).map { "\(code) \($0.text) (fiscal \($0.fiscalMonth))" }
+            }
+        }
+
+        /// The bank's currency when the reporting currency is another one, so that a page says what the rates
+        /// are into; nil when they are into the reporting currency itself.
+        var through: String? { reporting == bank ? nil : bank }
+
         /// The currencies a figure can be converted into: the bank's, and each one a paid summary gives a rate for.
         var reachable: Set<String> { Set(rates.keys).union([bank]) }
 
@@ -44,7 +61,8 @@ enum ReportingCurrencyReader {
         /// when a rate it needs is missing.
         func convert(_ value: Int64, currency: String, day: String) -> Int64? {
             if currency == reporting { return value }
-            guard let own = rate(currency, day: day) else { return nil }
+            // The bank's own currency converts into itself at 1, whether or not a region paid in it gives that rate.
+            guard let own = rate(currency, day: day) ?? (currency == bank ? Rate.one : nil) else { return nil }
             var numerator = Int128(own.numerator), denominator = Int128(own.denominator)
             if reporting != bank {
                 // Through the bank's currency: divide by the reporting currency's own rate.
@@ -123,7 +141,7 @@ enum ReportingCurrencyReader {
             """)
         {
             let month = row[0].text ?? "", day = row[1].text ?? "", currency = row[2].text ?? ""
-            var money = months[month] ?? ConvertedMoney(currency: reporting)
+            var money = months[month] ?? ConvertedMoney(currency: reporting, through: converter.through)
             let amounts = (3...6).map { row[$0].integer ?? 0 }
             let converted = amounts.map { converter.convert($0, currency: currency, day: day) }
             if converted.contains(where: { $0 == nil }) {
@@ -133,9 +151,7 @@ enum ReportingCurrencyReader {
                 money.refundedMilli += converted[1]!
                 money.estimatedProceedsMilli += converted[2]!
                 money.appleProceedsMilli += converted[3]!
-                if currency != reporting, let used = converter.rate(currency, day: day) {
-                    money.ratesUsed.insert("\(currency) \(used.text) (fiscal \(used.fiscalMonth))")
-                }
+                money.ratesUsed.formUnion(converter.ratesUsed(currency, day: day))
             }
             months[month] = money
         }
@@ -165,13 +181,11 @@ enum ReportingCurrencyReader {
             let month = row[0].text ?? "", currency = row[1].text ?? "", amount = row[2].integer ?? 0
             guard let lastDay = CalendarMonth(month).map({ ISO8601Millis.format($0.endMs - 1).prefix(10) }) else { continue }
             let day = String(min(lastDay, asOfDay ?? lastDay))
-            var money = months[month] ?? ConvertedMoney(currency: converter.reporting)
+            var money = months[month] ?? ConvertedMoney(currency: converter.reporting, through: converter.through)
             if let converted = converter.convert(amount, currency: currency, day: day) {
                 let (sum, overflow) = (money.mrrMilli ?? 0).addingReportingOverflow(converted)
                 money.mrrMilli = overflow ? .max : sum
-                if currency != converter.reporting, let used = converter.rate(currency, day: day) {
-                    money.mrrRatesUsed.insert("\(currency) \(used.text) (fiscal \(used.fiscalMonth))")
-                }
+                money.mrrRatesUsed.formUnion(converter.ratesUsed(currency, day: day))
             } else if amount != 0 {
                 money.mrrUnconverted.insert(currency)
             }

@@ -18,10 +18,19 @@ enum ReportingCurrencySection {
             + ", each day at the rate of Apple's paid fiscal month that holds it (a day of a month not yet paid at the latest paid rate)."
         if !money.ratesUsed.isEmpty {
             text += " Rates used: " + .data(money.ratesUsed.sorted().joined(separator: "; ")) + "."
+            text += throughSentence(money)
         }
         if !money.unconverted.isEmpty {
             text += " Not converted, for want of a paid rate: " + .data(money.unconverted.sorted().joined(separator: ", ")) + "."
         }
         return [.paragraph(text)]
+    }
+
+    /// When the reporting currency is not the bank's: what Apple's rates are into, and how the reporting currency's
+    /// own rate enters; empty otherwise.
+    static func throughSentence(_ money: ConvertedMoney) -> Text {
+        guard let bank = money.through else { return "" }
+        return " Apple's rates are into \(bank), the bank's currency: an amount is converted into \(bank) at its own "
+            + "currency's rate, then divided by the rate of \(money.currency)."
     }
 }

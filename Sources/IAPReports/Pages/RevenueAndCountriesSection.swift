@@ -28,6 +28,7 @@ enum RevenueAndCountriesSection {
                     + " (a month not yet paid at the latest paid rate)."
                 if !converted.mrrRatesUsed.isEmpty {
                     text += " Rates used: " + .data(converted.mrrRatesUsed.sorted().joined(separator: "; ")) + "."
+                    text += ReportingCurrencySection.throughSentence(converted)
                 }
                 if !converted.mrrUnconverted.isEmpty {
                     text += " Not converted, for want of a paid rate: " + .data(converted.mrrUnconverted.sorted().joined(separator: ", ")) + "."
