@@ -76,7 +76,7 @@ public enum ReferenceFiles {
     }
 
     /// Reads a reviews file: `account_id,decision,reviewed_at,reviewer,note`; `decision` one of `cleared`, `confirmed`,
-    /// `watch`; `reviewed_at` ISO 8601 UTC and not after `now` (a decision is made in the past); `reviewer` and `note`
+    /// `watch`, in any case; `reviewed_at` ISO 8601 UTC and not after `now` (a decision is made in the past); `reviewer` and `note`
     /// may be empty. An account may have several rows: its history.
     /// - Throws: ``ReferenceFileError`` listing every bad row with its line (up to 20): nothing of the file is used.
     public static func readReviews(at path: String, now: Int64) throws(ReferenceFileError) -> [AccountReviewRow] {
@@ -90,7 +90,8 @@ public enum ReferenceFiles {
             let timeText = value(record, columns[2])
             var rowProblems: [String] = []
             if trimmed(account).isEmpty { rowProblems.append("account_id is empty") }
-            let decision = AccountReviewRow.Decision(rawValue: decisionText)
+            // Any case, as a spreadsheet capitalises it (`Cleared`); stored and shown lower-case.
+            let decision = AccountReviewRow.Decision(rawValue: decisionText.lowercased())
             if decision == nil {
                 rowProblems.append("decision is \"\(decisionText.prefix(40))\", not one of cleared, confirmed, watch")
             }

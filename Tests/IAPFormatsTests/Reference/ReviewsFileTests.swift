@@ -12,12 +12,13 @@ import Testing
 
     static let now = ISO8601Millis.parse("2026-06-01T00:00:00Z")!
 
+    /// A decision in any case (a spreadsheet writes `Confirmed`) reads as the lower-case one; before, it refused the file.
     @Test func aGoodFileKeepsEveryRowAnUnknownAccountAndTheHistory() throws {
         let path = try write("""
             account_id,decision,reviewed_at,reviewer,note
             acct-1,cleared,2026-02-15T10:00:00Z,kim,"friendly fraud, once"
-            acct-1,confirmed,2026-04-01T09:00:00Z,lee,came back
-            nobody-yet,watch,2026-05-01T00:00:00Z,,
+            acct-1,Confirmed,2026-04-01T09:00:00Z,lee,came back
+            nobody-yet,WATCH,2026-05-01T00:00:00Z,,
 
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
