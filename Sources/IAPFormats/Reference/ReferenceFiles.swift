@@ -16,7 +16,10 @@ public enum ReferenceFiles {
         var rows: [ProductCatalogRow] = []
         var problems: [ReferenceFileError.Problem] = []
         for record in table.records.dropFirst() where !isBlank(record) {
-            let values = columns.map { value(record, $0) }
+            var values = columns.map { value(record, $0) }
+            let currencyText = values[2]
+            // A currency code in lower case (`usd`) is the code: ISO 4217 writes it upper-case, as the payloads do.
+            values[2] = currencyText.uppercased()
             var rowProblems: [String] = []
             if values[0].isEmpty { rowProblems.append("product_id is empty") }
             if ProductCatalogRow.csvType(for: values[1]) == nil {
@@ -25,7 +28,7 @@ public enum ReferenceFiles {
                 )
             }
             if !isCurrencyCode(values[2]) {
-                rowProblems.append("currency \"\(values[2])\" is not a three-letter upper-case ISO 4217 code such as USD")
+                rowProblems.append("currency \"\(currencyText)\" is not a three-letter ISO 4217 code such as USD")
             }
             let price = parsePrice(values[3])
             if case .failure(let problem) = price { rowProblems.append(problem.text) }

@@ -3,12 +3,13 @@ import Testing
 @testable import IAPFormats
 
 @Suite struct ReferenceFilesTests {
+    /// A currency in lower case (`eur`) reads as its code; before, it refused the file.
     @Test func readsProductsWithBOMQuotedCommasAnyColumnOrderAndExtras() throws {
         let folder = try TemporaryFolder()
         let text = "\u{FEFF}currency,note,product_id,price_milli,type\r\n"
             + "USD,\"Monthly, with trial\",com.app.monthly,9990,Auto-Renewable Subscription\r\n"
             + "\r\n"
-            + "EUR,\"multi\nline \"\"note\"\"\",com.app.coins,990,consumable\r\n"
+            + "eur,\"multi\nline \"\"note\"\"\",com.app.coins,990,consumable\r\n"
             + "JPY,, com.app.pro ,0,NON_CONSUMABLE"
         let file = try folder.write("products.csv", text)
         let rows = try ReferenceFiles.readProducts(at: file.path)
@@ -27,7 +28,7 @@ import Testing
             a,Consumable,USD,100
             b,Consumable,USD,1.99
             ,Consumable,USD,1
-            c,Subscription,usd,-5
+            c,Subscription,u5d,-5
             d,Non-Renewing Subscription,USD,99999999999999999999
             e,non_renewing,US,x
             """)
@@ -37,7 +38,7 @@ import Testing
         #expect(error.problems[0].message == #"price_milli "1.99" is not an integer number of milliunits (write 1990 for 1.99)."#)
         #expect(error.problems[1].message == "product_id is empty.")
         #expect(error.problems[2].message.contains(#"type "Subscription" is not a product type"#))
-        #expect(error.problems[2].message.contains(#"currency "usd""#))
+        #expect(error.problems[2].message.contains(#"currency "u5d""#))
         #expect(error.problems[2].message.contains("negative"))
         #expect(error.problems[3].message.contains("more than any App Store price"))
         #expect(error.problems[4].message.contains(#"price_milli "x" is not an integer"#))
