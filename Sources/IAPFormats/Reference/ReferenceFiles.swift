@@ -79,8 +79,8 @@ public enum ReferenceFiles {
     }
 
     /// Reads a reviews file: `account_id,decision,reviewed_at,reviewer,note`; `decision` one of `cleared`, `confirmed`,
-    /// `watch`, in any case; `reviewed_at` ISO 8601 UTC and not after `now` (a decision is made in the past); `reviewer` and `note`
-    /// may be empty. An account may have several rows: its history.
+    /// `watch`, in any case; `reviewed_at` ISO 8601 UTC and not after `now` (a decision is made in the past);
+    /// `reviewer` and `note` may be empty. An account may have several rows: its history.
     /// - Throws: ``ReferenceFileError`` listing every bad row with its line (up to 20): nothing of the file is used.
     public static func readReviews(at path: String, now: Int64) throws(ReferenceFileError) -> [AccountReviewRow] {
         let table = try CSVTable.read(path: path, keepSpaces: true)

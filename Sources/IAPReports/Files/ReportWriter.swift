@@ -33,7 +33,8 @@ public struct ReportWriter: Sendable {
     public func write(_ set: ReportSet, pruneMonths: Bool = false) throws(ReportWriterError) -> ReportWriteSummary {
         // The folder's other months (after `--month`, read back from their CSVs): the index lists them, a month page
         // compares with the one before it, and a case page links to the account's other months, as after a full run.
-        let readBack = pruneMonths ? .init() : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
+        let readBack =
+            pruneMonths ? .init() : ReportFolderReader.months(in: directory, skipping: Set(set.months.map(\.month)))
         let others = readBack.months
         let indexSet = others.isEmpty ? set : set.with(months: (set.months + others).sorted { $0.month < $1.month })
         let flagged = FlaggedAccountIndex(indexSet)
