@@ -179,14 +179,16 @@ public struct PaymentSummaryReader: Sendable {
         return PaymentSummary(title: title, fiscalMonth: month, isPending: isPending, rows: rows)
     }
 
-    /// Whether a summary is *pending*: downloaded before Apple paid the month, its files either lack the `Exchange Rate`
-    /// and `Proceeds` columns or name them and leave them empty in every row. A paid summary whose regions are all
-    /// held (a blank row straight after the header) is not pending.
+    /// Whether a summary is *pending*: downloaded before Apple paid the month, its files either lack the `Exchange
+    /// Rate` and `Proceeds` columns or name them and leave them empty in every row. A paid summary whose regions are
+    /// all held (a blank row straight after the header) is not pending.
     static func isPending(_ rows: ArraySlice<CSVTable.Record>, after headerLine: Int, columns: Columns) -> Bool {
         guard let rate = columns.rate, let proceeds = columns.proceeds else { return true }
         guard let first = rows.first, first.line == headerLine + 1, !ReferenceFiles.isBlank(first) else { return false }
         return rows.allSatisfy { record in
-            [rate, proceeds].allSatisfy { index in index >= record.fields.count || trimmed(record.fields[index]).isEmpty }
+            [rate, proceeds].allSatisfy { index in
+                index >= record.fields.count || trimmed(record.fields[index]).isEmpty
+            }
         }
     }
 

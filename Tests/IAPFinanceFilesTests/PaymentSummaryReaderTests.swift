@@ -72,7 +72,8 @@ import Testing
         let summary = try read(pending)
         #expect(summary.isPending && summary.rows.count == 3 && summary.rows.allSatisfy { $0.exchangeRate == nil })
         // Every region held: a paid month that pays nothing, not a pending one.
-        let allHeld = pending.replacingOccurrences(of: "\"Bank Account Currency\"\n", with: "\"Bank Account Currency\"\n,,,,,,\n")
+        let header = "\"Bank Account Currency\"\n"
+        let allHeld = pending.replacingOccurrences(of: header, with: header + ",,,,,,\n")
         let held = try read(allHeld)
         #expect(!held.isPending && held.rows.allSatisfy { $0.section == .held })
         // One paid region with its rate and another without: neither paid nor pending, refused on the row.

@@ -26,9 +26,9 @@ enum ReportFolderReader {
             case .some(.success(let report)): readBack.months.append(report)
             case .some(.failure(let problem)):
                 readBack.unreadable.append(
-                    "The month folder \(directory)/\(name) cannot be read back (\(problem.file): \(problem.reason)): the "
-                        + "index leaves it out and no month is compared with it. Run `iaplens report` without --month "
-                        + "to write every month again.")
+                    "The month folder \(directory)/\(name) cannot be read back (\(problem.file): \(problem.reason)): "
+                        + "the index leaves it out and no month is compared with it. Run `iaplens report` without "
+                        + "--month to write every month again.")
             }
         }
         return readBack

@@ -12,7 +12,8 @@ import Testing
 
     static let now = ISO8601Millis.parse("2026-06-01T00:00:00Z")!
 
-    /// A decision in any case (a spreadsheet writes `Confirmed`) reads as the lower-case one; before, it refused the file.
+    /// A decision in any case (a spreadsheet writes `Confirmed`) reads as the lower-case one; before, it refused the
+    /// file.
     @Test func aGoodFileKeepsEveryRowAnUnknownAccountAndTheHistory() throws {
         let path = try write("""
             account_id,decision,reviewed_at,reviewer,note

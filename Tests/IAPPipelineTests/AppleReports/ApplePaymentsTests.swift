@@ -297,18 +297,21 @@ enum FinanceWorldText {
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
-        let euro = "\"Euro-Zone (EUR)\",\"0\",\"0.00\",\"0.00\",\"0.00\",\"0.00\",\"0.00\",\"0.00\",\"1.25000\",\"0.00\",\"USD\"\n"
+        let euro = #""Euro-Zone (EUR)","0","0.00","0.00","0.00","0.00","0.00","0.00","1.25000","0.00","USD""# + "\n"
         try archive.write("apple/financial_report.csv", bytes: Array((Self.summary + euro).utf8))
         try run(archive, reporting: "EUR")
         let rows = CSVReader.records(try archive.report("2026-03/reconciliation.csv"))
-        let gross = { (currency: String) in rows.filter { $0["currency"] == currency }.reduce(Int64(0)) { $0 + Int64($1["gross_milli"]!)! } }
+        let gross = { (currency: String) in
+            rows.filter { $0["currency"] == currency }.reduce(Int64(0)) { $0 + (Int64($1["gross_milli"] ?? "") ?? 0) }
+        }
         let page = try archive.report("2026-03/report.md")
         let line = try #require(page.split(separator: "\n").first { $0.hasPrefix("**In EUR**: gross") }, "\(page)")
         #expect(line.contains("Rates used: EUR 1.25000 (fiscal 2026-03); JPY 0.006712 (fiscal 2026-03)."), "\(line)")
         #expect(line.contains("Apple's rates are into USD, the bank's currency"), "\(line)")
         // USD at 1 ÷ 1.25 and JPY at 0.006712 ÷ 1.25, each day rounded to a milliunit.
         let expected = (gross("USD") + gross("JPY") * 6_712 / 1_000_000) * 4 / 5
-        let shown = try #require(line.components(separatedBy: "**In EUR**: gross ").dropFirst().first?.split(separator: " ").first)
+        let shown = try #require(
+            line.components(separatedBy: "**In EUR**: gross ").dropFirst().first?.split(separator: " ").first)
         let shownMilli = Int64((Double(shown.replacingOccurrences(of: ",", with: "")) ?? 0) * 1_000)
         #expect(abs(shownMilli - expected) <= 20, "\(shown) against \(gross("USD")) USD + \(gross("JPY")) JPY")
     }
