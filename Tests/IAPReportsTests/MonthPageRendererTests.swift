@@ -56,6 +56,25 @@ import Testing
         #expect(lines.first { $0.figure == "Subscriptions churned, other" }?.change == "−1")
     }
 
+    /// Under the headlines, what the month's figures rest on: a month the archive saw on one day (a lost file) says so
+    /// beside the drop it shows; before, its page compared a day's figures with a whole month's without a word.
+    @Test(arguments: [
+        (ArchiveMonth(month: "2025-07", firstArchiveDay: "2025-07-14", lastArchiveDay: "2025-07-14", archiveDays: 1,
+                      appleDaysCovered: 31),
+         "notifications on 1 of the month's 31 days (2025-07-14); a day without one may be a quiet day or one the "
+            + "archive lacks. Apple's financial reports cover 31 of its days."),
+        (ArchiveMonth(month: "2025-02", firstArchiveDay: "2025-02-01", lastArchiveDay: "2025-02-28", archiveDays: 28,
+                      appleDaysCovered: 0),
+         "notifications on 28 of the month's 28 days (2025-02-01 … 2025-02-28)._"),
+        (ArchiveMonth(month: "2024-02", firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0),
+         "no notification in the archive is dated in this month"),
+    ])
+    func theHeadlinesSayWhatTheFiguresRestOn(archive: ArchiveMonth, says: String) throws {
+        let block = try #require(HeadlineSection.coverage(archive))
+        let text = MarkdownWriter.render(Page(title: "t", blocks: [block], depth: 1))
+        #expect(text.contains("**What these figures rest on:** " + says), "\(text)")
+    }
+
     @Test func firstMonthSaysThereIsNoPreviousMonth() {
         let page = MonthPageRenderer.render(month: Fixtures.october(), previous: nil, set: Fixtures.set())
         #expect(page.contains("No previous month in this report set"))

@@ -1,3 +1,6 @@
+import IAPAnalytics
+import IAPFormats
+
 /// The **Headlines** table of a month page: each figure, last month's value and the change.
 enum HeadlineSection {
     /// One headline row before rendering.
@@ -42,6 +45,33 @@ enum HeadlineSection {
             blocks.append(.aside("No previous month in this report set, so no change is shown."))
         }
         return blocks
+    }
+
+    /// What the month's figures rest on: the days of the month that hold an accepted notification, and those a loaded
+    /// Apple financial report covers (`months.csv`; the page's first line gives the as-of time). A month the archive
+    /// saw on few days (an outage, a lost file) says so here, beside the figures it makes look small.
+    static func coverage(_ archive: ArchiveMonth) -> Block? {
+        guard let month = CalendarMonth(archive.month) else { return nil }
+        let days = (month.endMs - month.startMs) / CivilCalendar.millisecondsPerDay
+        let span = "the month's \(days) days"
+        var text: Text
+        if archive.archiveDays == 0 {
+            text = "\(strong: "What these figures rest on:") no notification in the archive is dated in this month: "
+                + "its figures come from documents dated in other months (lookups, later renewals)."
+        } else {
+            let range = archive.firstArchiveDay == archive.lastArchiveDay
+                ? Text.data(archive.firstArchiveDay ?? "")
+                : .data(archive.firstArchiveDay ?? "") + " … " + .data(archive.lastArchiveDay ?? "")
+            text = "\(strong: "What these figures rest on:") notifications on " + .data("\(archive.archiveDays)")
+                + " of \(span) (" + range + ")"
+            text += archive.archiveDays < days
+                ? "; a day without one may be a quiet day or one the archive lacks."
+                : "."
+        }
+        if archive.appleDaysCovered > 0 {
+            text += " Apple's financial reports cover " + .data("\(archive.appleDaysCovered)") + " of its days."
+        }
+        return .aside(text)
     }
 
     /// The headline figures with their change; `previous` nil means there is no previous month to compare with.

@@ -67,6 +67,9 @@ public struct MonthPageRenderer {
                 month: month.month, current: figures, previousMonth: previous?.month,
                 previous: previous.map { MonthFigures($0, periods: set.productPeriods) },
                 provisional: isProvisional ? month.month : previousIsProvisional ? previous?.month : nil)
+            if let coverage = HeadlineSection.coverage(set.archiveMonth(month.month)) {
+                blocks.append(coverage)
+            }
             blocks.append(.heading(level: 2, "Finance", anchor: "finance"))
             blocks += FinanceSection.render(month: month, set: set)
             blocks.append(.heading(level: 2, "Product", anchor: "product"))
