@@ -13,7 +13,8 @@ public enum InputDiscoveryError: Error, Sendable, Equatable, CustomStringConvert
         case .notFound(let path):
             "Input \"\(path)\" does not exist; check the path (inputs are files or folders)."
         case .notAFileOrFolder(let path):
-            "Input \"\(path)\" is neither a regular file nor a folder."
+            "Input \"\(path)\" is neither a regular file nor a folder (a pipe, a device, a link to nothing): iaplens "
+                + "reads a file whole to know it again on the next run, so save a stream to a file and pass that."
         case .unreadableFolder(let path, let reason):
             "Cannot list folder \"\(path)\": \(reason); check its permissions."
         }
