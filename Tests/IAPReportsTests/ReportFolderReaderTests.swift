@@ -1,3 +1,4 @@
+import Foundation
 import IAPAnalytics
 import Testing
 
@@ -51,5 +52,31 @@ import Testing
         #expect(summary.warnings.allSatisfy { !$0.contains("2026-09") })
         let months = String(decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
         #expect(months.contains("\n2026-09,"))
+    }
+}
+
+/// The reader follows no symbolic link in the reports folder, as the writer writes through none (Documentation/
+/// Reports.md "What `report` removes"): a linked month folder or report CSV is named and left out (before: read
+/// through the link, and a linked CSV was said to be missing).
+@Suite struct ReportFolderReaderLinkTests {
+    @Test func aLinkedMonthFolderOrFileIsNamedAndNotFollowed() throws {
+        let root = try temporaryFolder("readback-links")
+        let elsewhere = try temporaryFolder("readback-elsewhere")
+        let writer = ReportWriter(directory: root)
+        _ = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]), pruneMonths: true)
+        let files = FileManager.default
+        try files.moveItem(atPath: root + "/2026-09", toPath: elsewhere + "/2026-09")
+        try files.createSymbolicLink(atPath: root + "/2026-09", withDestinationPath: elsewhere + "/2026-09")
+        var summary = try writer.write(Fixtures.set(months: [Fixtures.october()]))
+        #expect(summary.warnings.contains { $0.contains("2026-09 is a symbolic link or a file") }, "\(summary.warnings)")
+        let months = String(decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
+        #expect(!months.contains("\n2026-09,"))
+
+        try files.removeItem(atPath: root + "/2026-09")
+        try files.moveItem(atPath: elsewhere + "/2026-09", toPath: root + "/2026-09")
+        try files.moveItem(atPath: root + "/2026-09/churn.csv", toPath: elsewhere + "/churn.csv")
+        try files.createSymbolicLink(atPath: root + "/2026-09/churn.csv", withDestinationPath: elsewhere + "/churn.csv")
+        summary = try writer.write(Fixtures.set(months: [Fixtures.october()]))
+        #expect(summary.warnings.contains { $0.contains("churn.csv: it is a symbolic link") }, "\(summary.warnings)")
     }
 }

@@ -84,8 +84,7 @@ enum ReportFileSystem {
 
     /// Removes `path` when it is an empty real folder. True when removed.
     static func removeEmptyFolder(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && rmdir(path) == 0
+        isRealFolder(path) && rmdir(path) == 0
     }
 
     /// The names in a folder (none when it cannot be read).
@@ -107,8 +106,7 @@ enum ReportFileSystem {
     /// someone left), or a folder that is a symbolic link, keeps the whole folder. Returns the removed paths.
     static func removeMonthFolder(_ name: String, in directory: String, written: Set<String>) -> [String] {
         let folder = directory + "/" + name
-        var info = stat()
-        guard lstat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR else { return [] }
+        guard isRealFolder(folder) else { return [] }
         var files: [String] = []
         func own(_ relative: String) -> Bool {
             let base = relative.split(separator: ".tmp-").first.map(String.init) ?? relative
@@ -117,7 +115,7 @@ enum ReportFileSystem {
         for entry in entries(of: folder) {
             let relative = name + "/" + entry
             if entry == "charts" || entry == "accounts" {
-                guard lstat(folder + "/" + entry, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR else { return [] }
+                guard isRealFolder(folder + "/" + entry) else { return [] }
                 for inner in entries(of: folder + "/" + entry) {
                     guard own(relative + "/" + inner) else { return [] }
                     files.append(directory + "/" + relative + "/" + inner)
@@ -137,8 +135,23 @@ enum ReportFileSystem {
 
     /// Whether `path` is a regular file (not a link, not a folder).
     static func isRegularFile(_ path: String) -> Bool {
+        kind(of: path) == S_IFREG
+    }
+
+    /// Whether `path` is a real folder (not a link to one).
+    static func isRealFolder(_ path: String) -> Bool {
+        kind(of: path) == S_IFDIR
+    }
+
+    /// Whether anything (a file, a folder, a link, even one to nothing) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        kind(of: path) != nil
+    }
+
+    /// The type bits of what is at `path` itself, a link not followed; nil when nothing is.
+    private static func kind(of path: String) -> mode_t? {
         var info = stat()
-        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
     }
 
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`, so a reader (or a

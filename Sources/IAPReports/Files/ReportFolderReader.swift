@@ -21,6 +21,14 @@ enum ReportFolderReader {
         var readBack = ReadBack()
         for name in ReportFileSystem.entries(of: directory).sorted() {
             guard CalendarMonth(name)?.text == name, !skipping.contains(name) else { continue }
+            guard ReportFileSystem.isRealFolder(directory + "/" + name) else {
+                // As the writer, the reader follows no link in the reports folder (Documentation/Reports.md).
+                readBack.unreadable.append(
+                    "The month folder \(directory)/\(name) is a symbolic link or a file, which iaplens neither follows "
+                        + "nor writes into: the index leaves it out and no month is compared with it. Replace it with "
+                        + "a real folder and run `iaplens report` without --month.")
+                continue
+            }
             switch month(name, folder: directory + "/" + name) {
             case .none: continue
             case .some(.success(let report)): readBack.months.append(report)
@@ -42,8 +50,7 @@ enum ReportFolderReader {
 
     /// nil when the folder holds none of the report CSVs (not a month folder iaplens wrote).
     private static func month(_ name: String, folder: String) -> Result<MonthReport, Problem>? {
-        let present = ReportColumns.files.filter { ReportFileSystem.isRegularFile(folder + "/" + $0.name) }
-        guard !present.isEmpty else { return nil }
+        guard ReportColumns.files.contains(where: { ReportFileSystem.exists(folder + "/" + $0.name) }) else { return nil }
         var tables: [ReportTable] = []
         for file in ReportColumns.files {
             switch table(file, in: folder) {
@@ -59,10 +66,14 @@ enum ReportFolderReader {
         func problem(_ reason: String) -> Result<ReportTable, Problem> {
             .failure(Problem(file: file.name, reason: reason))
         }
-        guard ReportFileSystem.isRegularFile(folder + "/" + file.name) else { return problem("the file is missing") }
+        let path = folder + "/" + file.name
+        guard ReportFileSystem.exists(path) else { return problem("the file is missing") }
+        guard ReportFileSystem.isRegularFile(path) else {
+            return problem("it is a symbolic link or a folder, not a file iaplens wrote; iaplens follows no link here")
+        }
         let csv: CSVTable
         do {
-            csv = try CSVTable.read(path: folder + "/" + file.name, keepSpaces: true)
+            csv = try CSVTable.read(path: path, keepSpaces: true)
         } catch {
             let first = error.problems.first
             var message = first?.message ?? "the file cannot be read"
