@@ -52,8 +52,7 @@ enum HeadlineSection {
     /// saw on few days (an outage, a lost file) says so here, beside the figures it makes look small.
     static func coverage(_ archive: ArchiveMonth) -> Block? {
         guard let month = CalendarMonth(archive.month) else { return nil }
-        let days = (month.endMs - month.startMs) / CivilCalendar.millisecondsPerDay
-        let span = "the month's \(days) days"
+        let days = CivilCalendar.daysInMonth(year: Int64(month.year), month: Int64(month.month))
         var text: Text
         if archive.archiveDays == 0 {
             text = "\(strong: "What these figures rest on:") no notification in the archive is dated in this month: "
@@ -63,7 +62,7 @@ enum HeadlineSection {
                 ? Text.data(archive.firstArchiveDay ?? "")
                 : .data(archive.firstArchiveDay ?? "") + " … " + .data(archive.lastArchiveDay ?? "")
             text = "\(strong: "What these figures rest on:") notifications on " + .data("\(archive.archiveDays)")
-                + " of \(span) (" + range + ")"
+                + " of the month's \(days) days (" + range + ")"
             text += archive.archiveDays < days
                 ? "; a day without one may be a quiet day or one the archive lacks."
                 : "."

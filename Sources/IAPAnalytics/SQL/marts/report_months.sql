@@ -107,8 +107,9 @@ final as (
 ),
 
 -- is_observed: the month lies between the first observed month and the month
--- of T, so a run without --month writes it; what every month's figures read
--- (the flag windows, the cohorts), whichever months this run writes.
+-- of T (a run without --month writes these, from the first with counted
+-- activity when that is later); what every month's figures read (the flag
+-- windows, the cohorts), whichever months this run writes.
 with_observed as (
     select
         final.*,
