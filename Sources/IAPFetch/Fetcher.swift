@@ -87,8 +87,7 @@ public struct Fetcher: Sendable {
             return
         }
         // Apple dates reports in Pacific Time: a fiscal month has ended once its last day is over there.
-        let pacific = TimeZone(identifier: "America/Los_Angeles")
-        let offset = Int64(pacific?.secondsFromGMT(for: Date()) ?? -8 * 3600) * 1000
+        let offset = Int64(AppleReportTimeZone.zone.secondsFromGMT(for: Date())) * 1000
         guard let today = ReportDay(daysSinceEpoch: Int((now + offset) / CivilCalendar.millisecondsPerDay)) else { return }
         let months = FinanceReportFetch.months(span: span, today: today)
         let job = FinanceReportFetch(api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber)

@@ -59,9 +59,10 @@ extension FinancialReportReader {
             if cells.count > names.count, cells[names.count...].contains(where: { !FinancialReportReader.trimmed($0).isEmpty }) {
                 return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
             }
-            // Every required column is there (a header with one missing is refused before any row is read).
+            // Every required column is there (a header with one missing is refused before any row is read), so no
+            // cell reads as empty for want of its column.
             func cell(_ name: String) -> String {
-                FinancialReportReader.trimmed(cells[positions[name.lowercased()]!])
+                positions[name.lowercased()].map { FinancialReportReader.trimmed(cells[$0]) } ?? ""
             }
             do {
                 let date = try day(cell("Transaction Date"), "Transaction Date")

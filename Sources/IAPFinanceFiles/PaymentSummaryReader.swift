@@ -134,8 +134,10 @@ public struct PaymentSummaryReader: Sendable {
                 file: file, line: headerRecord.line, reason: "the row after the title does not start with Region (Currency)")
         }
         func column(_ name: String) -> Int? { header.firstIndex(of: name.lowercased()) }
-        let missing = Self.requiredColumns.filter { column($0) == nil }
-        guard missing.isEmpty else {
+        guard let unitsColumn = column("Units Sold"), let earnedColumn = column("Earned"),
+            let totalOwedColumn = column("Total Owed")
+        else {
+            let missing = Self.requiredColumns.filter { column($0) == nil }
             throw PaymentSummaryError(file: file, line: headerRecord.line, reason: "its header lacks \(missing.joined(separator: ", "))")
         }
         var seen: Set<String> = []
@@ -146,9 +148,9 @@ public struct PaymentSummaryReader: Sendable {
             }
         }
         let columns = Columns(
-            units: column("Units Sold")!, beginning: column("Beginning Balance"), earned: column("Earned")!,
+            units: unitsColumn, beginning: column("Beginning Balance"), earned: earnedColumn,
             preTax: column("Pre-Tax Subtotal"), inputTax: column("Input Tax"), adjustments: column("Adjustments"),
-            withholding: column("Withholding Tax"), totalOwed: column("Total Owed")!, rate: column("Exchange Rate"),
+            withholding: column("Withholding Tax"), totalOwed: totalOwedColumn, rate: column("Exchange Rate"),
             proceeds: column("Proceeds"), bank: column("Bank Account Currency"))
         guard (columns.rate == nil) == (columns.proceeds == nil) else {
             throw PaymentSummaryError(
@@ -217,16 +219,17 @@ public struct PaymentSummaryReader: Sendable {
         guard let (region, currency) = Self.region(regionCell) else {
             throw fail("its first cell \"\(regionCell.prefix(60))\" is not a region and its currency, as \"Euro-Zone (EUR)\"")
         }
-        func amount(_ index: Int?, _ name: String, required: Bool = false) throws(PaymentSummaryError) -> Int64? {
+        func amount(_ index: Int?, _ name: String) throws(PaymentSummaryError) -> Int64? {
             let text = cell(index)
-            if text.isEmpty {
-                if required { throw fail("\(name) is empty") }
-                return nil
-            }
+            if text.isEmpty { return nil }
             switch DecimalAmount.milliunits(text, limit: Self.amountLimit) {
             case .success(let value): return value
             case .failure(let problem): throw fail("\(name) \"\(text.prefix(40))\" is not an amount (\(problem.clause))")
             }
+        }
+        func requiredAmount(_ index: Int?, _ name: String) throws(PaymentSummaryError) -> Int64 {
+            guard let value = try amount(index, name) else { throw fail("\(name) is empty") }
+            return value
         }
         let unitsText = cell(columns.units)
         let units: Int64
@@ -244,7 +247,7 @@ public struct PaymentSummaryReader: Sendable {
                 throw fail("Exchange Rate \"\(cell(columns.rate).prefix(40))\" is not a positive decimal")
             }
             rate = rateText
-            proceeds = try amount(columns.proceeds, "Proceeds", required: true)
+            proceeds = try requiredAmount(columns.proceeds, "Proceeds")
         } else if !cell(columns.rate).isEmpty || !cell(columns.proceeds).isEmpty {
             throw fail("a \(isPending ? "pending" : "held") row has an Exchange Rate or Proceeds")
         }
@@ -257,12 +260,12 @@ public struct PaymentSummaryReader: Sendable {
         return PaymentSummaryRow(
             line: record.line, section: section, region: region, currency: currency, unitsSold: units,
             beginningBalanceMilli: try amount(columns.beginning, "Beginning Balance") ?? 0,
-            earnedMilli: try amount(columns.earned, "Earned", required: true)!,
+            earnedMilli: try requiredAmount(columns.earned, "Earned"),
             preTaxSubtotalMilli: try amount(columns.preTax, "Pre-Tax Subtotal"),
             inputTaxMilli: try amount(columns.inputTax, "Input Tax") ?? 0,
             adjustmentsMilli: try amount(columns.adjustments, "Adjustments") ?? 0,
             withholdingTaxMilli: try amount(columns.withholding, "Withholding Tax") ?? 0,
-            totalOwedMilli: try amount(columns.totalOwed, "Total Owed", required: true)!, exchangeRate: rate,
+            totalOwedMilli: try requiredAmount(columns.totalOwed, "Total Owed"), exchangeRate: rate,
             proceedsMilli: proceeds, bankCurrency: cell(columns.bank).isEmpty ? nil : cell(columns.bank), otherColumns: others)
     }
 

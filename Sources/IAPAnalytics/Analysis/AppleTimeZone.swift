@@ -7,7 +7,7 @@ import Foundation
 /// by each analysis from the system's zone data (Documentation/Reports.md "apple_reconciliation.csv").
 public struct AppleTimeZone: Sendable {
     /// Apple's financial reports use Pacific Time.
-    public static let defaultIdentifier = "America/Los_Angeles"
+    public static let defaultIdentifier = AppleReportTimeZone.identifier
 
     /// The years the table spans: every time iaplens accepts lies in 2008–2099 (`AppStoreBounds.date`).
     static let firstInstant: Int64 = 1_199_145_600_000 - CivilCalendar.millisecondsPerDay

@@ -143,14 +143,14 @@ enum ReportingCurrencyReader {
             let month = row[0].text ?? "", day = row[1].text ?? "", currency = row[2].text ?? ""
             var money = months[month] ?? ConvertedMoney(currency: reporting, through: converter.through)
             let amounts = (3...6).map { row[$0].integer ?? 0 }
-            let converted = amounts.map { converter.convert($0, currency: currency, day: day) }
-            if converted.contains(where: { $0 == nil }) {
+            let converted = amounts.compactMap { converter.convert($0, currency: currency, day: day) }
+            if converted.count < amounts.count {
                 if amounts.contains(where: { $0 != 0 }) { money.unconverted.insert(currency) }
             } else {
-                money.grossMilli += converted[0]!
-                money.refundedMilli += converted[1]!
-                money.estimatedProceedsMilli += converted[2]!
-                money.appleProceedsMilli += converted[3]!
+                money.grossMilli += converted[0]
+                money.refundedMilli += converted[1]
+                money.estimatedProceedsMilli += converted[2]
+                money.appleProceedsMilli += converted[3]
                 money.ratesUsed.formUnion(converter.ratesUsed(currency, day: day))
             }
             months[month] = money

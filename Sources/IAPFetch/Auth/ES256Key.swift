@@ -69,17 +69,18 @@ public final class ES256Key: @unchecked Sendable {
         ECDSA_SIG_get0(signature, &r, &s)
         var out = [UInt8](repeating: 0, count: 64)
         let written = out.withUnsafeMutableBufferPointer { buffer in
-            BN_bn2binpad(r, buffer.baseAddress, 32) + BN_bn2binpad(s, buffer.baseAddress! + 32, 32)
+            BN_bn2binpad(r, buffer.baseAddress, 32)
+                + BN_bn2binpad(s, UnsafeMutableBufferPointer(rebasing: buffer[32...]).baseAddress, 32)
         }
         guard written == 64 else { throw .crypto("BN_bn2binpad") }
         return out
     }
 
     private static func der(fromRaw raw: [UInt8]) -> [UInt8]? {
-        guard let signature = ECDSA_SIG_new() else { return nil }
+        guard raw.count == 64, let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
         let r = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress, 32, nil) }
-        let s = raw.withUnsafeBufferPointer { BN_bin2bn($0.baseAddress! + 32, 32, nil) }
+        let s = raw.withUnsafeBufferPointer { BN_bin2bn(UnsafeBufferPointer(rebasing: $0[32...]).baseAddress, 32, nil) }
         guard let r, let s, ECDSA_SIG_set0(signature, r, s) == 1 else { return nil }
         var out: UnsafeMutablePointer<UInt8>? = nil
         let length = i2d_ECDSA_SIG(signature, &out)

@@ -34,7 +34,8 @@ struct NotificationHistoryFetch: Sendable {
             customers.formUnion(result.customers)
         }
         if let saved = try cursors.value(Self.windowCursor).flatMap(WindowState.init(text:)) {
-            add(try await fetch(saved, now: now, progress: progress))  // a fetch that was killed: from the page after the last saved
+            // A fetch that was killed goes on from the page after the last one saved.
+            add(try await fetch(saved, now: now, progress: progress))
             if since == nil && until == nil { return (pages, span, customers) }
         }
         let oldest = now - HistoryCoverage.appleRetentionMs + 60_000

@@ -76,13 +76,13 @@ public struct FlatJSONObject: Sendable {
         guard keyFilter & bits == bits else { return nil }
         return bytes.withUnsafeBufferPointer { all -> Int? in
             let count = members.count
-            guard count > 0 else { return nil }
+            guard count > 0, let base = all.baseAddress else { return nil }
             var position = hint < count ? hint : 0
             for _ in 0..<count {
                 let member = members[position]
+                // An empty key has no buffer to compare (its base address may be nil): the lengths decide.
                 if member.keyEnd - member.keyStart == wanted.count,
-                    wanted.count == 0
-                        || memcmp(all.baseAddress! + member.keyStart, wanted.baseAddress!, wanted.count) == 0
+                    wanted.baseAddress.map({ memcmp(base + member.keyStart, $0, wanted.count) == 0 }) ?? true
                 {
                     return position
                 }

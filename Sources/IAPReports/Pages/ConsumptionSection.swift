@@ -39,8 +39,8 @@ enum ConsumptionSection {
                     + "open. Every request is in "
                     + "\(link: .data("consumption_requests.csv"), to: "consumption_requests.csv")."))
         let reasons = Dictionary(grouping: rows, by: { $0.text("consumption_request_reason") }).mapValues(\.count)
-        let byReason = reasons.keys.sorted { (reasons[$0]!, $1) > (reasons[$1]!, $0) }.map { reason -> Text in
-            "\(reasons[reason]!) " + .data(Vocabulary.consumptionRequestReason(reason))
+        let byReason = reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { reason, count -> Text in
+            "\(count) " + .data(Vocabulary.consumptionRequestReason(reason))
         }
         blocks.append(.paragraph("By the customer's own stated reason: " + Text.joined(byReason, separator: ", ") + "."))
         blocks.append(

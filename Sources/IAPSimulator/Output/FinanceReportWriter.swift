@@ -82,7 +82,7 @@ struct FinanceReportWriter {
 
     private var rows: [RowKey: RowValue] = [:]
     private var firstDay: ReportDay?
-    private let pacific = TimeZone(identifier: "America/Los_Angeles")!
+    private let pacific = AppleReportTimeZone.zone
 
     mutating func add(_ entries: [Entry]) {
         for entry in entries {
@@ -152,8 +152,7 @@ struct FinanceReportWriter {
             totals[key.country] = total
         }
         text += "Country Of Sale\tPartner Share Currency\tQuantity\tExtended Partner Share\n"
-        for country in totals.keys.sorted() {
-            let total = totals[country]!
+        for (country, total) in totals.sorted(by: { $0.key < $1.key }) {
             text += "\(country)\t\(total.currency)\t\(total.quantity)\t\(Self.decimal(total.amount, total.currency))\n"
         }
         try ArchiveWriter.writeText(text, to: folder + "/FINANCE_DETAIL_Z1_" + month.text + ".txt")

@@ -62,8 +62,7 @@ struct PaymentSummaryWriter {
         header.append("Bank Account Currency")
         var paid: [String] = []
         var held: [String] = []
-        for key in books.keys.sorted() {
-            let book = books[key]!
+        for (key, book) in books.sorted(by: { $0.key < $1.key }) {
             let balance = carried[key, default: 0]
             let subtotal = balance + book.earnedMilli
             let adjustment: Int64 = key.currency == "EUR" && month.month % 4 == 0 ? -3_500 : 0

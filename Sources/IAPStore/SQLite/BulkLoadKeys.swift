@@ -96,7 +96,7 @@ final class BulkLoadKeys: @unchecked Sendable {
     private func addSuspect(_ key: [String], to index: String) {
         guard let count = suspects.keys[index]?.count else { return }
         if count < Self.maximumSuspects {
-            suspects.keys[index]!.append(key)
+            suspects.keys[index, default: []].append(key)
         } else {
             suspects.keys[index] = nil
         }

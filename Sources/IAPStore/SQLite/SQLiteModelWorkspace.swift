@@ -114,7 +114,8 @@ public final class SQLiteModelWorkspace: ModelWorkspace {
                 result = try body(SQLiteStoreConnection(db))
                 return .commit
             }
-            return result!
+            guard let result else { throw StoreError.writeFailed(reason: "publishing the models committed without a result") }
+            return result
         }
     }
 
