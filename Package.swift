@@ -49,10 +49,14 @@ let package = Package(
         .target(name: "CFixedKeyECDSA", linkerSettings: [.linkedLibrary("crypto")]),
 
         // MARK: - Libraries, in layer order
-        .target(name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CAVX2TextKernels"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPFormats", dependencies: ["CZlib", "CISAL", "COpenSSL", "CLibCSV", "CAVX2TextKernels"],
+            swiftSettings: swiftSettings),
         // Apple's financial reports and payment summaries, the fiscal calendar and exact decimal amounts.
         .target(name: "IAPFinanceFiles", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
-        .target(name: "IAPVerification", dependencies: ["COpenSSL", "CFixedKeyECDSA", "IAPFormats"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPVerification", dependencies: ["COpenSSL", "CFixedKeyECDSA", "IAPFormats"],
+            swiftSettings: swiftSettings),
         .target(name: "IAPModel", dependencies: ["IAPFormats"], swiftSettings: swiftSettings),
         .target(
             name: "IAPStore",
@@ -72,11 +76,13 @@ let package = Package(
         .executableTarget(name: "iaplens-embed-sql", swiftSettings: swiftSettings),
         .plugin(name: "EmbedSQLModels", capability: .buildTool(), dependencies: ["iaplens-embed-sql"]),
         .target(
-            name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "IAPFinanceFiles", "CLibCSV"], swiftSettings: swiftSettings),
+            name: "IAPReports", dependencies: ["IAPAnalytics", "IAPStore", "IAPFormats", "IAPFinanceFiles", "CLibCSV"],
+            swiftSettings: swiftSettings),
         .target(
             name: "IAPPipeline",
             dependencies: [
-                "IAPFormats", "IAPFinanceFiles", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics", "IAPReports",
+                "IAPFormats", "IAPFinanceFiles", "IAPVerification", "IAPModel", "IAPStore", "IAPAnalytics",
+                "IAPReports",
                 "IAPFetch", "IAPConsumption",
             ],
             swiftSettings: swiftSettings
@@ -93,13 +99,18 @@ let package = Package(
             dependencies: ["IAPFetch", "IAPStore", "IAPFormats", "IAPAnalytics"],
             swiftSettings: swiftSettings
         ),
-        .target(name: "IAPTestSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"], swiftSettings: swiftSettings),
-        .target(name: "IAPSimulator", dependencies: ["IAPTestSigning", "IAPFormats", "IAPFinanceFiles", "CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "IAPTestSigning", dependencies: ["COpenSSL", "IAPFormats", "IAPVerification"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "IAPSimulator", dependencies: ["IAPTestSigning", "IAPFormats", "IAPFinanceFiles", "CZlib"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "iaplens",
             dependencies: [
                 "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPStore", "IAPAnalytics", "IAPReports", "IAPFetch",
-                "IAPConsumption", "CJemallocSettings", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "IAPConsumption", "CJemallocSettings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -109,7 +120,8 @@ let package = Package(
         .executableTarget(
             name: "iaplens-bench",
             dependencies: [
-                "COpenSSL", "CFixedKeyECDSA", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline", "CJemallocSettings",
+                "COpenSSL", "CFixedKeyECDSA", "IAPFormats", "IAPVerification", "IAPStore", "IAPPipeline",
+                "CJemallocSettings",
             ],
             path: "Benchmarks/iaplens-bench",
             swiftSettings: swiftSettings
@@ -125,7 +137,8 @@ let package = Package(
         .target(
             name: "IAPTestSupport",
             dependencies: [
-                "IAPTestSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPFinanceFiles", "IAPAnalytics", "IAPFetch", "COpenSSL",
+                "IAPTestSigning", "IAPStore", "IAPPipeline", "IAPFormats", "IAPFinanceFiles", "IAPAnalytics",
+                "IAPFetch", "COpenSSL",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -133,8 +146,11 @@ let package = Package(
             path: "Tests/IAPTestSupport",
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "IAPFormatsTests", dependencies: ["IAPFormats", "IAPTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "IAPFinanceFilesTests", dependencies: ["IAPFinanceFiles", "IAPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPFormatsTests", dependencies: ["IAPFormats", "IAPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPFinanceFilesTests", dependencies: ["IAPFinanceFiles", "IAPTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPVerificationTests",
             dependencies: ["IAPVerification", "IAPTestSigning", "CFixedKeyECDSA", "COpenSSL"],
@@ -142,12 +158,17 @@ let package = Package(
             resources: [.copy("Certificates"), .copy("Wycheproof")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "IAPTestSigningTests", dependencies: ["IAPTestSigning", "IAPVerification"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPTestSigningTests", dependencies: ["IAPTestSigning", "IAPVerification"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "IAPModelTests", dependencies: ["IAPModel"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "IAPStoreTests", dependencies: ["IAPStore", "IAPTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "IAPStoreTests",
+            dependencies: ["IAPStore", "IAPTestSupport", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
-        .testTarget(name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore", "IAPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IAPAnalyticsTests", dependencies: ["IAPAnalytics", "IAPStore", "IAPTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPPipelineTests",
@@ -171,7 +192,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPTestSigning", "IAPAnalytics",
+                "IAPTestSupport", "IAPPipeline", "IAPSimulator", "IAPFormats", "IAPVerification", "IAPTestSigning",
+                "IAPAnalytics",
                 "IAPDecodingChecks",
             ],
             swiftSettings: swiftSettings

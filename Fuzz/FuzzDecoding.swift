@@ -5,7 +5,9 @@ import Foundation
 import IAPVerification
 
 private let checks: DecodingChecks = {
-    if let path = ProcessInfo.processInfo.environment["IAPLENS_TEST_FUZZ_ROOT"], let loaded = try? TrustedRoot.load(fromFile: path) {
+    if let path = ProcessInfo.processInfo.environment["IAPLENS_TEST_FUZZ_ROOT"],
+        let loaded = try? TrustedRoot.load(fromFile: path)
+    {
         return DecodingChecks(roots: loaded)
     }
     return DecodingChecks(roots: (try? TrustedRoot.appleRootCAG3).map { [$0] } ?? [])

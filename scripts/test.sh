@@ -38,6 +38,12 @@ grep -vE "^(Test Suite|Test Case|◇|✔ Test [^r]|􀟈|􁁛 Test [^r])" .test-l
 # The fuzzer's seed corpus is replayed through its checks by DecodingCorpusReplayTests, above; the coverage-guided
 # search is scripts/fuzz.sh, run by hand or on a schedule. The architecture drawing must be the package's graph.
 bash scripts/architecture-graph.sh --check || status=1
+# The code follows the project's .swift-format (Tests/ and Benchmarks/ may force-unwrap; frozen migrations are left as
+# shipped); the command in the message below fixes what it names.
+if ! swift format lint --strict --parallel -r Sources Tests Benchmarks Fuzz Plugins Package.swift; then
+    echo "tests: the code strays from .swift-format (run: swift format format -i --parallel -r Sources Tests Benchmarks Fuzz Plugins Package.swift)" >&2
+    status=1
+fi
 # One plain closing line for CI: tests counted by Swift Testing.
 total=$(grep -oE "Test run with [0-9]+ tests?" .test-log.txt | grep -oE "[0-9]+" | awk '{ sum += $1 } END { print sum }')
 failed=$(grep -cE "^✘ Test .* failed" .test-log.txt || true)

@@ -60,7 +60,8 @@ public struct DecodingChecks: Sendable {
         }
         let read = flat.jsonObject()
         if read != object || read.keys != object.keys { problems.append("FlatJSONObject read a document differently") }
-        let same = outcome { try ResponseBodyV2DecodedPayload(reader: FieldReader(flat)) }
+        let same =
+            outcome { try ResponseBodyV2DecodedPayload(reader: FieldReader(flat)) }
             == outcome { try ResponseBodyV2DecodedPayload(json: value) }
             && outcome { try JWSTransactionDecodedPayload(reader: FieldReader(flat)) }
                 == outcome { try JWSTransactionDecodedPayload(json: value) }

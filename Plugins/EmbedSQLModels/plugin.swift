@@ -13,7 +13,8 @@ struct EmbedSQLModels: BuildToolPlugin {
             .buildCommand(
                 displayName: "Embedding \(inputs.count) SQL models into \(target.name)",
                 executable: try context.tool(named: "iaplens-embed-sql").url,
-                arguments: [target.directoryURL.appending(path: "SQL").path(), output.path()] + inputs.map { $0.path() },
+                arguments: [target.directoryURL.appending(path: "SQL").path(), output.path()]
+                    + inputs.map { $0.path() },
                 inputFiles: inputs,
                 outputFiles: [output])
         ]

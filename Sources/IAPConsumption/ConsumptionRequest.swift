@@ -44,7 +44,8 @@ public struct ConsumptionRequest: Sendable, Equatable {
     /// Every request of the mart no answer has been recorded for, oldest first.
     static func unanswered(in store: any StoreEngine) throws -> [ConsumptionRequest] {
         try store.read { connection in
-            try connection.rows("""
+            try connection.rows(
+                """
                 SELECT notification_id, transaction_id, signed_at_ms, account_id, product_type, rules, decision,
                     is_verified
                 FROM consumption_requests
@@ -53,9 +54,11 @@ public struct ConsumptionRequest: Sendable, Equatable {
                     WHERE result IN (\(ConsumptionAnswerResult.sqlList(of: ConsumptionAnswerResult.final)))
                 )
                 ORDER BY signed_at_ms, notification_id, transaction_id
-                """).map { row in
+                """
+            ).map { row in
                 ConsumptionRequest(
-                    notificationId: row[0].text ?? "", transactionId: row[1].text ?? "", signedAtMs: row[2].integer ?? 0,
+                    notificationId: row[0].text ?? "", transactionId: row[1].text ?? "",
+                    signedAtMs: row[2].integer ?? 0,
                     accountId: row[3].text, productType: row[4].text, rules: row[5].text ?? "", decision: row[6].text,
                     isVerified: row[7].bool ?? false)
             }

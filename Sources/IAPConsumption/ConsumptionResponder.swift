@@ -44,7 +44,8 @@ public struct ConsumptionSummary: Sendable, Equatable {
             case .skippedNoFacts: return .skippedNoFacts
             case .skippedNoConsent: return .skippedNoConsent
             case .inDoubt: return .inDoubt
-            case .wouldSend, .missed, .decided, .failed, .unverified, .conflicting, .signedInFuture, .notTried: return nil
+            case .wouldSend, .missed, .decided, .failed, .unverified, .conflicting, .signedInFuture, .notTried:
+                return nil
             }
         }
     }
@@ -87,7 +88,9 @@ public struct ConsumptionResponder: Sendable {
 
     /// - Parameter api: nil for a dry run: bodies are returned, nothing is sent or recorded.
     /// - Parameter deadline: the whole run's time bound (Documentation/Pipeline.md "Answering consumption requests").
-    public init(store: any StoreEngine, facts: [ConsumptionFactsRow], api: AppStoreServerAPI?, deadline: Duration? = nil) {
+    public init(
+        store: any StoreEngine, facts: [ConsumptionFactsRow], api: AppStoreServerAPI?, deadline: Duration? = nil
+    ) {
         self.deadline = deadline
         self.store = store
         var byTransaction: [String: ConsumptionFactsRow] = [:]
@@ -135,7 +138,8 @@ public struct ConsumptionResponder: Sendable {
         return summary
     }
 
-    private func answer(_ request: ConsumptionRequest, now time: () -> Int64, summary: inout ConsumptionSummary) async throws
+    private func answer(_ request: ConsumptionRequest, now time: () -> Int64, summary: inout ConsumptionSummary)
+        async throws
         -> ConsumptionSummary.Outcome
     {
         let now = time()
@@ -156,7 +160,8 @@ public struct ConsumptionResponder: Sendable {
         let status: Int
         let answer: [UInt8]
         do {
-            (status, answer) = try await api.sendConsumptionInformation(transactionId: request.transactionId, body: body)
+            (status, answer) = try await api.sendConsumptionInformation(
+                transactionId: request.transactionId, body: body)
         } catch FetchError.gaveUp(let name, let attempts, let last) {
             // Every attempt was answered 429 / 5xx: Apple did not take it. Pending again, for the next run.
             try forget(request.notificationId)
@@ -167,9 +172,11 @@ public struct ConsumptionResponder: Sendable {
             // A redirect is a definite refusal, like a 5xx: nothing was taken. Pending again, for the next run.
             try forget(request.notificationId)
             summary.failures.append(
-                (request.transactionId,
-                 "Send Consumption Information was answered with a redirect (HTTP \(code)), which Apple's API never sends: "
-                    + "nothing was taken. The request stays pending and the next run sends it while its \(BusinessRules.consumptionAnswerWindowHours) hours last."))
+                (
+                    request.transactionId,
+                    "Send Consumption Information was answered with a redirect (HTTP \(code)), which Apple's API never sends: "
+                        + "nothing was taken. The request stays pending and the next run sends it while its \(BusinessRules.consumptionAnswerWindowHours) hours last."
+                ))
             return .failed
         } catch FetchError.noAnswer {
             try setResult(request.notificationId, .inDoubt)
@@ -185,7 +192,8 @@ public struct ConsumptionResponder: Sendable {
             let refusal = Self.appleError(answer)
             summary.refusals.append((request.transactionId, status, refusal.code, refusal.message))
             return try record(
-                request, .refused, body: body, status: status, now: sentAt, errorCode: refusal.code, errorMessage: refusal.message)
+                request, .refused, body: body, status: status, now: sentAt, errorCode: refusal.code,
+                errorMessage: refusal.message)
         }
         try record(request, ConsumptionAnswerResult.answered, body: body, status: status, now: sentAt)
         return sentAt - request.signedAtMs > BusinessRules.consumptionAnswerWindowMs ? .answeredLate : .answered
@@ -204,7 +212,8 @@ public struct ConsumptionResponder: Sendable {
     private func setResult(_ notificationId: String, _ result: ConsumptionAnswerResult) throws {
         _ = try store.write { connection in
             try connection.execute(
-                "UPDATE consumption_answers SET result = ? WHERE notification_id = ?", [.text(result.rawValue), .text(notificationId)])
+                "UPDATE consumption_answers SET result = ? WHERE notification_id = ?",
+                [.text(result.rawValue), .text(notificationId)])
         }
     }
 
@@ -222,7 +231,8 @@ public struct ConsumptionResponder: Sendable {
         now: Int64, errorCode: Int64? = nil, errorMessage: String? = nil
     ) throws -> ConsumptionSummary.Outcome {
         if let result = outcome.storedResult {
-            try record(request, result, body: body, status: status, now: now, errorCode: errorCode, errorMessage: errorMessage)
+            try record(
+                request, result, body: body, status: status, now: now, errorCode: errorCode, errorMessage: errorMessage)
         }
         return outcome
     }
@@ -243,10 +253,12 @@ public struct ConsumptionResponder: Sendable {
                     http_status = excluded.http_status, apple_error_code = excluded.apple_error_code,
                     apple_error_message = excluded.apple_error_message
                 """,
-                [.text(request.notificationId), .text(request.transactionId), .text(result.rawValue),
-                 body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
-                 status.map { .integer(Int64($0)) } ?? .null, errorCode.map(SQLValue.integer) ?? .null,
-                 errorMessage.map(SQLValue.text) ?? .null])
+                [
+                    .text(request.notificationId), .text(request.transactionId), .text(result.rawValue),
+                    body.map { .text(String(decoding: $0, as: UTF8.self)) } ?? .null, .integer(now),
+                    status.map { .integer(Int64($0)) } ?? .null, errorCode.map(SQLValue.integer) ?? .null,
+                    errorMessage.map(SQLValue.text) ?? .null,
+                ])
         }
     }
 }

@@ -75,46 +75,59 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badKey(let path, let reason):
-            return "The API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → In-App Purchase)."
+            return
+                "The API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → In-App Purchase)."
         case .missingOptions(let names):
             let listed = Self.listed(names.map { "--" + $0 })
             let inConfig = Self.listed(names.map { "\"\($0)\"" })
-            let inEnvironment = Self.listed(names.map { "IAPLENS_" + $0.uppercased().replacingOccurrences(of: "-", with: "_") })
+            let inEnvironment = Self.listed(
+                names.map { "IAPLENS_" + $0.uppercased().replacingOccurrences(of: "-", with: "_") })
             return names.count == 1
                 ? "\(listed) is missing: give it on the command line, as \(inConfig) in the config file, or as \(inEnvironment)."
                 : "\(listed) are missing: give each on the command line, as \(inConfig) in the config file, or as \(inEnvironment)."
         case .crypto(let operation):
             return "OpenSSL failed in \(operation) while signing the API token."
         case .unauthorized(let status, let keyId, let issuerId, let bundleId):
-            return "Apple refused the API token (HTTP \(status)): check that key \(keyId) is an active In-App Purchase key of issuer \(issuerId), that the .p8 file is that key's, that \(bundleId) is the app's bundle ID, and that this machine's clock is right."
+            return
+                "Apple refused the API token (HTTP \(status)): check that key \(keyId) is an active In-App Purchase key of issuer \(issuerId), that the .p8 file is that key's, that \(bundleId) is the app's bundle ID, and that this machine's clock is right."
         case .rejected(let status, let request, let body):
             return "Apple rejected \(request) (HTTP \(status)): \(Self.quoted(body))"
         case .gaveUp(let request, let attempts, let last):
-            return "\(request) still failed after \(attempts) attempts (last: \(last)); nothing was lost, run fetch again later."
+            return
+                "\(request) still failed after \(attempts) attempts (last: \(last)); nothing was lost, run fetch again later."
         case .noAnswer(let request, let last):
-            return "\(request) got no answer (\(Self.quoted(last))): it may have reached Apple, so it is not sent again."
+            return
+                "\(request) got no answer (\(Self.quoted(last))): it may have reached Apple, so it is not sent again."
         case .redirected(let request, let status):
-            return "\(request) was answered with a redirect (HTTP \(status)). Apple's API never redirects, so the answer came from something in between (a proxy, a captive portal) or --api-url is not Apple's: nothing was saved or sent, and the cursor did not move. Check the network and the URL, then run fetch again."
+            return
+                "\(request) was answered with a redirect (HTTP \(status)). Apple's API never redirects, so the answer came from something in between (a proxy, a captive portal) or --api-url is not Apple's: nothing was saved or sent, and the cursor did not move. Check the network and the URL, then run fetch again."
         case .tooLarge(let request, let limit):
-            return "\(request) answered more than \(limit >> 20) MiB, far more than any answer of Apple's: it was not saved (and not held in memory past the limit). Check that --api-url is Apple's; the next fetch asks for it again."
+            return
+                "\(request) answered more than \(limit >> 20) MiB, far more than any answer of Apple's: it was not saved (and not held in memory past the limit). Check that --api-url is Apple's; the next fetch asks for it again."
         case .endlessPagination(let request, let reason):
-            return "\(request) did not stop paginating: \(reason). The fetch stopped so that the store's lock is released; the pages before are saved. Check that --api-url is Apple's, then run fetch again."
+            return
+                "\(request) did not stop paginating: \(reason). The fetch stopped so that the store's lock is released; the pages before are saved. Check that --api-url is Apple's, then run fetch again."
         case .outOfTime(let limit):
-            return "fetch stopped after \(limit), its time limit, so that scheduled runs are not held up: what it fetched is saved, and the next fetch continues from there."
+            return
+                "fetch stopped after \(limit), its time limit, so that scheduled runs are not held up: what it fetched is saved, and the next fetch continues from there."
         case .badResponse(let request, let reason):
             return "\(request) answered something iaplens cannot read: \(reason)."
         case .archive(let path, let reason):
             return "Cannot write \(path): \(reason). Check that the archive folder is writable and the disk has room."
         case .invalidIdentifier(let kind, let value):
-            return "\(kind) \(Self.quoted(value)) is not one Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only")): it was not asked about. Correct it in the list, then run fetch again."
+            return
+                "\(kind) \(Self.quoted(value)) is not one Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only")): it was not asked about. Correct it in the list, then run fetch again."
         case .readList(let path, let reason):
             return "Cannot read the ID list \(path): \(reason)."
         case .badConnectKey(let path, let reason):
-            return "The App Store Connect API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → App Store Connect API; a key with the Finance role)."
+            return
+                "The App Store Connect API key \(path) cannot be used: \(reason). Download it again from App Store Connect (Users and Access → Integrations → App Store Connect API; a key with the Finance role)."
         case .connectUnauthorized(let status, let keyId, let issuerId, let detail):
-            return "The App Store Connect API refused the token (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail.prefix(200))")): check that key \(keyId) is an active App Store Connect API key of issuer \(issuerId) with the Finance (or Admin) role, that --connect-private-key is that key's .p8 file, and that this machine's clock is right."
+            return
+                "The App Store Connect API refused the token (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail.prefix(200))")): check that key \(keyId) is an active App Store Connect API key of issuer \(issuerId) with the Finance (or Admin) role, that --connect-private-key is that key's .p8 file, and that this machine's clock is right."
         case .connectRejected(let status, let request, let code, let detail):
-            return "The App Store Connect API rejected \(request) (HTTP \(status), \(code)): \(detail.prefix(300)). Check --vendor-number (Payments and Financial Reports shows it)."
+            return
+                "The App Store Connect API rejected \(request) (HTTP \(status), \(code)): \(detail.prefix(300)). Check --vendor-number (Payments and Financial Reports shows it)."
         }
     }
 }

@@ -29,7 +29,9 @@ public struct FetchOptions: Sendable {
     /// Sentences about how the options were taken (an `--until` in the future clamped to now), logged as warnings.
     public var notes: [String] = []
 
-    public init(archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String) {
+    public init(
+        archive: String, database: String, bundleId: String, issuerId: String, keyId: String, privateKeyPath: String
+    ) {
         self.archive = archive
         self.database = database
         self.bundleId = bundleId

@@ -28,7 +28,8 @@ public struct Fetcher: Sendable {
         let key: AppStoreAPIKey?
         if options.serverAPI {
             let (loaded, warning) = try AppStoreAPIKey.load(
-                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId,
+                bundleId: options.bundleId)
             key = loaded
             if let warning { summary.warnings.append(warning) }
         } else {
@@ -39,7 +40,8 @@ public struct Fetcher: Sendable {
                 path: finance.privateKeyPath, keyId: finance.keyId, issuerId: finance.issuerId)
             if let warning { summary.warnings.append(warning) }
             return AppStoreConnectAPI(
-                key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry, retried: retried)
+                key: loaded, baseURL: finance.apiURL ?? AppStoreConnectAPI.baseURL, retry: options.retry,
+                retried: retried)
         }
         let location = try StoreLocation(options.database)
         let lock = lockHeld ? nil : try location.lockForRun(command: "fetch")
@@ -49,11 +51,17 @@ public struct Fetcher: Sendable {
         let writer = ArchivePageWriter(archive: options.archive)
         // Each retry is said as it happens: with Apple or the network down, a fetch waits minutes in backoff.
         let api = key.map {
-            AppStoreServerAPI(key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: retried)
+            AppStoreServerAPI(
+                key: $0, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: retried)
         }
         do {
-            if let api { try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress) }
-            if let connect { try await fetchFinance(api: connect, writer: writer, cursors: cursors, summary: &summary, progress: progress) }
+            if let api {
+                try await fetch(api: api, writer: writer, cursors: cursors, summary: &summary, progress: progress)
+            }
+            if let connect {
+                try await fetchFinance(
+                    api: connect, writer: writer, cursors: cursors, summary: &summary, progress: progress)
+            }
         } catch {
             await api?.shutdown()
             await connect?.shutdown()
@@ -83,12 +91,15 @@ public struct Fetcher: Sendable {
         }
         guard let span else {
             summary.warnings.append(
-                "no financial report was asked for: the store holds no data yet and no --since was given, so no month is known; ingest the archive first, or pass --since.")
+                "no financial report was asked for: the store holds no data yet and no --since was given, so no month is known; ingest the archive first, or pass --since."
+            )
             return
         }
         // Apple dates reports in Pacific Time: a fiscal month has ended once its last day is over there.
         let offset = Int64(AppleReportTimeZone.zone.secondsFromGMT(for: Date())) * 1000
-        guard let today = ReportDay(daysSinceEpoch: Int((now + offset) / CivilCalendar.millisecondsPerDay)) else { return }
+        guard let today = ReportDay(daysSinceEpoch: Int((now + offset) / CivilCalendar.millisecondsPerDay)) else {
+            return
+        }
         let months = FinanceReportFetch.months(span: span, today: today)
         let job = FinanceReportFetch(api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber)
         let result = try await job.run(months: months, progress: progress)
@@ -121,7 +132,8 @@ public struct Fetcher: Sendable {
         var named = try options.transactionIdsPath.map { try Self.readList($0, kind: "transaction ID") } ?? []
         if options.refundHistoryForAll {
             named += try cursors.knownCustomers(environment: options.environment.rawValue, bundleId: options.bundleId)
-            for customer in historyCustomers where try cursors.value(RefundHistoryFetch.unknownCursor(customer)) == nil {
+            for customer in historyCustomers where try cursors.value(RefundHistoryFetch.unknownCursor(customer)) == nil
+            {
                 named.append(customer)
             }
         }
@@ -129,7 +141,8 @@ public struct Fetcher: Sendable {
         // accepted without a check, or a hand-edited store).
         let customers = Array(Set(named.filter(AppStoreServerAPI.isTransactionId))).sorted()
         summary.customers = customers.count
-        let refunds = RefundHistoryFetch(api: api, writer: writer, cursors: cursors, limits: options.limits, deadline: deadline)
+        let refunds = RefundHistoryFetch(
+            api: api, writer: writer, cursors: cursors, limits: options.limits, deadline: deadline)
         let started = Date()
         let unknown = UnknownCounter()
         summary.refundPages = try await Self.forEach(customers, concurrency: options.concurrency) { index, customer in
@@ -139,8 +152,9 @@ public struct Fetcher: Sendable {
             let counts = api.counts
             let done = Double(index + 1)
             let left = Int(Date().timeIntervalSince(started) / done * (Double(customers.count) - done))
-            progress("refund history: \(index + 1) of \(customers.count) customers, \(counts.requests) requests, "
-                + "\(counts.retries) retried, about \(left) s left")
+            progress(
+                "refund history: \(index + 1) of \(customers.count) customers, \(counts.requests) requests, "
+                    + "\(counts.retries) retried, about \(left) s left")
             return pages
         }
 
@@ -209,7 +223,9 @@ public struct Fetcher: Sendable {
             guard valid else {
                 throw FetchError.readList(
                     path: path,
-                    reason: "line \(index + 1) holds \(FetchError.quoted(id)), not a \(kind) Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only"))")
+                    reason:
+                        "line \(index + 1) holds \(FetchError.quoted(id)), not a \(kind) Apple issues (\(kind == "order ID" ? "letters and digits" : "digits only"))"
+                )
             }
             ids.append(id)
         }

@@ -14,7 +14,8 @@ public struct AppleFiscalMonth: Sendable, Hashable, Comparable {
 
     /// The fiscal month named `YYYY-MM`; nil outside 2008–2099.
     public init?(named text: String) {
-        guard let month = CalendarMonth(text), let months = Self.months(ofFiscalYear: month.month >= 10 ? month.year + 1 : month.year)
+        guard let month = CalendarMonth(text),
+            let months = Self.months(ofFiscalYear: month.month >= 10 ? month.year + 1 : month.year)
         else { return nil }
         guard let found = months.first(where: { $0.year == month.year && $0.month == month.month }) else { return nil }
         self = found
@@ -23,7 +24,9 @@ public struct AppleFiscalMonth: Sendable, Hashable, Comparable {
     /// The fiscal month a day lies in.
     public init?(containing day: ReportDay) {
         for fiscalYear in [day.year, day.year + 1] {
-            if let found = Self.months(ofFiscalYear: fiscalYear)?.first(where: { $0.firstDay <= day && day <= $0.lastDay }) {
+            if let found = Self.months(ofFiscalYear: fiscalYear)?.first(where: {
+                $0.firstDay <= day && day <= $0.lastDay
+            }) {
                 self = found
                 return
             }
@@ -63,9 +66,13 @@ public struct AppleFiscalMonth: Sendable, Hashable, Comparable {
         for (index, weeks) in weeks.enumerated() {
             let last = index == 11 ? end.daysSinceEpoch : start + weeks * 7 - 1
             let calendarMonth = (index + 9) % 12 + 1  // 10, 11, 12, 1, …, 9
-            guard let first = ReportDay(daysSinceEpoch: start), let lastDay = ReportDay(daysSinceEpoch: last) else { return nil }
-            months.append(AppleFiscalMonth(
-                year: calendarMonth >= 10 ? fiscalYear - 1 : fiscalYear, month: calendarMonth, firstDay: first, lastDay: lastDay))
+            guard let first = ReportDay(daysSinceEpoch: start), let lastDay = ReportDay(daysSinceEpoch: last) else {
+                return nil
+            }
+            months.append(
+                AppleFiscalMonth(
+                    year: calendarMonth >= 10 ? fiscalYear - 1 : fiscalYear, month: calendarMonth, firstDay: first,
+                    lastDay: lastDay))
             start = last + 1
         }
         return months

@@ -86,7 +86,9 @@ public enum DecimalAmount {
     /// only for its form, the value is the text.
     public static func decimal(_ text: String) -> Result<Double, Failure> {
         var bytes = Substring(text).utf8[...]
-        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
         let parts = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard !bytes.isEmpty, parts.count <= 2, parts.contains(where: { !$0.isEmpty }), bytes.count <= 40,
             parts.allSatisfy({ $0.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }),

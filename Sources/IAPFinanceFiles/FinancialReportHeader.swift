@@ -38,10 +38,12 @@ extension FinancialReportReader {
         /// Why this header cannot be a report's, or nil when it can.
         var refusal: String? {
             if !missing.isEmpty {
-                return "its header row lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (a FINANCE_DETAIL report names \(FinancialReportReader.requiredColumns.joined(separator: ", ")))"
+                return
+                    "its header row lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) (a FINANCE_DETAIL report names \(FinancialReportReader.requiredColumns.joined(separator: ", ")))"
             }
             if !repeated.isEmpty {
-                return "its header row names \(repeated.joined(separator: ", ")) twice, so which column holds the report's figures cannot be told"
+                return
+                    "its header row names \(repeated.joined(separator: ", ")) twice, so which column holds the report's figures cannot be told"
             }
             return nil
         }
@@ -54,10 +56,20 @@ extension FinancialReportReader {
         /// The typed row, or what is wrong with it.
         func row(_ cells: [String], line: Int) -> Result<FinancialReportRow, Problem> {
             if cells.count < names.count {
-                return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
+                return .failure(
+                    Problem(
+                        message:
+                            "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."
+                    ))
             }
-            if cells.count > names.count, cells[names.count...].contains(where: { !FinancialReportReader.trimmed($0).isEmpty }) {
-                return .failure(Problem(message: "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."))
+            if cells.count > names.count,
+                cells[names.count...].contains(where: { !FinancialReportReader.trimmed($0).isEmpty })
+            {
+                return .failure(
+                    Problem(
+                        message:
+                            "The row has \(cells.count) tab-separated cells where the header names \(names.count) columns."
+                    ))
             }
             // Every required column is there (a header with one missing is refused before any row is read), so no
             // cell reads as empty for want of its column.
@@ -74,7 +86,8 @@ extension FinancialReportReader {
                 let quantity = try whole(cell("Quantity"), "Quantity", limit: FinancialReportBounds.quantity)
                 let share = try money(cell("Partner Share"), "Partner Share", limit: FinancialReportBounds.priceMilli)
                 let extended = try money(
-                    cell("Extended Partner Share"), "Extended Partner Share", limit: FinancialReportBounds.extendedMilli)
+                    cell("Extended Partner Share"), "Extended Partner Share", limit: FinancialReportBounds.extendedMilli
+                )
                 let shareCurrency = try currency(cell("Partner Share Currency"), "Partner Share Currency")
                 let price = try money(cell("Customer Price"), "Customer Price", limit: FinancialReportBounds.priceMilli)
                 let customerCurrency = try currency(cell("Customer Currency"), "Customer Currency")
@@ -83,22 +96,35 @@ extension FinancialReportReader {
                     throw Problem(message: "Sale or Return is \"\(cell("Sale or Return").prefix(40))\", not S or R.")
                 }
                 guard kind == "S" ? quantity > 0 : quantity < 0 else {
-                    throw Problem(message: "Quantity is \(quantity) on \(kind == "S" ? "a sale (S): a sale's quantity is positive" : "a return (R): a return's quantity is negative").")
+                    throw Problem(
+                        message:
+                            "Quantity is \(quantity) on \(kind == "S" ? "a sale (S): a sale's quantity is positive" : "a return (R): a return's quantity is negative")."
+                    )
                 }
                 let (expected, shareOverflow) = share.multipliedReportingOverflow(by: quantity)
                 guard !shareOverflow, expected == extended else {
-                    throw Problem(message: "Extended Partner Share is \(cell("Extended Partner Share").prefix(40)), not Partner Share × Quantity (\(cell("Partner Share").prefix(40)) × \(quantity)).")
+                    throw Problem(
+                        message:
+                            "Extended Partner Share is \(cell("Extended Partner Share").prefix(40)), not Partner Share × Quantity (\(cell("Partner Share").prefix(40)) × \(quantity))."
+                    )
                 }
                 let (amount, overflow) = price.magnitude.multipliedReportingOverflow(by: quantity.magnitude)
                 guard !overflow, amount <= UInt64(FinancialReportBounds.extendedMilli) else {
-                    throw Problem(message: "Customer Price × Quantity is beyond what one report row can hold (\(FinancialReportBounds.extendedText)).")
+                    throw Problem(
+                        message:
+                            "Customer Price × Quantity is beyond what one report row can hold (\(FinancialReportBounds.extendedText))."
+                    )
                 }
                 let others = otherPositions.map { (name: names[$0], value: cells[$0]) }
-                return .success(FinancialReportRow(
-                    line: line, transactionDate: date, settlementDate: settlement, sku: sku, productTypeIdentifier: type,
-                    countryOfSale: country, quantity: quantity, partnerShareMilli: share, extendedPartnerShareMilli: extended,
-                    partnerShareCurrency: shareCurrency, customerPriceMilli: price, customerCurrency: customerCurrency,
-                    saleOrReturn: kind, otherColumns: others))
+                return .success(
+                    FinancialReportRow(
+                        line: line, transactionDate: date, settlementDate: settlement, sku: sku,
+                        productTypeIdentifier: type,
+                        countryOfSale: country, quantity: quantity, partnerShareMilli: share,
+                        extendedPartnerShareMilli: extended,
+                        partnerShareCurrency: shareCurrency, customerPriceMilli: price,
+                        customerCurrency: customerCurrency,
+                        saleOrReturn: kind, otherColumns: others))
             } catch let problem as Problem {
                 return .failure(problem)
             } catch {
@@ -121,7 +147,8 @@ extension FinancialReportReader {
         }
 
         private func currency(_ value: String, _ column: String) throws -> String {
-            guard value.utf8.count == 3, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            guard value.utf8.count == 3, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            else {
                 throw Problem(message: "\(column) is \(quoted(value)), not an ISO 4217 code of three capital letters.")
             }
             return value
@@ -130,9 +157,12 @@ extension FinancialReportReader {
         private func whole(_ value: String, _ column: String, limit: Int64) throws -> Int64 {
             switch DecimalAmount.integer(value, limit: limit) {
             case .success(let number): return number
-            case .failure(.tooPrecise): throw Problem(message: "\(column) is \(quoted(value)): units are whole numbers.")
+            case .failure(.tooPrecise):
+                throw Problem(message: "\(column) is \(quoted(value)): units are whole numbers.")
             case .failure(.outOfRange):
-                throw Problem(message: "\(column) is \(quoted(value)), outside what one report row holds (at most \(limit) units).")
+                throw Problem(
+                    message:
+                        "\(column) is \(quoted(value)), outside what one report row holds (at most \(limit) units).")
             case .failure(.notANumber): throw Problem(message: "\(column) is \(quoted(value)), not a whole number.")
             }
         }
@@ -141,9 +171,13 @@ extension FinancialReportReader {
             switch DecimalAmount.milliunits(value, limit: limit) {
             case .success(let number): return number
             case .failure(.tooPrecise):
-                throw Problem(message: "\(column) is \(quoted(value)): more than three decimals is not an amount of money.")
+                throw Problem(
+                    message: "\(column) is \(quoted(value)): more than three decimals is not an amount of money.")
             case .failure(.outOfRange):
-                throw Problem(message: "\(column) is \(quoted(value)), outside what one report row holds (\(FinancialReportBounds.text(limit))).")
+                throw Problem(
+                    message:
+                        "\(column) is \(quoted(value)), outside what one report row holds (\(FinancialReportBounds.text(limit)))."
+                )
             case .failure(.notANumber): throw Problem(message: "\(column) is \(quoted(value)), not a decimal amount.")
             }
         }

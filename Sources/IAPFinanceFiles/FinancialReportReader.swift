@@ -63,11 +63,16 @@ public struct FinancialReportReader: Sendable {
         var preamble = Preamble()
         var lines = 0
         for item in DocumentReader(file: file, maxDocumentBytes: maxLineBytes) {
-            guard case .document(_, let bytes) = item else { return preamble.isPresent ? .unusableReport("it cannot be read: \(item)") : .notAReport }
+            guard case .document(_, let bytes) = item else {
+                return preamble.isPresent ? .unusableReport("it cannot be read: \(item)") : .notAReport
+            }
             if lines == 0, UTF16Detection.startsWithByteOrderMark(bytes) {
                 let text = PaymentSummaryReader.utf16Text(bytes)
                 let named = ["Vendor Name", "Start Date", "Transaction Date"].contains { text.contains($0) }
-                return named ? .unusableReport("it is encoded as UTF-16; save it as UTF-8 (as Apple writes it) and load it again") : .notAReport
+                return named
+                    ? .unusableReport(
+                        "it is encoded as UTF-16; save it as UTF-8 (as Apple writes it) and load it again")
+                    : .notAReport
             }
             let cells = Self.cells(bytes)
             if preamble.take(cells) { continue }
@@ -76,7 +81,9 @@ public struct FinancialReportReader: Sendable {
             if lines >= Self.headerSearchLines { break }
         }
         return preamble.isPresent
-            ? .unusableReport("it has a financial report's preamble but no header row naming \(Self.requiredColumns.joined(separator: ", "))")
+            ? .unusableReport(
+                "it has a financial report's preamble but no header row naming \(Self.requiredColumns.joined(separator: ", "))"
+            )
             : .notAReport
     }
 
@@ -101,7 +108,9 @@ public struct FinancialReportReader: Sendable {
                     throw FinancialReportError(file: file.path, reason: "line \(number): \(problem)")
                 }
             case .failure(let number, let failure):
-                guard header != nil else { throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.clause)") }
+                guard header != nil else {
+                    throw FinancialReportError(file: file.path, reason: "line \(number): \(failure.clause)")
+                }
                 summary.rejected += 1
                 try body(.rejected(line: number, message: failure.message, excerpt: ""))
                 continue
@@ -119,7 +128,9 @@ public struct FinancialReportReader: Sendable {
                 linesBeforeHeader += 1
                 if linesBeforeHeader >= Self.headerSearchLines {
                     throw FinancialReportError(
-                        file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", ")) in its first lines")
+                        file: file.path,
+                        reason:
+                            "no header row naming \(Self.requiredColumns.joined(separator: ", ")) in its first lines")
                 }
                 continue
             }
@@ -134,7 +145,8 @@ public struct FinancialReportReader: Sendable {
             if inSummaryBlock {
                 guard cells.count < columns.names.count else {
                     throw FinancialReportError(
-                        file: file.path, reason: "line \(line) is a report row after the trailing summary block, which ends a report")
+                        file: file.path,
+                        reason: "line \(line) is a report row after the trailing summary block, which ends a report")
                 }
                 continue
             }
@@ -143,18 +155,23 @@ public struct FinancialReportReader: Sendable {
                 if let period = summary.statedPeriod, !period.contains(row.transactionDate) {
                     throw FinancialReportError(
                         file: file.path,
-                        reason: "line \(line): its Transaction Date \(row.transactionDate.isoText) is outside the report's period \(period.lowerBound.isoText) to \(period.upperBound.isoText)")
+                        reason:
+                            "line \(line): its Transaction Date \(row.transactionDate.isoText) is outside the report's period \(period.lowerBound.isoText) to \(period.upperBound.isoText)"
+                    )
                 }
                 totals.add(row)
                 guard totals.isWithinBounds else {
                     throw FinancialReportError(
                         file: file.path,
-                        reason: "line \(line): its amounts add up past what one report can hold (\(FinancialReportBounds.fileText)), so no sum of it would be exact")
+                        reason:
+                            "line \(line): its amounts add up past what one report can hold (\(FinancialReportBounds.fileText)), so no sum of it would be exact"
+                    )
                 }
                 summary.rows += 1
-                summary.rowDays = summary.rowDays.map {
-                    min($0.lowerBound, row.transactionDate)...max($0.upperBound, row.transactionDate)
-                } ?? row.transactionDate...row.transactionDate
+                summary.rowDays =
+                    summary.rowDays.map {
+                        min($0.lowerBound, row.transactionDate)...max($0.upperBound, row.transactionDate)
+                    } ?? row.transactionDate...row.transactionDate
                 try body(.row(row))
             case .failure(let problem):
                 summary.rejected += 1
@@ -162,14 +179,17 @@ public struct FinancialReportReader: Sendable {
             }
         }
         guard header != nil else {
-            throw FinancialReportError(file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", "))")
+            throw FinancialReportError(
+                file: file.path, reason: "no header row naming \(Self.requiredColumns.joined(separator: ", "))")
         }
         if let days = summary.rowDays, summary.statedPeriod == nil {
             // Without a preamble the rows' days are the period: they must lie in one fiscal month.
             guard let month = AppleFiscalMonth(containing: days.lowerBound), days.upperBound <= month.lastDay else {
                 throw FinancialReportError(
                     file: file.path,
-                    reason: "its rows run from \(days.lowerBound.isoText) to \(days.upperBound.isoText), which is not within one of Apple's fiscal months")
+                    reason:
+                        "its rows run from \(days.lowerBound.isoText) to \(days.upperBound.isoText), which is not within one of Apple's fiscal months"
+                )
             }
         }
         return summary
@@ -218,19 +238,26 @@ public struct FinancialReportReader: Sendable {
         func period(file: String) throws -> ClosedRange<ReportDay>? {
             guard start != nil || end != nil else { return nil }
             guard let startText = start, let endText = end else {
-                throw FinancialReportError(file: file, reason: "its preamble gives a Start Date or an End Date but not both")
+                throw FinancialReportError(
+                    file: file, reason: "its preamble gives a Start Date or an End Date but not both")
             }
             guard let first = ReportDay(appleText: startText), let last = ReportDay(appleText: endText) else {
                 throw FinancialReportError(
-                    file: file, reason: "its preamble's Start Date \"\(startText.prefix(40))\" or End Date \"\(endText.prefix(40))\" is not a day MM/DD/YYYY between 2008 and 2099")
+                    file: file,
+                    reason:
+                        "its preamble's Start Date \"\(startText.prefix(40))\" or End Date \"\(endText.prefix(40))\" is not a day MM/DD/YYYY between 2008 and 2099"
+                )
             }
             guard first <= last else {
-                throw FinancialReportError(file: file, reason: "its preamble's End Date \(endText) is before its Start Date \(startText)")
+                throw FinancialReportError(
+                    file: file, reason: "its preamble's End Date \(endText) is before its Start Date \(startText)")
             }
             guard let month = AppleFiscalMonth(containing: first), month.firstDay == first, month.lastDay == last else {
                 throw FinancialReportError(
                     file: file,
-                    reason: "its period \(first.isoText) to \(last.isoText) is not one of Apple's fiscal months (each runs four or five whole weeks, Sunday to Saturday, as 2026-03-01 to 2026-03-28)")
+                    reason:
+                        "its period \(first.isoText) to \(last.isoText) is not one of Apple's fiscal months (each runs four or five whole weeks, Sunday to Saturday, as 2026-03-01 to 2026-03-28)"
+                )
             }
             return first...last
         }
@@ -245,7 +272,8 @@ struct FinancialReportTotals {
 
     mutating func add(_ row: FinancialReportRow) {
         units = units.addingReportingOverflow(row.quantity.magnitude).partialValue
-        let gross = row.customerPriceMilli.magnitude.multipliedReportingOverflow(by: row.quantity.magnitude).partialValue
+        let gross = row.customerPriceMilli.magnitude.multipliedReportingOverflow(by: row.quantity.magnitude)
+            .partialValue
         milliunits = milliunits.addingReportingOverflow(gross).partialValue
         milliunits = milliunits.addingReportingOverflow(row.extendedPartnerShareMilli.magnitude).partialValue
     }

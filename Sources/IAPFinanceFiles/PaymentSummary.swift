@@ -45,10 +45,12 @@ public struct PaymentSummaryRow: Sendable, Equatable {
 
     public static func == (a: PaymentSummaryRow, b: PaymentSummaryRow) -> Bool {
         a.line == b.line && a.section == b.section && a.region == b.region && a.currency == b.currency
-            && a.unitsSold == b.unitsSold && a.beginningBalanceMilli == b.beginningBalanceMilli && a.earnedMilli == b.earnedMilli
+            && a.unitsSold == b.unitsSold && a.beginningBalanceMilli == b.beginningBalanceMilli
+            && a.earnedMilli == b.earnedMilli
             && a.preTaxSubtotalMilli == b.preTaxSubtotalMilli && a.inputTaxMilli == b.inputTaxMilli
             && a.adjustmentsMilli == b.adjustmentsMilli && a.withholdingTaxMilli == b.withholdingTaxMilli
-            && a.totalOwedMilli == b.totalOwedMilli && a.exchangeRate == b.exchangeRate && a.proceedsMilli == b.proceedsMilli
+            && a.totalOwedMilli == b.totalOwedMilli && a.exchangeRate == b.exchangeRate
+            && a.proceedsMilli == b.proceedsMilli
             && a.bankCurrency == b.bankCurrency && a.otherColumns.map(\.name) == b.otherColumns.map(\.name)
             && a.otherColumns.map(\.value) == b.otherColumns.map(\.value)
     }

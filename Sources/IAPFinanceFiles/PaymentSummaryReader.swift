@@ -46,7 +46,9 @@ public struct PaymentSummaryReader: Sendable {
             guard case .document(_, let bytes) = item else { return .notASummary }
             if UTF16Detection.startsWithByteOrderMark(bytes) {
                 return Self.utf16Text(bytes).contains("Payments and Financial Reports")
-                    ? .unusable("it is encoded as UTF-16; save it as UTF-8 (as App Store Connect downloads it) and load it again")
+                    ? .unusable(
+                        "it is encoded as UTF-16; save it as UTF-8 (as App Store Connect downloads it) and load it again"
+                    )
                     : .notASummary
             }
             let text = String(decoding: bytes, as: UTF8.self)
@@ -75,13 +77,16 @@ public struct PaymentSummaryReader: Sendable {
             case .document(let line, let bytes):
                 if UTF16Detection.looksLikeUTF16(bytes) {
                     throw PaymentSummaryError(
-                        file: file.path, line: line, reason: "it is not UTF-8 text (UTF-16 or binary); save it as UTF-8 and load it again")
+                        file: file.path, line: line,
+                        reason: "it is not UTF-8 text (UTF-16 or binary); save it as UTF-8 and load it again")
                 }
                 if let problem = UTF8Validation.problem(bytes) {
                     throw PaymentSummaryError(file: file.path, line: line, reason: problem)
                 }
                 guard line <= Self.maxLines else {
-                    throw PaymentSummaryError(file: file.path, line: line, reason: "it has over \(Self.maxLines) lines, which no payment summary has")
+                    throw PaymentSummaryError(
+                        file: file.path, line: line,
+                        reason: "it has over \(Self.maxLines) lines, which no payment summary has")
                 }
                 // Blank lines come back as gaps in the numbering: keep them, they separate the held rows.
                 while lastLine < line - 1 {
@@ -100,7 +105,8 @@ public struct PaymentSummaryReader: Sendable {
             let problem = error.problems.first
             // The reason ends the error's first sentence, which adds its own full stop.
             let message = problem.map { $0.message.hasSuffix(".") ? String($0.message.dropLast()) : $0.message }
-            throw PaymentSummaryError(file: file.path, line: problem?.line ?? 0, reason: message ?? "the CSV cannot be read")
+            throw PaymentSummaryError(
+                file: file.path, line: problem?.line ?? 0, reason: message ?? "the CSV cannot be read")
         }
         return try Self.summary(of: table, file: file.path)
     }
@@ -120,25 +126,30 @@ public struct PaymentSummaryReader: Sendable {
         guard let month = Self.fiscalMonth(ofTitle: title) else {
             throw PaymentSummaryError(
                 file: file, line: titleRecord.line,
-                reason: "its title \"\(title.prefix(80))\" does not end in the fiscal month in parentheses, as \"(December 2025)\"")
+                reason:
+                    "its title \"\(title.prefix(80))\" does not end in the fiscal month in parentheses, as \"(December 2025)\""
+            )
         }
         records = records.drop { $0.line <= titleRecord.line }
         // Blank lines, then the header row.
         records = records.drop { ReferenceFiles.isBlank($0) }
         guard let headerRecord = records.first else {
-            throw PaymentSummaryError(file: file, line: titleRecord.line, reason: "it has no header row starting with Region (Currency)")
+            throw PaymentSummaryError(
+                file: file, line: titleRecord.line, reason: "it has no header row starting with Region (Currency)")
         }
         let header = headerRecord.fields.map { Self.trimmed($0).lowercased() }
         guard header.first == headerFirstCell else {
             throw PaymentSummaryError(
-                file: file, line: headerRecord.line, reason: "the row after the title does not start with Region (Currency)")
+                file: file, line: headerRecord.line,
+                reason: "the row after the title does not start with Region (Currency)")
         }
         func column(_ name: String) -> Int? { header.firstIndex(of: name.lowercased()) }
         guard let unitsColumn = column("Units Sold"), let earnedColumn = column("Earned"),
             let totalOwedColumn = column("Total Owed")
         else {
             let missing = Self.requiredColumns.filter { column($0) == nil }
-            throw PaymentSummaryError(file: file, line: headerRecord.line, reason: "its header lacks \(missing.joined(separator: ", "))")
+            throw PaymentSummaryError(
+                file: file, line: headerRecord.line, reason: "its header lacks \(missing.joined(separator: ", "))")
         }
         var seen: Set<String> = []
         for (index, name) in header.enumerated() where !name.isEmpty {
@@ -154,7 +165,8 @@ public struct PaymentSummaryReader: Sendable {
             proceeds: column("Proceeds"), bank: column("Bank Account Currency"))
         guard (columns.rate == nil) == (columns.proceeds == nil) else {
             throw PaymentSummaryError(
-                file: file, line: headerRecord.line, reason: "its header names one of Exchange Rate and Proceeds but not the other")
+                file: file, line: headerRecord.line,
+                reason: "its header names one of Exchange Rate and Proceeds but not the other")
         }
         let isPending = Self.isPending(records.dropFirst(), after: headerRecord.line, columns: columns)
         var rows: [PaymentSummaryRow] = []
@@ -169,9 +181,12 @@ public struct PaymentSummaryReader: Sendable {
                 section = .held
                 if ReferenceFiles.isBlank(record) { continue }
             }
-            let row = try Self.row(record, header: headerRecord.fields, columns: columns, section: section, isPending: isPending, file: file)
+            let row = try Self.row(
+                record, header: headerRecord.fields, columns: columns, section: section, isPending: isPending,
+                file: file)
             guard keys.insert(row.region + "\u{0}" + row.currency).inserted else {
-                throw PaymentSummaryError(file: file, line: record.line, reason: "it lists \(row.region) (\(row.currency)) twice")
+                throw PaymentSummaryError(
+                    file: file, line: record.line, reason: "it lists \(row.region) (\(row.currency)) twice")
             }
             rows.append(row)
         }
@@ -199,16 +214,24 @@ public struct PaymentSummaryReader: Sendable {
         let totalOwed: Int, rate: Int?, proceeds: Int?, bank: Int?
 
         var known: Set<Int> {
-            Set([units, earned, totalOwed] + [beginning, preTax, inputTax, adjustments, withholding, rate, proceeds, bank].compactMap { $0 })
+            Set(
+                [units, earned, totalOwed]
+                    + [beginning, preTax, inputTax, adjustments, withholding, rate, proceeds, bank].compactMap { $0 })
         }
     }
 
     static func row(
-        _ record: CSVTable.Record, header: [String], columns: Columns, section: PaymentSummaryRow.Section, isPending: Bool,
+        _ record: CSVTable.Record, header: [String], columns: Columns, section: PaymentSummaryRow.Section,
+        isPending: Bool,
         file: String
     ) throws(PaymentSummaryError) -> PaymentSummaryRow {
-        func fail(_ reason: String) -> PaymentSummaryError { PaymentSummaryError(file: file, line: record.line, reason: reason) }
-        guard record.fields.count <= header.count || record.fields.dropFirst(header.count).allSatisfy({ Self.trimmed($0).isEmpty }) else {
+        func fail(_ reason: String) -> PaymentSummaryError {
+            PaymentSummaryError(file: file, line: record.line, reason: reason)
+        }
+        guard
+            record.fields.count <= header.count
+                || record.fields.dropFirst(header.count).allSatisfy({ Self.trimmed($0).isEmpty })
+        else {
             throw fail("it has \(record.fields.count) cells where the header names \(header.count)")
         }
         func cell(_ index: Int?) -> String {
@@ -217,14 +240,16 @@ public struct PaymentSummaryReader: Sendable {
         }
         let regionCell = cell(0)
         guard let (region, currency) = Self.region(regionCell) else {
-            throw fail("its first cell \"\(regionCell.prefix(60))\" is not a region and its currency, as \"Euro-Zone (EUR)\"")
+            throw fail(
+                "its first cell \"\(regionCell.prefix(60))\" is not a region and its currency, as \"Euro-Zone (EUR)\"")
         }
         func amount(_ index: Int?, _ name: String) throws(PaymentSummaryError) -> Int64? {
             let text = cell(index)
             if text.isEmpty { return nil }
             switch DecimalAmount.milliunits(text, limit: Self.amountLimit) {
             case .success(let value): return value
-            case .failure(let problem): throw fail("\(name) \"\(text.prefix(40))\" is not an amount (\(problem.clause))")
+            case .failure(let problem):
+                throw fail("\(name) \"\(text.prefix(40))\" is not an amount (\(problem.clause))")
             }
         }
         func requiredAmount(_ index: Int?, _ name: String) throws(PaymentSummaryError) -> Int64 {
@@ -236,7 +261,8 @@ public struct PaymentSummaryReader: Sendable {
         switch DecimalAmount.groupedInteger(unitsText, limit: Self.unitLimit) {
         case .success(let value) where value >= 0: units = value
         case .success: throw fail("Units Sold \(unitsText) is negative")
-        case .failure(let problem): throw fail("Units Sold \"\(unitsText.prefix(40))\" is not a count (\(problem.clause))")
+        case .failure(let problem):
+            throw fail("Units Sold \"\(unitsText.prefix(40))\" is not a count (\(problem.clause))")
         }
         var rate: String?
         var proceeds: Int64?
@@ -266,7 +292,8 @@ public struct PaymentSummaryReader: Sendable {
             adjustmentsMilli: try amount(columns.adjustments, "Adjustments") ?? 0,
             withholdingTaxMilli: try amount(columns.withholding, "Withholding Tax") ?? 0,
             totalOwedMilli: try requiredAmount(columns.totalOwed, "Total Owed"), exchangeRate: rate,
-            proceedsMilli: proceeds, bankCurrency: cell(columns.bank).isEmpty ? nil : cell(columns.bank), otherColumns: others)
+            proceedsMilli: proceeds, bankCurrency: cell(columns.bank).isEmpty ? nil : cell(columns.bank),
+            otherColumns: others)
     }
 
     /// `Euro-Zone (EUR)` → (`Euro-Zone`, `EUR`).
@@ -274,7 +301,9 @@ public struct PaymentSummaryReader: Sendable {
         guard text.hasSuffix(")"), let open = text.lastIndex(of: "(") else { return nil }
         let code = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
         let name = Self.trimmed(String(text[..<open]))
-        guard !name.isEmpty, code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+        guard !name.isEmpty, code.utf8.count == 3,
+            code.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+        else {
             return nil
         }
         return (name, code)
@@ -287,7 +316,9 @@ public struct PaymentSummaryReader: Sendable {
 
     /// `App Store Connect - Payments and Financial Reports (December 2025)` → `2025-12`.
     static func fiscalMonth(ofTitle title: String) -> CalendarMonth? {
-        guard title.contains("Payments and Financial Reports"), title.hasSuffix(")"), let open = title.lastIndex(of: "(") else {
+        guard title.contains("Payments and Financial Reports"), title.hasSuffix(")"),
+            let open = title.lastIndex(of: "(")
+        else {
             return nil
         }
         let words = title[title.index(after: open)..<title.index(before: title.endIndex)].split(separator: " ")
@@ -299,7 +330,9 @@ public struct PaymentSummaryReader: Sendable {
 
     static func trimmed(_ text: String) -> String {
         var scalars = Substring(text).unicodeScalars[...]
-        while let first = scalars.first, first == " " || first == "\u{FEFF}" || first == "\t" { scalars = scalars.dropFirst() }
+        while let first = scalars.first, first == " " || first == "\u{FEFF}" || first == "\t" {
+            scalars = scalars.dropFirst()
+        }
         while let last = scalars.last, last == " " || last == "\t" { scalars = scalars.dropLast() }
         return String(scalars)
     }

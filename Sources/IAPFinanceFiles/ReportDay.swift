@@ -64,10 +64,14 @@ public struct ReportDay: Sendable, Hashable, Comparable {
 
     public static func < (lhs: ReportDay, rhs: ReportDay) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
 
-    static func daysIn(month: Int, year: Int) -> Int { Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month))) }
+    static func daysIn(month: Int, year: Int) -> Int {
+        Int(CivilCalendar.daysInMonth(year: Int64(year), month: Int64(month)))
+    }
 
     private static func digits(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
         return Int(text)
     }
 

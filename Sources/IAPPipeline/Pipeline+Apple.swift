@@ -14,21 +14,27 @@ extension Pipeline {
         progress: @escaping @Sendable (String) -> Void = { _ in }, retried: (@Sendable (String) -> Void)? = nil
     ) async throws -> FetchSummary {
         // Without --bundle-id, a store that exists names its app, as for analyze and report.
-        try await Fetcher(options: try resolvingAppFromStore().configuration.fetchOptions()).run(progress: progress, retried: retried)
+        try await Fetcher(options: try resolvingAppFromStore().configuration.fetchOptions()).run(
+            progress: progress, retried: retried)
     }
 
     /// `consumption`: brings the models up to date, then answers every pending consumption request
     /// (Documentation/Pipeline.md "Answering consumption requests"). `dryRun` sends and records nothing; `progress`
     /// hears of each retry while Apple or the network fails.
     public func consume(
-        dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000), progress: @escaping @Sendable (String) -> Void = { _ in }
+        dryRun: Bool, now: Int64 = Int64(Date().timeIntervalSince1970 * 1000),
+        progress: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> ConsumptionSummary {
         // What a consumption run needs and was not given, named at once (the bundle ID may come from the store).
-        let missing = (configuration.fetch.facts == nil ? ["facts"] : []) + (dryRun ? [] : configuration.fetch.missingServerKeyOptions)
+        let missing =
+            (configuration.fetch.facts == nil ? ["facts"] : [])
+            + (dryRun ? [] : configuration.fetch.missingServerKeyOptions)
         guard missing.isEmpty else { throw FetchError.missingOptions(missing) }
         // Without --bundle-id, the store names its app, as for analyze and report.
         let resolved = try resolvingAppFromStore()
-        guard resolved.configuration.bundleId == configuration.bundleId else { return try await resolved.consume(dryRun: dryRun, now: now, progress: progress) }
+        guard resolved.configuration.bundleId == configuration.bundleId else {
+            return try await resolved.consume(dryRun: dryRun, now: now, progress: progress)
+        }
         guard !configuration.bundleId.isEmpty else { throw FetchError.missingOptions(["bundle-id"]) }
         try configuration.validate(requireInputs: false)
         let lock = try storeLocation().lockForRun(command: "consumption")
@@ -45,14 +51,17 @@ extension Pipeline {
     /// store's run lock held from the first stage to the last. `fetchRetried` hears of each retry towards Apple, the
     /// fetch's and the consumption answers' (nil: `fetchProgress`).
     public func runAll(
-        progress: (@Sendable (IngestProgress) -> Void)? = nil, fetchProgress: @escaping @Sendable (String) -> Void = { _ in },
+        progress: (@Sendable (IngestProgress) -> Void)? = nil,
+        fetchProgress: @escaping @Sendable (String) -> Void = { _ in },
         fetchRetried: (@Sendable (String) -> Void)? = nil
     ) async throws -> RunSummary {
         var configuration = configuration
         let fetches = configuration.fetch.isConfigured || configuration.fetch.asksForFinancialReports
         let fetchOptions = fetches ? try configuration.fetchOptions() : nil
         // What is fetched is ingested in the same run, wherever the config put it.
-        if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) { configuration.inputs.append(archive) }
+        if let archive = fetchOptions?.archive, !configuration.inputs.contains(archive) {
+            configuration.inputs.append(archive)
+        }
         let pipeline = Pipeline(configuration: configuration, analysisProgress: analysisProgress)
         let references = try pipeline.checkBeforeRun(fetching: fetchOptions?.archive)
         let lock = try pipeline.storeLocation().lockForRun(command: "run")
@@ -61,7 +70,8 @@ extension Pipeline {
         var fetchFailure: FetchError?
         if let fetchOptions {
             do {
-                fetched = try await Fetcher(options: fetchOptions).run(lockHeld: true, progress: fetchProgress, retried: fetchRetried)
+                fetched = try await Fetcher(options: fetchOptions).run(
+                    lockHeld: true, progress: fetchProgress, retried: fetchRetried)
             } catch let error as FetchError where error.isTemporary {
                 // Apple or the network is down: the pages fetched so far are on disk and the cursors say so, and the
                 // archive at hand still makes today's reports. The run ends 75, so the next one asks again.
@@ -77,12 +87,17 @@ extension Pipeline {
         var consumption: ConsumptionSummary?
         if configuration.fetch.isConfigured, configuration.fetch.facts != nil {
             consumption = try await pipeline.answerConsumptionRequests(
-                store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000), progress: fetchRetried ?? fetchProgress)
+                store: store, dryRun: false, now: Int64(Date().timeIntervalSince1970 * 1000),
+                progress: fetchRetried ?? fetchProgress)
             // The answers change one mart; the reports show them without analysing twice.
-            try pipeline.explainingStorage { try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers) }
+            try pipeline.explainingStorage {
+                try Analyzer(store: store).rebuild(Analyzer.modelsReadingConsumptionAnswers)
+            }
         }
         // Analyze has just loaded the reference files: the report keeps the store's copy.
-        let reports = try pipeline.explainingStorage { try pipeline.report(store: store, references: ReferenceFileSet()) }
+        let reports = try pipeline.explainingStorage {
+            try pipeline.report(store: store, references: ReferenceFileSet())
+        }
         var summary = RunSummary(ingest: ingest, analysis: analysis, reports: reports)
         summary.fetch = fetched
         summary.fetchFailure = fetchFailure
@@ -101,10 +116,12 @@ extension Pipeline {
         if !dryRun {
             let options = try configuration.fetchOptions(requireArchive: false)
             let (key, warning) = try AppStoreAPIKey.load(
-                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId, bundleId: options.bundleId)
+                path: options.privateKeyPath, keyId: options.keyId, issuerId: options.issuerId,
+                bundleId: options.bundleId)
             if let warning { warnings.append(warning) }
             api = AppStoreServerAPI(
-                key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry, retried: progress)
+                key: key, baseURL: options.apiURL ?? options.environment.baseURL, retry: options.retry,
+                retried: progress)
         }
         var summary: ConsumptionSummary
         do {

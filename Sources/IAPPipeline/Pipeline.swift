@@ -38,7 +38,9 @@ public struct Pipeline: Sendable {
     public func analyze(rebuild: Bool = false) throws -> AnalysisSummary {
         try refuseMissingStore(for: "analyze")
         let pipeline = try resolvingAppFromStore()
-        guard pipeline.configuration.bundleId == configuration.bundleId else { return try pipeline.analyze(rebuild: rebuild) }
+        guard pipeline.configuration.bundleId == configuration.bundleId else {
+            return try pipeline.analyze(rebuild: rebuild)
+        }
         try configuration.validate(requireInputs: false)
         // The lock first: while another run fills a new store, this one says so (75), not that there is none.
         let lock = try storeLocation().lockForRun(command: "analyze")
@@ -60,7 +62,9 @@ public struct Pipeline: Sendable {
         let lock = try storeLocation().lockForRun(command: "report")
         defer { withExtendedLifetime(lock) {} }
         try requireExistingStore(for: "report")
-        return try explainingStorage { try report(store: try openStore(), references: try ReferenceFileSet.read(configuration)) }
+        return try explainingStorage {
+            try report(store: try openStore(), references: try ReferenceFileSet.read(configuration))
+        }
     }
 
     /// `run`: ingest, analyze and report in order, holding the store throughout.
@@ -136,7 +140,8 @@ public struct Pipeline: Sendable {
         let location = try storeLocation()
         guard try location.storeExists() else {
             throw PipelineError.invalidConfiguration(
-                "No store at \(location): \(command) reads a store that ingest has filled. Check --database, or run `iaplens ingest` (or `run`) first.")
+                "No store at \(location): \(command) reads a store that ingest has filled. Check --database, or run `iaplens ingest` (or `run`) first."
+            )
         }
     }
 
@@ -203,13 +208,16 @@ public struct Pipeline: Sendable {
         do {
             var options = IngestStage.Options(inputs: configuration.inputs, policy: policy, roots: roots)
             // The reports folder under an input folder holds iaplens's own files, never input: left out, and said.
-            if FileManager.default.fileExists(atPath: configuration.reportsDirectory + "/" + ReportColumns.monthsFileName) {
+            if FileManager.default.fileExists(
+                atPath: configuration.reportsDirectory + "/" + ReportColumns.monthsFileName)
+            {
                 options.leavingOut = [configuration.reportsDirectory]
             }
             let stage = IngestStage(store: store, options: options, progress: progress)
             let summary = try stage.run(runId: runId)
             try log.finish(
-                runId: runId, outcome: "completed", filesRead: summary.filesRead, filesSkipped: summary.filesAlreadyRead,
+                runId: runId, outcome: "completed", filesRead: summary.filesRead,
+                filesSkipped: summary.filesAlreadyRead,
                 documentsRead: summary.documentsRead, documentsQuarantined: summary.quarantined,
                 message: configuration.noVerify ? "--no-verify: signatures were not checked" : nil)
             return summary
@@ -220,13 +228,15 @@ public struct Pipeline: Sendable {
     }
 
     /// Loads `references` (a file not in it keeps the store's copy) and builds every model (or none: ``analyze(rebuild:)``).
-    func analyze(store: any StoreEngine, references: ReferenceFileSet, rebuild: Bool = false) throws -> AnalysisSummary {
+    func analyze(store: any StoreEngine, references: ReferenceFileSet, rebuild: Bool = false) throws -> AnalysisSummary
+    {
         try references.load(into: store)
         let log = RunLog(store: store)
         let runId = try log.begin(command: "analyze", isVerified: !configuration.noVerify)
         do {
             let summary = try Self.usage {
-                try Analyzer(store: store, progress: analysisProgress).analyze(analysisOptions, keepingCurrentModels: !rebuild)
+                try Analyzer(store: store, progress: analysisProgress).analyze(
+                    analysisOptions, keepingCurrentModels: !rebuild)
             }
             try log.finish(runId: runId, outcome: "completed")
             return summary

@@ -1,5 +1,5 @@
-import IAPFormats
 import Foundation
+import IAPFormats
 import IAPTestSigning
 
 /// Writes a deterministic, signed, realistically noisy App Store archive.
@@ -18,7 +18,9 @@ public struct Simulator: Sendable {
     ///   - progress: Called from the calling thread after each batch of chunks is on disk.
     /// - Returns: The manifest of the run.
     /// - Throws: `SimulationOptionError` for bad options, `SimulationIOError` for file failures, `SigningError` from signing.
-    public func run(into directory: String, progress: (@Sendable (SimulationProgress) -> Void)? = nil) throws -> SimulationManifest {
+    public func run(into directory: String, progress: (@Sendable (SimulationProgress) -> Void)? = nil) throws
+        -> SimulationManifest
+    {
         try options.validate()
         let world = SimWorld(options: options)
         try Self.makeDirectories(directory)
@@ -31,8 +33,10 @@ public struct Simulator: Sendable {
             untrusted: JWSSigner(chain: untrustedChain))
         try ParallelChunks(builder: builder, workers: options.shards).run { chunk throws in
             try writer.append(chunk)
-            progress?(SimulationProgress(
-                entitiesDone: writer.entitiesDone, entitiesTotal: builder.entityCount, documentsWritten: writer.documentsWritten))
+            progress?(
+                SimulationProgress(
+                    entitiesDone: writer.entitiesDone, entitiesTotal: builder.entityCount,
+                    documentsWritten: writer.documentsWritten))
         }
         try writer.finish()
         let manifest = makeManifest(world: world, writer: writer)
@@ -53,7 +57,8 @@ public struct Simulator: Sendable {
         text += cleared.sorted().map { $0 + "\n" }.joined()
         let clearedAccounts = Set(cleared.map { String($0.prefix { $0 != "," }) })
         for first in manifest.flaggedAccountsByMonth.keys.sorted() {
-            guard let confirmed = manifest.flaggedAccountsByMonth[first]?.first(where: { !clearedAccounts.contains($0) }),
+            guard
+                let confirmed = manifest.flaggedAccountsByMonth[first]?.first(where: { !clearedAccounts.contains($0) }),
                 let month = Int(first.suffix(2)), let year = Int(first.prefix(4))
             else { continue }
             let next = month == 12 ? "\(year + 1)-01" : "\(year)-\(month < 9 ? "0" : "")\(month + 1)"
@@ -80,18 +85,22 @@ public struct Simulator: Sendable {
         let noise = tally.category("noise")
         let refunds = tally.category("refunds")
         return SimulationManifest(
-            seed: options.seed, bundleId: options.bundleId, appAppleId: options.appAppleId, rootCertificate: "certs/root.pem",
+            seed: options.seed, bundleId: options.bundleId, appAppleId: options.appAppleId,
+            rootCertificate: "certs/root.pem",
             months: months,
             v1Months: (world.firstMonth..<min(v2FirstMonth, world.endMonth)).map(SimTime.monthText),
             v2Months: (min(v2FirstMonth, world.endMonth)..<world.endMonth).map(SimTime.monthText),
-            firstPurchaseMonth: writer.firstPurchase == .max ? nil : SimTime.monthText(SimTime.monthIndex(ofMillis: writer.firstPurchase)),
+            firstPurchaseMonth: writer.firstPurchase == .max
+                ? nil : SimTime.monthText(SimTime.monthIndex(ofMillis: writer.firstPurchase)),
             asOf: writer.asOf, asOfISO8601: SimTime.iso8601(writer.asOf),
             outageStart: world.outage?.lowerBound, outageEnd: world.outage?.upperBound,
-            files: tally.category("files"), documents: tally.category("documents"), duplicates: tally.category("duplicates"),
+            files: tally.category("files"), documents: tally.category("documents"),
+            duplicates: tally.category("duplicates"),
             forged: tally.category("forged"), brokenLines: tally.category("brokenLines"),
             sandboxDocuments: noise["sandboxDocuments"] ?? 0, testNotifications: noise["testNotifications"] ?? 0,
             otherAppDocuments: noise["otherAppDocuments"] ?? 0, lostNotifications: tally.category("lostNotifications"),
-            v2NotificationTypes: tally.category("v2NotificationTypes"), v1NotificationTypes: tally.category("v1NotificationTypes"),
+            v2NotificationTypes: tally.category("v2NotificationTypes"),
+            v1NotificationTypes: tally.category("v1NotificationTypes"),
             refunds: .init(
                 total: refunds["total"] ?? 0, fromNotifications: refunds["fromNotifications"] ?? 0,
                 lookupsOnly: refunds["lookupsOnly"] ?? 0, consumable: refunds["consumable"] ?? 0,

@@ -33,7 +33,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            let check = path.contains("://")
+            let check =
+                path.contains("://")
                 ? "the server, user, password (or PGPASSWORD, ~/.pgpass) and database of the URL"
                 : "the path and its folder's permissions"
             return "Cannot open the store \(path): \(Self.ended(reason)) Check the --database value: \(check)."
@@ -43,28 +44,36 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The store \(path) holds data of \(storeBundleId), not \(requestedBundleId). "
                 + "Use one --database per app (a file, or a ?schema= per app on PostgreSQL), or pass --bundle-id \(storeBundleId)."
         case .writeFailed(let reason):
-            return "Writing to the store failed and the batch was rolled back: \(Self.ended(reason)) Rerun to continue where it stopped."
+            return
+                "Writing to the store failed and the batch was rolled back: \(Self.ended(reason)) Rerun to continue where it stopped."
         case .invalidLocation(let location, let reason):
             return "--database \(location) cannot be used: \(reason)."
         case .queryFailed(let reason):
-            return "The store refused a statement: \(Self.ended(reason)) Rerun; if it fails again, report it with this message."
+            return
+                "The store refused a statement: \(Self.ended(reason)) Rerun; if it fails again, report it with this message."
         case .busy(let holder):
             return "The store is in use by \(holder); wait for that run to finish (runs of one store must not overlap)."
         case .notAStore(let path, let tables):
             let shown = tables.prefix(5).joined(separator: ", ") + (tables.count > 5 ? ", …" : "")
-            return "\(path) is not an iaplens store: it holds tables iaplens did not create (\(shown)), and iaplens never "
+            return
+                "\(path) is not an iaplens store: it holds tables iaplens did not create (\(shown)), and iaplens never "
                 + "changes another database. Pass a new file or an iaplens store to --database (on PostgreSQL, a schema "
                 + "of its own with ?schema=)."
         case .cannotLock(let path, let reason):
-            return "Cannot take the run lock of \(path): \(Self.ended(reason)) Check that the database folder exists and is writable (on PostgreSQL, that the server is up)."
+            return
+                "Cannot take the run lock of \(path): \(Self.ended(reason)) Check that the database folder exists and is writable (on PostgreSQL, that the server is up)."
         case .storageFull(let path, let reason):
-            return "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
+            return
+                "No space left for the store \(path) (\(reason)): free space there or move it with --database, then rerun."
         case .lockLost(let path, let reason):
-            return "The run lock on \(path) was lost (\(reason)): this run stopped before its next commit, so it never wrote beside another run; what it committed before is kept and a rerun continues. The server ended the lock's connection: check idle_session_timeout, connection reapers and NAT timeouts, and connect directly or through a session-mode pooler (a transaction-mode pooler cannot hold a session lock)."
+            return
+                "The run lock on \(path) was lost (\(reason)): this run stopped before its next commit, so it never wrote beside another run; what it committed before is kept and a rerun continues. The server ended the lock's connection: check idle_session_timeout, connection reapers and NAT timeouts, and connect directly or through a session-mode pooler (a transaction-mode pooler cannot hold a session lock)."
         case .storageReadOnly(let path, let reason):
-            return "The store \(path) cannot be written (\(reason)): make it writable or move it with --database, then rerun."
+            return
+                "The store \(path) cannot be written (\(reason)): make it writable or move it with --database, then rerun."
         case .permissionDenied(let path, let reason, let grant):
-            return "The database role may not do what iaplens needs in \(path) (\(reason)). Give it the missing grant, as the "
+            return
+                "The database role may not do what iaplens needs in \(path) (\(reason)). Give it the missing grant, as the "
                 + "schema's owner or a superuser: \(grant). Rerunning without it fails the same way."
         }
     }

@@ -1,5 +1,5 @@
-import IAPVerification
 internal import COpenSSL
+import IAPVerification
 
 /// An EC private key that signs deterministically (RFC 6979 nonce, then `ECDSA_do_sign_ex`).
 ///
@@ -37,8 +37,9 @@ final class ECSigningKey: @unchecked Sendable {
             EC_KEY_set_public_key(key, point) == 1
         else { throw Self.openSSLError("EC_POINT_mul") }
         var encoded = [UInt8](repeating: 0, count: 1 + 2 * curve.byteCount)
-        guard EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, &encoded, encoded.count, context)
-            == encoded.count
+        guard
+            EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, &encoded, encoded.count, context)
+                == encoded.count
         else { throw Self.openSSLError("EC_POINT_point2oct") }
         self.curve = curve
         self.privateScalar = Self.fixedWidth(scalar, curve.byteCount)
@@ -52,7 +53,8 @@ final class ECSigningKey: @unchecked Sendable {
     /// d = (H(label) mod (n-1)) + 1 from 96 bytes of SHA-384 output, so it is never zero, always below n,
     /// and free of noticeable modulo bias.
     convenience init(seed: String, role: String, curve: ECCurve) throws(SigningError) {
-        let material = Digest.sha384.hash(Array("iaplens-test-pki/v1/key/\(role)/\(seed)".utf8))
+        let material =
+            Digest.sha384.hash(Array("iaplens-test-pki/v1/key/\(role)/\(seed)".utf8))
             + Digest.sha384.hash(Array("iaplens-test-pki/v1/key2/\(role)/\(seed)".utf8))
         guard let group = EC_GROUP_new_by_curve_name(curve.nid), let context = BN_CTX_new() else {
             throw Self.openSSLError("EC_GROUP_new_by_curve_name")

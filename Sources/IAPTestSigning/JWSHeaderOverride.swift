@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// A deliberately non-standard JWS header, for negative tests: another `alg`, an explicit `x5c` list (two or
 /// four certificates, junk), extra fields, or raw header text that is not a JSON object at all.
 public struct JWSHeaderOverride: Sendable, Equatable {

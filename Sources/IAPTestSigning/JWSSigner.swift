@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// Signs payloads as compact JWS with header `{"alg":"ES256","x5c":[leaf, intermediate, root]}` (standard
 /// base64 DER in `x5c`, base64url without padding for the three segments), deterministically (RFC 6979 nonce),
 /// so a simulator with a fixed seed writes byte-identical files.
@@ -12,7 +13,8 @@ public struct JWSSigner: Sendable {
 
     /// Prepares a signer for the chain's leaf key; the standard header segment is encoded once here.
     public init(chain: TestCertificateChain) {
-        key = Result { () throws(SigningError) in try ECSigningKey(privateScalar: chain.leafPrivateScalar, curve: .p256) }
+        key = Result { () throws(SigningError) in try ECSigningKey(privateScalar: chain.leafPrivateScalar, curve: .p256)
+        }
         defaultX5C = chain.x5c
         standardHeaderSegment = Base64Encoding.url(Array(JWSHeaderOverride().json(defaultX5C: chain.x5c).utf8))
     }

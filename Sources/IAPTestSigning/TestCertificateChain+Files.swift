@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 extension TestCertificateChain {
     /// File names inside a chain directory.

@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// A certificate chain of Apple's shape made for tests: P-384 root (self-signed, CA), P-384 intermediate (CA,
 /// extension 1.2.840.113635.100.6.2.1), P-256 leaf (extension 1.2.840.113635.100.6.11.1), ecdsa-with-SHA384
 /// signatures on certificates. Deterministic: the same seed gives byte-identical certificates and keys.

@@ -10,10 +10,14 @@ final class CertificatePathValidator: @unchecked Sendable {
     private let keyTableAfter: Int
 
     /// Builds the store, or throws if OpenSSL refuses a root.
-    init(roots: [TrustedRoot], keyTableAfter: Int = JWSVerifier.defaultKeyTableAfter) throws(VerificationConfigurationError) {
+    init(roots: [TrustedRoot], keyTableAfter: Int = JWSVerifier.defaultKeyTableAfter)
+        throws(VerificationConfigurationError)
+    {
         self.keyTableAfter = keyTableAfter
         guard !roots.isEmpty else { throw .noTrustedRoots }
-        guard let store = X509_STORE_new() else { throw .openSSL(operation: "X509_STORE_new", detail: OpenSSLError.drain()) }
+        guard let store = X509_STORE_new() else {
+            throw .openSSL(operation: "X509_STORE_new", detail: OpenSSLError.drain())
+        }
         for root in roots where X509_STORE_add_cert(store, root.certificate.pointer) != 1 {
             let detail = OpenSSLError.drain()
             // Adding the same root twice is harmless; anything else means the root cannot be used.
@@ -35,7 +39,8 @@ final class CertificatePathValidator: @unchecked Sendable {
         leaf: X509Certificate, intermediate: X509Certificate, atSeconds seconds: Int64
     ) -> Result<ValidatedPath, JWSVerificationFailure> {
         guard let context = X509_STORE_CTX_new(), let untrusted = iaplens_sk_X509_new_null() else {
-            return .failure(.init(.untrustedChain, "OpenSSL could not allocate a verification context: \(OpenSSLError.drain())."))
+            return .failure(
+                .init(.untrustedChain, "OpenSSL could not allocate a verification context: \(OpenSSLError.drain())."))
         }
         defer {
             X509_STORE_CTX_free(context)
@@ -45,7 +50,8 @@ final class CertificatePathValidator: @unchecked Sendable {
             X509_STORE_CTX_init(context, store, leaf.pointer, untrusted) == 1,
             let parameters = X509_STORE_CTX_get0_param(context)
         else {
-            return .failure(.init(.untrustedChain, "OpenSSL could not set up path validation: \(OpenSSLError.drain())."))
+            return .failure(
+                .init(.untrustedChain, "OpenSSL could not set up path validation: \(OpenSSLError.drain())."))
         }
         // The sent root is never trusted and never offered: the path must end at a configured root.
         X509_VERIFY_PARAM_clear_flags(parameters, UInt(X509_V_FLAG_PARTIAL_CHAIN))
@@ -66,25 +72,28 @@ final class CertificatePathValidator: @unchecked Sendable {
             let builtIntermediate = iaplens_sk_X509_value(chain, 1), intermediate.isSame(as: builtIntermediate),
             let builtRoot = iaplens_sk_X509_value(chain, 2)
         else {
-            return .failure(.init(
-                .untrustedChain,
-                "The certificates do not form the path leaf → intermediate → trusted root that Apple uses; "
-                    + "pass --root-certificate with the root that issued the intermediate."
-            ))
+            return .failure(
+                .init(
+                    .untrustedChain,
+                    "The certificates do not form the path leaf → intermediate → trusted root that Apple uses; "
+                        + "pass --root-certificate with the root that issued the intermediate."
+                ))
         }
         guard leaf.hasExtension(oid: AppleCertificatePolicy.leafMarkerOID) else {
-            return .failure(.init(
-                .missingAppleOID,
-                "The leaf certificate (\(leaf.subjectDescription)) lacks Apple's receipt-signing extension "
-                    + "\(AppleCertificatePolicy.leafMarkerOID), so it was not issued for App Store signed data."
-            ))
+            return .failure(
+                .init(
+                    .missingAppleOID,
+                    "The leaf certificate (\(leaf.subjectDescription)) lacks Apple's receipt-signing extension "
+                        + "\(AppleCertificatePolicy.leafMarkerOID), so it was not issued for App Store signed data."
+                ))
         }
         guard intermediate.hasExtension(oid: AppleCertificatePolicy.intermediateMarkerOID) else {
-            return .failure(.init(
-                .missingAppleOID,
-                "The intermediate certificate (\(intermediate.subjectDescription)) lacks Apple's WWDR extension "
-                    + "\(AppleCertificatePolicy.intermediateMarkerOID), so it is not an Apple signing intermediate."
-            ))
+            return .failure(
+                .init(
+                    .missingAppleOID,
+                    "The intermediate certificate (\(intermediate.subjectDescription)) lacks Apple's WWDR extension "
+                        + "\(AppleCertificatePolicy.intermediateMarkerOID), so it is not an Apple signing intermediate."
+                ))
         }
         let root = X509Certificate(retaining: builtRoot)
         let path = [leaf, intermediate, root]
@@ -94,10 +103,11 @@ final class CertificatePathValidator: @unchecked Sendable {
             return .failure(.init(.badCertificateChain, "A certificate in the path has an unreadable validity date."))
         }
         guard let key = LeafPublicKey(certificate: leaf, tableAfter: keyTableAfter) else {
-            return .failure(.init(
-                .badCertificateChain,
-                "The leaf certificate's key is not an EC P-256 key, which ES256 requires."
-            ))
+            return .failure(
+                .init(
+                    .badCertificateChain,
+                    "The leaf certificate's key is not an EC P-256 key, which ES256 requires."
+                ))
         }
         return .success(ValidatedPath(leafKey: key, notBefore: notBefore, notAfter: notAfter))
     }
@@ -126,7 +136,8 @@ final class CertificatePathValidator: @unchecked Sendable {
                     + "the payload was signed outside its chain's validity."
             )
         case X509_V_ERR_ERROR_IN_CERT_NOT_BEFORE_FIELD, X509_V_ERR_ERROR_IN_CERT_NOT_AFTER_FIELD:
-            return .init(.badCertificateChain, "The \(position) certificate has a malformed validity date (\(openSSLText)).")
+            return .init(
+                .badCertificateChain, "The \(position) certificate has a malformed validity date (\(openSSLText)).")
         default:
             return .init(
                 .untrustedChain,

@@ -4,7 +4,8 @@ import IAPFormats
 /// Foundation, no C library time zone state).
 enum CivilTime {
     /// Seconds since 1970-01-01T00:00:00Z for a proleptic Gregorian UTC date and time.
-    static func epochSeconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64 {
+    static func epochSeconds(year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) -> Int64
+    {
         CivilCalendar.daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3_600 + minute * 60 + second
     }
 

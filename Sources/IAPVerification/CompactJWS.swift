@@ -57,7 +57,9 @@ public struct CompactJWS: Sendable {
         jws.withUTF8 { parse(bytes: $0, source: jws) }
     }
 
-    private static func parse(bytes: UnsafeBufferPointer<UInt8>, source: InPlaceString) -> Result<CompactJWS, JWSVerificationFailure> {
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, source: InPlaceString) -> Result<
+        CompactJWS, JWSVerificationFailure
+    > {
         var firstDot = -1
         var secondDot = -1
         var extraDot = false
@@ -72,11 +74,12 @@ public struct CompactJWS: Sendable {
         }
         guard firstDot >= 0, secondDot >= 0, !extraDot else {
             let count = bytes.reduce(1) { $1 == UInt8(ascii: ".") ? $0 + 1 : $0 }
-            return .failure(.init(
-                .malformedJWS,
-                "The JWS has \(count) dot-separated segment\(count == 1 ? "" : "s"); a compact JWS has exactly 3 "
-                    + "(header.payload.signature)."
-            ))
+            return .failure(
+                .init(
+                    .malformedJWS,
+                    "The JWS has \(count) dot-separated segment\(count == 1 ? "" : "s"); a compact JWS has exactly 3 "
+                        + "(header.payload.signature)."
+                ))
         }
         let headerBytes = UnsafeBufferPointer(rebasing: bytes[0..<firstDot])
         let payloadBytes = UnsafeBufferPointer(rebasing: bytes[(firstDot + 1)..<secondDot])
@@ -110,11 +113,12 @@ public struct CompactJWS: Sendable {
         guard let signature = Base64Decoding.decode(bytes: signatureBytes, alphabet: .url) else {
             return .failure(.init(.badBase64, "The JWS signature segment is not valid base64url."))
         }
-        return .success(CompactJWS(
-            source: source, firstDot: firstDot, secondDot: secondDot,
-            signingInputDigest: cached.signingPrefix.sha256(continuingWith: UnsafeRawBufferPointer(payloadBytes)),
-            header: cached.header, payload: payload, signature: signature
-        ))
+        return .success(
+            CompactJWS(
+                source: source, firstDot: firstDot, secondDot: secondDot,
+                signingInputDigest: cached.signingPrefix.sha256(continuingWith: UnsafeRawBufferPointer(payloadBytes)),
+                header: cached.header, payload: payload, signature: signature
+            ))
     }
 
     /// Reads the header leniently: a field of the wrong type reads as absent, so the verifier reports the

@@ -34,7 +34,8 @@ enum ECDSASignature {
         while skipped < magnitude.count - 1, magnitude[magnitude.startIndex + skipped] == 0 { skipped += 1 }
         let first = magnitude[magnitude.startIndex + skipped]
         let padded = first & 0x80 != 0
-        return IntegerShape(skipped: skipped, padded: padded, contentLength: magnitude.count - skipped + (padded ? 1 : 0))
+        return IntegerShape(
+            skipped: skipped, padded: padded, contentLength: magnitude.count - skipped + (padded ? 1 : 0))
     }
 
     private static func appendInteger(_ magnitude: ArraySlice<UInt8>, shape: IntegerShape, to der: inout [UInt8]) {

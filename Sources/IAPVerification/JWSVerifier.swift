@@ -49,21 +49,26 @@ public final class JWSVerifier: Sendable {
             return .failure(.init(.unsupportedAlgorithm, "The JWS header has no alg; Apple signs with ES256."))
         }
         guard alg == AppleCertificatePolicy.algorithm else {
-            return .failure(.init(
-                .unsupportedAlgorithm, "The JWS header's alg is \"\(alg)\"; only ES256, which Apple signs with, is accepted."
-            ))
+            return .failure(
+                .init(
+                    .unsupportedAlgorithm,
+                    "The JWS header's alg is \"\(alg)\"; only ES256, which Apple signs with, is accepted."
+                ))
         }
         guard let x5c = jws.header.x5c else {
-            return .failure(.init(
-                .badCertificateChain, "The JWS header has no x5c certificate chain; Apple sends leaf, intermediate and root."
-            ))
+            return .failure(
+                .init(
+                    .badCertificateChain,
+                    "The JWS header has no x5c certificate chain; Apple sends leaf, intermediate and root."
+                ))
         }
         guard x5c.count == AppleCertificatePolicy.x5cCount else {
-            return .failure(.init(
-                .badCertificateChain,
-                "The x5c header holds \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"); "
-                    + "Apple signs with exactly 3 (leaf, intermediate, root)."
-            ))
+            return .failure(
+                .init(
+                    .badCertificateChain,
+                    "The x5c header holds \(x5c.count) certificate\(x5c.count == 1 ? "" : "s"); "
+                        + "Apple signs with exactly 3 (leaf, intermediate, root)."
+                ))
         }
         let path: ValidatedPath
         switch validatedPath(leaf: x5c[0], intermediate: x5c[1], atSeconds: Self.seconds(signedDateMillis)) {
@@ -84,9 +89,12 @@ public final class JWSVerifier: Sendable {
             return .failure(.init(.badCertificateChain, "The leaf certificate is not a valid DER X.509 certificate."))
         }
         guard let intermediate = X509Certificate(der: intermediateDER) else {
-            return .failure(.init(.badCertificateChain, "The intermediate certificate is not a valid DER X.509 certificate."))
+            return .failure(
+                .init(.badCertificateChain, "The intermediate certificate is not a valid DER X.509 certificate."))
         }
-        return validator.validate(leaf: leaf, intermediate: intermediate, atSeconds: Self.seconds(atMillis)).map { _ in () }
+        return validator.validate(leaf: leaf, intermediate: intermediate, atSeconds: Self.seconds(atMillis)).map { _ in
+            ()
+        }
     }
 
     /// Returns the cached path when it covers `seconds`; otherwise validates from scratch. A hit outside its
@@ -114,11 +122,13 @@ public final class JWSVerifier: Sendable {
             return .failure(.init(.badCertificateChain, "x5c[0] (the leaf) does not parse as a DER X.509 certificate."))
         }
         guard let intermediateCertificate = knownIntermediate ?? parsed(intermediateDER, text: intermediate) else {
-            return .failure(.init(
-                .badCertificateChain, "x5c[1] (the intermediate) does not parse as a DER X.509 certificate."
-            ))
+            return .failure(
+                .init(
+                    .badCertificateChain, "x5c[1] (the intermediate) does not parse as a DER X.509 certificate."
+                ))
         }
-        let result = validator.validate(leaf: leafCertificate, intermediate: intermediateCertificate, atSeconds: seconds)
+        let result = validator.validate(
+            leaf: leafCertificate, intermediate: intermediateCertificate, atSeconds: seconds)
         if case .success(let path) = result {
             cache.store(path, for: key)
         }
@@ -136,16 +146,18 @@ public final class JWSVerifier: Sendable {
         _ jws: CompactJWS, digest: [UInt8], key: LeafPublicKey
     ) -> Result<Void, JWSVerificationFailure> {
         guard jws.signature.count == ECDSASignature.es256RawLength else {
-            return .failure(.init(
-                .badSignature,
-                "The signature is \(jws.signature.count) bytes; an ES256 signature is exactly 64 (r‖s)."
-            ))
+            return .failure(
+                .init(
+                    .badSignature,
+                    "The signature is \(jws.signature.count) bytes; an ES256 signature is exactly 64 (r‖s)."
+                ))
         }
         guard key.verify(sha256Digest: digest, rawSignature: jws.signature) else {
-            return .failure(.init(
-                .badSignature,
-                "The ES256 signature does not verify with the leaf certificate's key; the payload or signature was altered."
-            ))
+            return .failure(
+                .init(
+                    .badSignature,
+                    "The ES256 signature does not verify with the leaf certificate's key; the payload or signature was altered."
+                ))
         }
         return .success(())
     }

@@ -63,7 +63,8 @@ final class LeafPublicKey: @unchecked Sendable {
     private init?(owning key: OpaquePointer, tableAfter: Int) {
         var curveName = [CChar](repeating: 0, count: 64)
         var nameLength = 0
-        let isP256 = EVP_PKEY_get_base_id(key) == EVP_PKEY_EC
+        let isP256 =
+            EVP_PKEY_get_base_id(key) == EVP_PKEY_EC
             && EVP_PKEY_get_group_name(key, &curveName, curveName.count, &nameLength) == 1
             && String(decoding: curveName.prefix(nameLength).map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 == "prime256v1"
@@ -85,7 +86,9 @@ final class LeafPublicKey: @unchecked Sendable {
     /// Verifies a raw `r‖s` ES256 signature (RFC 7518 §3.4) over an already computed SHA-256 digest.
     func verify(sha256Digest digest: [UInt8], rawSignature: [UInt8]) -> Bool {
         guard digest.count == 32, rawSignature.count == ECDSASignature.es256RawLength else { return false }
-        if let precomputed = precomputedKey(), let verdict = precomputed.verify(sha256Digest: digest, rawSignature: rawSignature) {
+        if let precomputed = precomputedKey(),
+            let verdict = precomputed.verify(sha256Digest: digest, rawSignature: rawSignature)
+        {
             return verdict
         }
         guard let der = ECDSASignature.derFromRaw(rawSignature) else { return false }

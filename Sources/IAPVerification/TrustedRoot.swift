@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// A root certificate the verifier trusts as the end of a path (Apple Root CA - G3 by default).
 public struct TrustedRoot: Sendable {
@@ -48,7 +48,9 @@ public struct TrustedRoot: Sendable {
         return roots
     }
 
-    private static func pemCertificates(_ bytes: [UInt8], path: String) throws(VerificationConfigurationError) -> [TrustedRoot] {
+    private static func pemCertificates(_ bytes: [UInt8], path: String) throws(VerificationConfigurationError)
+        -> [TrustedRoot]
+    {
         let ders: [[UInt8]] = bytes.withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return [] }
             defer { BIO_free(bio) }

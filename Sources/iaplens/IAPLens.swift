@@ -24,7 +24,10 @@ struct IAPLens: AsyncParsableCommand {
             Exit codes: \(ExitStatus.summary)
             """,
         version: IAPLensVersion.text,
-        subcommands: [Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self, Demo.self, Reasons.self]
+        subcommands: [
+            Run.self, Fetch.self, Ingest.self, Consumption.self, Analyze.self, Report.self, Status.self, Simulate.self,
+            Demo.self, Reasons.self,
+        ]
     )
 
     /// ArgumentParser's own entry point, after one check: a mistyped command is named with the one it most likely

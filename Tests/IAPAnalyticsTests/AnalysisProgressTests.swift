@@ -1,9 +1,10 @@
 import Foundation
-@testable import IAPAnalytics
 import IAPStore
 import IAPTestSupport
 import Synchronization
 import Testing
+
+@testable import IAPAnalytics
 
 /// `analyze` tells its caller of each table model it builds, on one connection and on several.
 @Suite("Analysis progress")

@@ -14,7 +14,9 @@ struct BillingRetryTests {
             "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", at: at("2026-02-01"), t1,
             renewal: Renewal(original: "s1", intent: 2, billingRetry: true, grace: at("2026-02-17")))
         // A second failure notification for the same period does not start a second episode.
-        scenario.notify("DID_FAIL_TO_RENEW", at: at("2026-02-05"), t1, renewal: Renewal(original: "s1", intent: 2, billingRetry: true))
+        scenario.notify(
+            "DID_FAIL_TO_RENEW", at: at("2026-02-05"), t1,
+            renewal: Renewal(original: "s1", intent: 2, billingRetry: true))
         if let recovery {
             let t2 = Txn.subscription("t2", original: "s1", purchase: at(recovery), expires: at(recovery) + 30 * day)
             scenario.notify("DID_RENEW", subtype: "BILLING_RECOVERY", at: at(recovery), t2)
@@ -50,13 +52,19 @@ struct BillingRetryTests {
         // Given a V1 DID_FAIL_TO_RENEW body carrying two periods of s1 and a pending_renewal_info in billing retry
         let scenario = try Scenario()
         try scenario.products([("pro.monthly", "auto_renewable", "USD", 9_990)])
-        let a = Txn.v1("a", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
-        let b = Txn.v1("b", original: "s1", product: "pro.monthly", purchase: at("2026-02-01"), expires: at("2026-03-01"))
+        let a = Txn.v1(
+            "a", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
+        let b = Txn.v1(
+            "b", original: "s1", product: "pro.monthly", purchase: at("2026-02-01"), expires: at("2026-03-01"))
         scenario.notifyV1(
             "DID_FAIL_TO_RENEW", at: at("2026-03-01"), original: "s1", transactions: [a, b],
-            renewals: [Renewal(original: "s1", autoRenew: true, intent: 2, billingRetry: true, grace: at("2026-03-07"))])
-        let c = Txn.v1("c", original: "s1", product: "pro.monthly", purchase: at("2026-03-05"), expires: at("2026-04-05"))
-        scenario.notifyV1("DID_RECOVER", at: at("2026-03-05"), original: "s1", transactions: [a, b, c], renewals: [Renewal(original: "s1")])
+            renewals: [Renewal(original: "s1", autoRenew: true, intent: 2, billingRetry: true, grace: at("2026-03-07"))]
+        )
+        let c = Txn.v1(
+            "c", original: "s1", product: "pro.monthly", purchase: at("2026-03-05"), expires: at("2026-04-05"))
+        scenario.notifyV1(
+            "DID_RECOVER", at: at("2026-03-05"), original: "s1", transactions: [a, b, c],
+            renewals: [Renewal(original: "s1")])
         // When
         let report = try scenario.report()
         // Then one episode for b (expiring in March), recovered in grace

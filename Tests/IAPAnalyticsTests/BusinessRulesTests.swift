@@ -1,8 +1,9 @@
 import Foundation
-@testable import IAPAnalytics
 import IAPFormats
 import IAPStore
 import Testing
+
+@testable import IAPAnalytics
 
 /// Every business rule has one home (``BusinessRules``, ``ChurnReason``, ``ProductType``,
 /// ``ConsumptionAnswerResult``, ``ReportColumns/countedActivityFiles``), and these tests fail when a model or a page
@@ -21,19 +22,28 @@ import Testing
         #expect(Self.models.count >= 30)
         let numbers = BusinessRules.byName.values.filter { $0 >= 1_000 }.map(String.init)
         for (path, sql) in Self.models {
-            for number in numbers { #expect(!sql.contains(number), "\(path) spells out \(number): use {{ rule('…') }}") }
-            #expect(sql.range(of: #"then\s+(70|85)\b"#, options: .regularExpression) == nil, "\(path): a proceeds percent spelt out")
+            for number in numbers {
+                #expect(!sql.contains(number), "\(path) spells out \(number): use {{ rule('…') }}")
+            }
+            #expect(
+                sql.range(of: #"then\s+(70|85)\b"#, options: .regularExpression) == nil,
+                "\(path): a proceeds percent spelt out")
         }
     }
 
     @Test func noModelComparesARuledColumnWithAQuotedLiteral() throws {
         let comparison = try NSRegularExpression(
             pattern: #"\b(product_type|reason|churn_type|result)\s*(=|<>|in)\s*\(?\s*'"#, options: [.caseInsensitive])
-        let codes = ChurnReason.allCases.map(\.rawValue).filter { $0 != "refunded" && $0 != "unknown" }
-            + ChurnType.allCases.map(\.rawValue) + ["auto_renewable", "non_renewing", "non_consumable", "in_doubt", "sending"]
+        let codes =
+            ChurnReason.allCases.map(\.rawValue).filter { $0 != "refunded" && $0 != "unknown" }
+            + ChurnType.allCases.map(\.rawValue) + [
+                "auto_renewable", "non_renewing", "non_consumable", "in_doubt", "sending",
+            ]
         for (path, sql) in Self.models {
             let matches = comparison.numberOfMatches(in: sql, range: NSRange(sql.startIndex..., in: sql))
-            #expect(matches == 0, "\(path) compares a ruled column with a literal: use {{ product_type('…') }} and its siblings")
+            #expect(
+                matches == 0,
+                "\(path) compares a ruled column with a literal: use {{ product_type('…') }} and its siblings")
             for code in codes { #expect(!sql.contains("'\(code)'"), "\(path) spells out '\(code)'") }
         }
     }
@@ -42,11 +52,17 @@ import Testing
         for (path, _) in Self.models {
             let text = SQLModelSource.embeddedText(path) ?? ""
             for dialect in [SQLDialect.sqlite, .postgres] {
-                #expect(throws: Never.self, "\(path)") { _ = try SQLTemplate(dialect: dialect, schema: "iaplens").render(text) }
+                #expect(throws: Never.self, "\(path)") {
+                    _ = try SQLTemplate(dialect: dialect, schema: "iaplens").render(text)
+                }
             }
         }
-        #expect(throws: SQLTemplate.Failure.self) { _ = try SQLTemplate(dialect: .sqlite, schema: "s").render("{{ product_type('consumables') }}") }
-        #expect(throws: SQLTemplate.Failure.self) { _ = try SQLTemplate(dialect: .sqlite, schema: "s").render("{{ rule('sixty_days') }}") }
+        #expect(throws: SQLTemplate.Failure.self) {
+            _ = try SQLTemplate(dialect: .sqlite, schema: "s").render("{{ product_type('consumables') }}")
+        }
+        #expect(throws: SQLTemplate.Failure.self) {
+            _ = try SQLTemplate(dialect: .sqlite, schema: "s").render("{{ rule('sixty_days') }}")
+        }
     }
 
     @Test func theChurnMappingsAgree() {
@@ -62,7 +78,9 @@ import Testing
 
     @Test func reportMonthsUnionsExactlyTheCountedActivityFiles() {
         let sql = SQLModelSource.embeddedText("marts/report_months.sql") ?? ""
-        let activity = sql.components(separatedBy: "activity_months as (").dropFirst().first?.components(separatedBy: "),").first ?? ""
+        let activity =
+            sql.components(separatedBy: "activity_months as (").dropFirst().first?.components(separatedBy: "),").first
+            ?? ""
         let refs = Set(SQLTemplate.references(in: activity).map { $0 + ".csv" })
         #expect(refs == Set(ReportColumns.countedActivityFiles))
     }
@@ -75,12 +93,15 @@ import Testing
         var scanned = 0
         for folder in ["IAPReports", "IAPAnalytics", "IAPConsumption", "iaplens", "IAPPipeline"] {
             let root = sources.appendingPathComponent(folder)
-            for file in FileManager.default.enumerator(atPath: root.path)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+            for file in FileManager.default.enumerator(atPath: root.path)?.compactMap({ $0 as? String }) ?? []
+            where file.hasSuffix(".swift") {
                 let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
                 scanned += 1
-                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//")
+                {
                     for phrase in phrases where line.contains(phrase) {
-                        Issue.record("\(folder)/\(file) spells out \"\(phrase)\": \(line.trimmingCharacters(in: .whitespaces))")
+                        Issue.record(
+                            "\(folder)/\(file) spells out \"\(phrase)\": \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }
             }

@@ -13,7 +13,9 @@ struct ChurnTests {
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
         scenario.notify("REFUND", at: at("2026-01-20"), t1.revoked(at: at("2026-01-20")))
-        scenario.notify("DID_RENEW", at: at("2026-06-01"), Txn.subscription("x", original: "other", purchase: at("2026-06-01"), expires: at("2026-07-01")))
+        scenario.notify(
+            "DID_RENEW", at: at("2026-06-01"),
+            Txn.subscription("x", original: "other", purchase: at("2026-06-01"), expires: at("2026-07-01")))
         // When
         let report = try scenario.report()
         // Then rule 1: refunded, in January (not February, the expiry month), not in expiration_intents
@@ -48,15 +50,16 @@ struct ChurnTests {
         #expect(report.allRows("churn.csv") == [["2026-01", "pro.monthly", "voluntary", "refunded", "1"]])
     }
 
-    @Test(arguments: [
-        ("VOLUNTARY", nil, "voluntary", "customer_canceled", "1"),
-        ("PRICE_INCREASE", nil, "voluntary", "price_increase_declined", "3"),
-        ("BILLING_RETRY", nil, "involuntary", "billing_error", "2"),
-        ("PRODUCT_NOT_FOR_SALE", nil, "other", "product_unavailable", "4"),
-        (nil, 3, "voluntary", "price_increase_declined", "3"),
-        (nil, nil, "other", "unknown", "5"),
-        ("VOLUNTARY", 1, "voluntary", "customer_canceled", "1"),
-    ] as [(String?, Int64?, String, String, String)])
+    @Test(
+        arguments: [
+            ("VOLUNTARY", nil, "voluntary", "customer_canceled", "1"),
+            ("PRICE_INCREASE", nil, "voluntary", "price_increase_declined", "3"),
+            ("BILLING_RETRY", nil, "involuntary", "billing_error", "2"),
+            ("PRODUCT_NOT_FOR_SALE", nil, "other", "product_unavailable", "4"),
+            (nil, 3, "voluntary", "price_increase_declined", "3"),
+            (nil, nil, "other", "unknown", "5"),
+            ("VOLUNTARY", 1, "voluntary", "customer_canceled", "1"),
+        ] as [(String?, Int64?, String, String, String)])
     func expiredSubtypeThenIntent(
         subtype: String?, intent: Int64?, churnType: String, reason: String, expirationIntent: String
     ) throws {
@@ -77,8 +80,12 @@ struct ChurnTests {
         // Given no EXPIRED (lost) and a renewal state with auto-renew off before T
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
-        scenario.notify("DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", at: at("2026-01-10"), t1, renewal: Renewal(original: "s1", autoRenew: false))
-        scenario.notify("DID_RENEW", at: at("2026-02-15"), Txn.subscription("x", original: "other", purchase: at("2026-02-15"), expires: at("2026-03-15")))
+        scenario.notify(
+            "DID_CHANGE_RENEWAL_STATUS", subtype: "AUTO_RENEW_DISABLED", at: at("2026-01-10"), t1,
+            renewal: Renewal(original: "s1", autoRenew: false))
+        scenario.notify(
+            "DID_RENEW", at: at("2026-02-15"),
+            Txn.subscription("x", original: "other", purchase: at("2026-02-15"), expires: at("2026-03-15")))
         // When
         let report = try scenario.report()
         // Then
@@ -91,22 +98,34 @@ struct ChurnTests {
         // Given t1 in billing retry (Apple already sets intent 2) and T some days after its expiry
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
-        scenario.notify("DID_FAIL_TO_RENEW", at: at("2026-02-01"), t1, renewal: Renewal(original: "s1", intent: 2, billingRetry: true))
-        scenario.notify("DID_RENEW", at: at("2026-02-01") + daysAfterExpiry * day, Txn.subscription("x", original: "other", purchase: at("2026-02-01"), expires: at("2026-09-01")))
+        scenario.notify(
+            "DID_FAIL_TO_RENEW", at: at("2026-02-01"), t1,
+            renewal: Renewal(original: "s1", intent: 2, billingRetry: true))
+        scenario.notify(
+            "DID_RENEW", at: at("2026-02-01") + daysAfterExpiry * day,
+            Txn.subscription("x", original: "other", purchase: at("2026-02-01"), expires: at("2026-09-01")))
         // When
         let report = try scenario.report()
         // Then under 60 days the episode is pending (no churn); from 60 days on it is billing_error
-        #expect(report.allRows("churn.csv") == (isChurn ? [["2026-02", "pro.monthly", "involuntary", "billing_error", "1"]] : []))
-        #expect(report.allRows("billing_retry.csv") == [["2026-02", "pro.monthly", "1", "0", "0", isChurn ? "1" : "0", isChurn ? "0" : "1"]])
+        #expect(
+            report.allRows("churn.csv")
+                == (isChurn ? [["2026-02", "pro.monthly", "involuntary", "billing_error", "1"]] : []))
+        #expect(
+            report.allRows("billing_retry.csv") == [
+                ["2026-02", "pro.monthly", "1", "0", "0", isChurn ? "1" : "0", isChurn ? "0" : "1"]
+            ])
     }
 
     @Test func noRenewalStateIsUnknownOnlyAfterSixtyDays() throws {
         // Given two subscriptions without any renewal state: one expired 61 days before T, one 10 days
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
-        let late = Txn.subscription("u1", original: "s2", product: "pro.yearly", purchase: at("2026-02-20"), expires: at("2026-03-24"))
+        let late = Txn.subscription(
+            "u1", original: "s2", product: "pro.yearly", purchase: at("2026-02-20"), expires: at("2026-03-24"))
         scenario.notify("SUBSCRIBED", at: at("2026-02-20"), late)
-        scenario.notify("DID_RENEW", at: at("2026-04-03"), Txn.subscription("x", original: "other", purchase: at("2026-04-01"), expires: at("2026-09-01")))
+        scenario.notify(
+            "DID_RENEW", at: at("2026-04-03"),
+            Txn.subscription("x", original: "other", purchase: at("2026-04-01"), expires: at("2026-09-01")))
         // When
         let report = try scenario.report()
         // Then only t1 churns, as unknown with intent 5
@@ -119,7 +138,9 @@ struct ChurnTests {
         let scenario = try Scenario()
         let trial = t1.freeTrial()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), trial)
-        scenario.notify("EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), trial, renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
+        scenario.notify(
+            "EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), trial,
+            renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
         // When
         let report = try scenario.report()
         // Then nothing to count: no churn, no sale
@@ -131,9 +152,12 @@ struct ChurnTests {
         // Given t1 expired voluntarily on Feb 1, and the customer came back on May 10
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
-        scenario.notify("EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), t1, renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
+        scenario.notify(
+            "EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), t1,
+            renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
         let t2 = Txn.subscription("t2", original: "s1", purchase: at("2026-05-10"), expires: at("2026-06-10"))
-        scenario.notify("SUBSCRIBED", subtype: "RESUBSCRIBE", at: at("2026-05-10"), t2, renewal: Renewal(original: "s1"))
+        scenario.notify(
+            "SUBSCRIBED", subtype: "RESUBSCRIBE", at: at("2026-05-10"), t2, renewal: Renewal(original: "s1"))
         // When
         let report = try scenario.report()
         // Then one churn in February, none for the active t2
@@ -146,11 +170,17 @@ struct ChurnTests {
         // Given V1 history: t1 expired Feb 1; auto-renew was turned off on Jan 15 (V1 pending_renewal_info),
         // the customer resubscribed on Apr 1 (E), and a renewal state after E says auto-renew on
         let scenario = try Scenario()
-        let v1t1 = Txn.v1("t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
-        let v1t2 = Txn.v1("t2", original: "s1", product: "pro.monthly", purchase: at("2026-04-01"), expires: at("2026-05-01"))
+        let v1t1 = Txn.v1(
+            "t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
+        let v1t2 = Txn.v1(
+            "t2", original: "s1", product: "pro.monthly", purchase: at("2026-04-01"), expires: at("2026-05-01"))
         try scenario.products([("pro.monthly", "auto_renewable", "EUR", 4_990)])
-        scenario.notifyV1("DID_CHANGE_RENEWAL_STATUS", at: at("2026-01-15"), original: "s1", transactions: [v1t1], renewals: [Renewal(original: "s1", autoRenew: false)])
-        scenario.notifyV1("INTERACTIVE_RENEWAL", at: at("2026-04-01"), original: "s1", transactions: [v1t1, v1t2], renewals: [Renewal(original: "s1", autoRenew: true)])
+        scenario.notifyV1(
+            "DID_CHANGE_RENEWAL_STATUS", at: at("2026-01-15"), original: "s1", transactions: [v1t1],
+            renewals: [Renewal(original: "s1", autoRenew: false)])
+        scenario.notifyV1(
+            "INTERACTIVE_RENEWAL", at: at("2026-04-01"), original: "s1", transactions: [v1t1, v1t2],
+            renewals: [Renewal(original: "s1", autoRenew: true)])
         // When
         let report = try scenario.report()
         // Then customer_canceled in February
@@ -165,14 +195,22 @@ struct ChurnTests {
         // Given t1 (V1) renewed and then failing to renew, both bodies dated by t1's purchase, and T 73 days after expiry
         let scenario = try Scenario(engine: try engine.freshStore())
         try scenario.products([("pro.monthly", "auto_renewable", "EUR", 4_990)])
-        let v1t1 = Txn.v1("t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
-        let renewed = { scenario.notifyV1("DID_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1], renewals: [Renewal(original: "s1", autoRenew: true)]) }
+        let v1t1 = Txn.v1(
+            "t1", original: "s1", product: "pro.monthly", purchase: at("2026-01-01"), expires: at("2026-02-01"))
+        let renewed = {
+            scenario.notifyV1(
+                "DID_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1],
+                renewals: [Renewal(original: "s1", autoRenew: true)])
+        }
         let failed = {
-            scenario.notifyV1("DID_FAIL_TO_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1],
-                              renewals: [Renewal(original: "s1", intent: 2, billingRetry: true)])
+            scenario.notifyV1(
+                "DID_FAIL_TO_RENEW", at: at("2026-01-01"), original: "s1", transactions: [v1t1],
+                renewals: [Renewal(original: "s1", intent: 2, billingRetry: true)])
         }
         if failureFirst { _ = failed(); _ = renewed() } else { _ = renewed(); _ = failed() }
-        scenario.notify("DID_RENEW", at: at("2026-04-15"), Txn.subscription("x", original: "other", purchase: at("2026-04-01"), expires: at("2026-09-01")))
+        scenario.notify(
+            "DID_RENEW", at: at("2026-04-15"),
+            Txn.subscription("x", original: "other", purchase: at("2026-04-01"), expires: at("2026-09-01")))
         // When
         let report = try scenario.report()
         // Then the billing retry decides: involuntary, intent 2
@@ -184,7 +222,9 @@ struct ChurnTests {
         // Given a Production churn, a Sandbox one and a TEST notification
         let scenario = try Scenario()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), t1)
-        scenario.notify("EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), t1, renewal: Renewal(original: "s1", autoRenew: false))
+        scenario.notify(
+            "EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-01"), t1,
+            renewal: Renewal(original: "s1", autoRenew: false))
         let sandbox = Txn.subscription("sb1", original: "sbs1", purchase: at("2026-01-01"), expires: at("2026-02-01"))
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), sandbox, environment: "Sandbox")
         scenario.notify("EXPIRED", subtype: "BILLING_RETRY", at: at("2026-02-01"), sandbox, environment: "Sandbox")
@@ -207,6 +247,9 @@ struct ChurnTests {
         // When
         let report = try scenario.report(AnalysisOptions(environment: "Sandbox", bundleId: "com.example.app"))
         // Then only the Sandbox sale
-        #expect(report.allRows("reconciliation.csv") == [["2026-03", "USD", "auto_renewable", "1", "9990", "0", "0", "9990", "6993", "0", "0", "0"]])
+        #expect(
+            report.allRows("reconciliation.csv") == [
+                ["2026-03", "USD", "auto_renewable", "1", "9990", "0", "0", "9990", "6993", "0", "0", "0"]
+            ])
     }
 }

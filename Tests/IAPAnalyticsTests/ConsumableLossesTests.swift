@@ -25,15 +25,18 @@ struct ConsumableLossesTests {
         let report = try scenario.report()
         // Then January has only c2 (c1's refund was reversed: newest snapshot); the decline and reversal
         // count in the months they were signed
-        #expect(report.rows("2026-01", "consumable_losses.csv") == [
-            ["2026-01", "coins.100", "USD", "1", "1990", "1393", "0", "0", "0"],
-        ])
-        #expect(report.rows("2026-02", "consumable_losses.csv") == [
-            ["2026-02", "coins.100", "USD", "0", "0", "0", "0", "1", "0"],
-        ])
-        #expect(report.rows("2026-03", "consumable_losses.csv") == [
-            ["2026-03", "coins.100", "USD", "0", "0", "0", "0", "0", "1"],
-        ])
+        #expect(
+            report.rows("2026-01", "consumable_losses.csv") == [
+                ["2026-01", "coins.100", "USD", "1", "1990", "1393", "0", "0", "0"]
+            ])
+        #expect(
+            report.rows("2026-02", "consumable_losses.csv") == [
+                ["2026-02", "coins.100", "USD", "0", "0", "0", "0", "1", "0"]
+            ])
+        #expect(
+            report.rows("2026-03", "consumable_losses.csv") == [
+                ["2026-03", "coins.100", "USD", "0", "0", "0", "0", "0", "1"]
+            ])
     }
 
     @Test func refundAfterAConsumptionRequestCounts() throws {
@@ -46,8 +49,9 @@ struct ConsumableLossesTests {
         // When
         let report = try scenario.report()
         // Then
-        #expect(report.rows("2026-01", "consumable_losses.csv") == [
-            ["2026-01", "coins.100", "USD", "1", "1990", "1393", "1", "0", "0"],
-        ])
+        #expect(
+            report.rows("2026-01", "consumable_losses.csv") == [
+                ["2026-01", "coins.100", "USD", "1", "1990", "1393", "1", "0", "0"]
+            ])
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
-@testable import IAPAnalytics
 import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPAnalytics
 
 /// `analyze` builds nothing when the marts were built from what the store holds now, with the same options and
 /// models: a scheduled run that found nothing new costs no analysis.
@@ -26,12 +27,16 @@ struct CurrentModelsTests {
     /// A row no build writes, left in `churn` to tell whether the marts were built again.
     func markChurn(_ store: any StoreEngine) throws {
         _ = try store.write { connection in
-            try connection.execute("insert into churn (month, product_id, churn_type, reason, subscriptions) values ('1999-01', 'marker', 'other', 'unknown', 1)")
+            try connection.execute(
+                "insert into churn (month, product_id, churn_type, reason, subscriptions) values ('1999-01', 'marker', 'other', 'unknown', 1)"
+            )
         }
     }
 
     func isMarked(_ store: any StoreEngine) throws -> Bool {
-        try store.read { connection in try connection.integer("select count(*) from churn where product_id = 'marker'") == 1 }
+        try store.read { connection in
+            try connection.integer("select count(*) from churn where product_id = 'marker'") == 1
+        }
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -58,7 +63,8 @@ struct CurrentModelsTests {
         #expect(afterNewData.asOf == at("2026-02-12"))
         // Other options.
         try markChurn(scenario.engine)
-        let otherOptions = try Analyzer(store: scenario.engine).analyze(AnalysisOptions(bundleId: "com.example.app", smallBusiness: true))
+        let otherOptions = try Analyzer(store: scenario.engine).analyze(
+            AnalysisOptions(bundleId: "com.example.app", smallBusiness: true))
         #expect(!otherOptions.modelsWereCurrent)
         #expect(try !isMarked(scenario.engine))
         // A mart dropped by hand.

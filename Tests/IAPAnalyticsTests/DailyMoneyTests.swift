@@ -16,7 +16,8 @@ struct DailyMoneyTests {
         let scenario = try Scenario(engine: store)
         let lastOfDay = at("2026-03-02") - 1
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-05"), Txn.consumable("a", purchase: lastOfDay, price: 1_000))
-        scenario.notify("ONE_TIME_CHARGE", at: at("2026-03-05"), Txn.consumable("b", purchase: lastOfDay + 1, price: 2_000))
+        scenario.notify(
+            "ONE_TIME_CHARGE", at: at("2026-03-05"), Txn.consumable("b", purchase: lastOfDay + 1, price: 2_000))
         scenario.notify(
             "REFUND", at: at("2026-03-05"),
             Txn.consumable("c", purchase: lastOfDay + 1, price: 4_000).revoked(at: at("2026-03-04") + 12 * 3_600_000))
@@ -27,11 +28,12 @@ struct DailyMoneyTests {
                 [$0[0].text ?? "", $0[1].text ?? "", String($0[2].integer ?? 0), String($0[3].integer ?? 0)]
             }
         }
-        #expect(rows == [
-            ["1969-12-31", "USD", "8000", "0"],
-            ["2026-03-01", "USD", "1000", "0"],
-            ["2026-03-02", "USD", "6000", "0"],
-            ["2026-03-04", "USD", "0", "4000"],
-        ])
+        #expect(
+            rows == [
+                ["1969-12-31", "USD", "8000", "0"],
+                ["2026-03-01", "USD", "1000", "0"],
+                ["2026-03-02", "USD", "6000", "0"],
+                ["2026-03-04", "USD", "0", "4000"],
+            ])
     }
 }

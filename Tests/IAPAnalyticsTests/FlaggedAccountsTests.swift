@@ -27,12 +27,18 @@ struct FlaggedAccountsTests {
             scenario.notify("REFUND", at: refundTime, txn.revoked(at: refundTime))
         }
         // When
-        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .highRateRefunds: 99])))
+        let report = try scenario.report(
+            AnalysisOptions(
+                bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .highRateRefunds: 99])))
         // Then acct-1 (mapped by accounts.csv) is flagged in March; tok-b only in April
         // The contract's columns (the review queue's follow them).
-        #expect(report.rows("2026-03", "flagged_accounts.csv").map { Array($0.prefix(11)) } == [
-            ["acct-1", "repeat_refunds", "3", "3", "0", "3", "3", "2026-03-02T00:00:00Z", "2026-03-31T23:59:59Z", "a1;a2;a3", "2026-03"],
-        ])
+        #expect(
+            report.rows("2026-03", "flagged_accounts.csv").map { Array($0.prefix(11)) } == [
+                [
+                    "acct-1", "repeat_refunds", "3", "3", "0", "3", "3", "2026-03-02T00:00:00Z", "2026-03-31T23:59:59Z",
+                    "a1;a2;a3", "2026-03",
+                ]
+            ])
         #expect(report.rows("2026-04", "flagged_accounts.csv").map { $0[0] } == ["acct-1", "tok-b"])
     }
 
@@ -64,17 +70,21 @@ struct FlaggedAccountsTests {
         let refunded = [coin("r1", "2026-02-01"), coin("r2", "2026-02-02")]
         let later = [coin("p1", "2026-03-28"), coin("p2", "2026-03-28"), coin("p3", "2026-04-02")]
         let free = Txn.consumable("f1", purchase: at("2026-03-25"), price: 0, token: "tok-a")
-        for txn in refunded + later + [free] { scenario.notify("ONE_TIME_CHARGE", at: txn.fields.purchaseDate ?? 0, txn) }
+        for txn in refunded + later + [free] {
+            scenario.notify("ONE_TIME_CHARGE", at: txn.fields.purchaseDate ?? 0, txn)
+        }
         for (index, txn) in refunded.enumerated() {
             let refundTime = at("2026-03-0\(index + 1)")
             scenario.notify("REFUND", at: refundTime, txn.revoked(at: refundTime))
         }
-        let report = try scenario.report(AnalysisOptions(
-            bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .repeatRefunds: 99])))
+        let report = try scenario.report(
+            AnalysisOptions(
+                bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99, .repeatRefunds: 99])))
         // r1, r2, p1, p2: four paid purchases before April 1st, two of them refunded: a rate of one half.
-        #expect(report.rows("2026-03", "flagged_accounts.csv").map { [$0[0], $0[1], $0[5], $0[6]] } == [
-            ["tok-a", "high_refund_rate", "4", "2"],
-        ])
+        #expect(
+            report.rows("2026-03", "flagged_accounts.csv").map { [$0[0], $0[1], $0[5], $0[6]] } == [
+                ["tok-a", "high_refund_rate", "4", "2"]
+            ])
         // April's window ends on May 1st: p3 counts too, and 2 of 5 is under one half.
         #expect(report.rows("2026-04", "flagged_accounts.csv").isEmpty)
     }
@@ -91,19 +101,29 @@ struct FlaggedAccountsTests {
         scenario.notify("REFUND_DECLINED", at: at("2026-03-06"), coin("c9", "2026-03-01"))
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-07-01"), coin("z", "2026-07-01", token: "someone-else"))
         // When
-        let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99])))
+        let report = try scenario.report(
+            AnalysisOptions(bundleId: "com.example.app", thresholds: thresholds([.burstRefunds: 99])))
         // Then (c9, declined, is a third purchase: 2 of 3 refunded) flagged from March on; in July the window columns are zero or empty
         #expect(report.rows("2026-01", "flagged_accounts.csv").isEmpty)
-        #expect(report.rows("2026-03", "flagged_accounts.csv").map { Array($0.prefix(11)) } == [
-            ["tok-a", "high_refund_rate", "2", "2", "1", "3", "2", "2026-01-05T00:00:00Z", "2026-03-05T00:00:00Z", "c1;c2", "2026-03"],
-        ])
-        #expect(report.rows("2026-07", "flagged_accounts.csv") == [
-            ["tok-a", "high_refund_rate", "0", "0", "0", "3", "2", "", "", "", "2026-07", "carried", "2026-03", "0", "", ""],
-        ])
+        #expect(
+            report.rows("2026-03", "flagged_accounts.csv").map { Array($0.prefix(11)) } == [
+                [
+                    "tok-a", "high_refund_rate", "2", "2", "1", "3", "2", "2026-01-05T00:00:00Z",
+                    "2026-03-05T00:00:00Z", "c1;c2", "2026-03",
+                ]
+            ])
+        #expect(
+            report.rows("2026-07", "flagged_accounts.csv") == [
+                [
+                    "tok-a", "high_refund_rate", "0", "0", "0", "3", "2", "", "", "", "2026-07", "carried", "2026-03",
+                    "0", "", "",
+                ]
+            ])
         let timeline = try #require(report.months.first { $0.month == "2026-07" }?.flaggedTimelines.first)
-        #expect(timeline.events.map(\.kind) == [
-            "purchase", "purchase", "refund", "purchase", "refund", "refund_declined",
-        ])
+        #expect(
+            timeline.events.map(\.kind) == [
+                "purchase", "purchase", "refund", "purchase", "refund", "refund_declined",
+            ])
     }
 
     @Test func unlinkedAccountsAreNeverFlagged() throws {
@@ -133,7 +153,10 @@ struct FlaggedAccountsTests {
         // When
         let report = try scenario.report()
         // Then sub:s1 is flagged by both lifetime and window rules
-        #expect(report.rows("2026-01", "flagged_accounts.csv").map { $0[0...1] } == [["sub:s1", "high_refund_rate;repeat_refunds"]])
+        #expect(
+            report.rows("2026-01", "flagged_accounts.csv").map { $0[0...1] } == [
+                ["sub:s1", "high_refund_rate;repeat_refunds"]
+            ])
     }
 }
 

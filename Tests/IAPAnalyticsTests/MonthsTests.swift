@@ -10,7 +10,9 @@ struct MonthsTests {
         let scenario = try Scenario()
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-01-10"), Txn.consumable("c1", purchase: at("2026-01-10")))
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-04-10"), Txn.consumable("c2", purchase: at("2026-04-10")))
-        scenario.notify("CONSUMPTION_REQUEST", at: at("2026-05-02"), Txn.consumable("c2", purchase: at("2026-04-10")), verified: false)
+        scenario.notify(
+            "CONSUMPTION_REQUEST", at: at("2026-05-02"), Txn.consumable("c2", purchase: at("2026-04-10")),
+            verified: false)
         return scenario
     }
 
@@ -50,10 +52,14 @@ struct MonthsTests {
         #expect(throws: AnalysisError.monthAfterData(month: "2026-06", asOf: "2026-05-02T00:00:00Z")) {
             try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-05", "2026-06"]))
         }
-        #expect(try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-05"])).monthNames == ["2026-05"])
+        #expect(
+            try scenario.report(AnalysisOptions(bundleId: "com.example.app", months: ["2026-05"])).monthNames == [
+                "2026-05"
+            ])
         // With --as-of in February, March is after it.
         #expect(throws: AnalysisError.monthAfterData(month: "2026-03", asOf: "2026-02-15T00:00:00Z")) {
-            try scenario.report(AnalysisOptions(bundleId: "com.example.app", asOf: at("2026-02-15"), months: ["2026-03"]))
+            try scenario.report(
+                AnalysisOptions(bundleId: "com.example.app", asOf: at("2026-02-15"), months: ["2026-03"]))
         }
     }
 
@@ -62,9 +68,12 @@ struct MonthsTests {
     /// taken from a join with the months of activity, which were none.
     @Test func anArchiveWithoutCountedActivityWritesItsObservedMonths() throws {
         let scenario = try Scenario()
-        let trial = Txn.subscription("t1", original: "s1", purchase: at("2026-01-05"), expires: at("2026-01-12")).freeTrial()
+        let trial = Txn.subscription("t1", original: "s1", purchase: at("2026-01-05"), expires: at("2026-01-12"))
+            .freeTrial()
         scenario.notify("SUBSCRIBED", at: at("2026-01-05"), trial)
-        scenario.notify("EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-12"), trial, renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
+        scenario.notify(
+            "EXPIRED", subtype: "VOLUNTARY", at: at("2026-02-12"), trial,
+            renewal: Renewal(original: "s1", autoRenew: false, intent: 1))
         let report = try scenario.report()
         #expect(report.monthNames == ["2026-01", "2026-02"])
         #expect(report.months.map(\.isEmpty) == [true, true])
@@ -102,7 +111,8 @@ struct MonthsTests {
         let key = try #require(try scenario.store.read { try $0.text("select model_key from analysis_parameters") })
         #expect(key.range(of: #"\|models [0-9a-f]{16}$"#, options: .regularExpression) != nil, "\(key)")
         _ = try scenario.store.write { connection in
-            try connection.execute("update analysis_parameters set model_key = replace(model_key, '|models ', '|models 0')")
+            try connection.execute(
+                "update analysis_parameters set model_key = replace(model_key, '|models ', '|models 0')")
         }
         #expect(throws: AnalysisError.analyzedWithOtherOptions) { try analyzer.reportSet(options) }
     }
@@ -120,9 +130,10 @@ struct MonthsTests {
         // When
         let report = try scenario.report()
         // Then
-        #expect(report.rows("2026-03", "order_lookups.csv") == [
-            ["2026-03", "BAD", "BAD", "invalid", "0", "", "", "", "order not found"],
-            ["2026-03", "MQ1", "MQ1", "valid", "2", "c1;c2", "c1", "acct-1;tok-b", ""],
-        ])
+        #expect(
+            report.rows("2026-03", "order_lookups.csv") == [
+                ["2026-03", "BAD", "BAD", "invalid", "0", "", "", "", "order not found"],
+                ["2026-03", "MQ1", "MQ1", "valid", "2", "c1;c2", "c1", "acct-1;tok-b", ""],
+            ])
     }
 }

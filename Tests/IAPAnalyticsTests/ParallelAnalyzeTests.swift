@@ -1,8 +1,9 @@
 import Foundation
-@testable import IAPAnalytics
 import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPAnalytics
 
 /// `analyze` on several SQLite connections (SQLModelScheduler over SQLiteModelWorkspace) against the same build
 /// on one connection: the same marts, nothing published on failure, nothing left beside the store.
@@ -10,7 +11,8 @@ import Testing
 struct ParallelAnalyzeTests {
     /// A store file in a fresh folder.
     func storePath() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-parallel-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-parallel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder.appendingPathComponent("store.sqlite").path
     }
@@ -30,8 +32,11 @@ struct ParallelAnalyzeTests {
                 let txn = Txn.subscription(
                     "\(original)-\(month)", original: original, purchase: purchase, expires: purchase + 30 * day,
                     token: "tok-\(user)")
-                scenario.notify(month == 1 ? "SUBSCRIBED" : "DID_RENEW", at: purchase, txn, renewal: Renewal(original: original))
-                if user == 2 && month == 2 { scenario.notify("REFUND", at: purchase + 3 * day, txn.revoked(at: purchase + 3 * day)) }
+                scenario.notify(
+                    month == 1 ? "SUBSCRIBED" : "DID_RENEW", at: purchase, txn, renewal: Renewal(original: original))
+                if user == 2 && month == 2 {
+                    scenario.notify("REFUND", at: purchase + 3 * day, txn.revoked(at: purchase + 3 * day))
+                }
             }
         }
         for index in 0..<5 {
@@ -40,7 +45,9 @@ struct ParallelAnalyzeTests {
             scenario.notify("ONE_TIME_CHARGE", at: purchase, coin)
             if index < 4 { scenario.notify("REFUND", at: purchase + day, coin.revoked(at: purchase + day)) }
         }
-        scenario.notify("CONSUMPTION_REQUEST", at: at("2026-03-07"), Txn.consumable("c4", purchase: at("2026-03-05"), token: "tok-ring"))
+        scenario.notify(
+            "CONSUMPTION_REQUEST", at: at("2026-03-07"),
+            Txn.consumable("c4", purchase: at("2026-03-05"), token: "tok-ring"))
         return scenario
     }
 
@@ -65,10 +72,11 @@ struct ParallelAnalyzeTests {
         // Given a store file with activity in every mart
         let path = try storePath()
         let scenario = try busyScenario(path: path)
-        #expect(try scenario.store.makeModelWorkspace(workers: 2).map { workspace in
-            defer { workspace.close() }
-            return workspace.workerCount
-        } == 2)
+        #expect(
+            try scenario.store.makeModelWorkspace(workers: 2).map { workspace in
+                defer { workspace.close() }
+                return workspace.workerCount
+            } == 2)
         // When analysed on two connections, then on one
         let parallelReport = try scenario.report(modelWorkers: 2)
         let parallel = try marts(scenario.store)
@@ -97,7 +105,8 @@ struct ParallelAnalyzeTests {
         #expect(throws: AnalysisError.self) {
             defer { workspace.close() }
             try SQLModelScheduler(runner: SQLModelRunner(models: models), workspace: workspace)
-                .run(AnalysisOptions(bundleId: "com.example.app", asOf: at("2027-01-01")), key: "other", schema: "main") { _ in }
+                .run(AnalysisOptions(bundleId: "com.example.app", asOf: at("2027-01-01")), key: "other", schema: "main")
+            { _ in }
         }
         // Then every mart is as it was (the other options' as-of would have changed them) and nothing is left
         #expect(try marts(scenario.store) == before)
@@ -131,8 +140,10 @@ struct ParallelAnalyzeTests {
         #expect(parallelReport == serialReport)
         #expect(!(parallel["flagged_accounts"] ?? []).isEmpty)
         let schema = try PostgresURL(url).schema
-        #expect(try store.read { connection in
-            try connection.integer("select count(*) from pg_namespace where nspname = ?", [.text(schema + "_models")])
-        } == 0)
+        #expect(
+            try store.read { connection in
+                try connection.integer(
+                    "select count(*) from pg_namespace where nspname = ?", [.text(schema + "_models")])
+            } == 0)
     }
 }

@@ -28,12 +28,14 @@ struct ReconciliationTests {
         // When
         let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", smallBusiness: true))
         // Then proceeds = (1990×85+50)/100 − (995×85+50)/100 = 1692 − 846 = 846
-        #expect(report.rows("2026-01", "reconciliation.csv") == [
-            ["2026-01", "USD", "consumable", "1", "1990", "1", "995", "995", "846", "0", "0", "0"],
-        ])
-        #expect(report.rows("2026-01", "consumable_losses.csv") == [
-            ["2026-01", "coins.100", "USD", "1", "995", "846", "0", "0", "0"],
-        ])
+        #expect(
+            report.rows("2026-01", "reconciliation.csv") == [
+                ["2026-01", "USD", "consumable", "1", "1990", "1", "995", "995", "846", "0", "0", "0"]
+            ])
+        #expect(
+            report.rows("2026-01", "consumable_losses.csv") == [
+                ["2026-01", "coins.100", "USD", "1", "995", "846", "0", "0", "0"]
+            ])
     }
 
     @Test func v1PricedFromTheFirstCatalogRowElseUnpriced() throws {
@@ -44,19 +46,25 @@ struct ReconciliationTests {
             ("pro.monthly", "auto_renewable", "EUR", 4_990),
             ("pro.monthly", "auto_renewable", "USD", 5_990),
         ])
-        let listed = Txn.v1("a", original: "a", product: "pro.monthly", purchase: at("2026-01-03"), expires: at("2026-02-03"))
-        let trial = Txn.v1("b", original: "b", product: "pro.monthly", purchase: at("2026-01-04"), expires: at("2026-01-11"), trial: true)
-        let unlisted = Txn.v1("c", original: "c", product: "old.sub", purchase: at("2026-01-05"), expires: at("2026-02-05"))
+        let listed = Txn.v1(
+            "a", original: "a", product: "pro.monthly", purchase: at("2026-01-03"), expires: at("2026-02-03"))
+        let trial = Txn.v1(
+            "b", original: "b", product: "pro.monthly", purchase: at("2026-01-04"), expires: at("2026-01-11"),
+            trial: true)
+        let unlisted = Txn.v1(
+            "c", original: "c", product: "old.sub", purchase: at("2026-01-05"), expires: at("2026-02-05"))
         let lifetime = Txn.v1("d", original: "d", product: "lifetime", purchase: at("2026-01-06"))
-        scenario.notifyV1("INITIAL_BUY", at: at("2026-01-06"), original: "a", transactions: [listed, trial, unlisted, lifetime])
+        scenario.notifyV1(
+            "INITIAL_BUY", at: at("2026-01-06"), original: "a", transactions: [listed, trial, unlisted, lifetime])
         // When
         let report = try scenario.report(AnalysisOptions(bundleId: "com.example.app", asOf: at("2026-01-31")))
         // Then EUR priced; the unlisted ones are unpriced (XXX), typed by expiry; the trial is not a sale
-        #expect(report.rows("2026-01", "reconciliation.csv") == [
-            ["2026-01", "EUR", "auto_renewable", "1", "4990", "0", "0", "4990", "3493", "0", "0", "0"],
-            ["2026-01", "XXX", "auto_renewable", "1", "0", "0", "0", "0", "0", "0", "0", "1"],
-            ["2026-01", "XXX", "unknown", "1", "0", "0", "0", "0", "0", "0", "0", "1"],
-        ])
+        #expect(
+            report.rows("2026-01", "reconciliation.csv") == [
+                ["2026-01", "EUR", "auto_renewable", "1", "4990", "0", "0", "4990", "3493", "0", "0", "0"],
+                ["2026-01", "XXX", "auto_renewable", "1", "0", "0", "0", "0", "0", "0", "0", "1"],
+                ["2026-01", "XXX", "unknown", "1", "0", "0", "0", "0", "0", "0", "0", "1"],
+            ])
     }
 
     @Test func refundOfAnEarlierPurchaseIsPriorPeriod() throws {
@@ -71,11 +79,13 @@ struct ReconciliationTests {
         // When
         let report = try scenario.report()
         // Then
-        #expect(report.rows("2025-12", "reconciliation.csv") == [
-            ["2025-12", "USD", "consumable", "1", "1000", "0", "0", "1000", "700", "0", "0", "0"],
-        ])
-        #expect(report.rows("2026-01", "reconciliation.csv") == [
-            ["2026-01", "USD", "consumable", "1", "2000", "2", "3000", "-1000", "-700", "1", "1000", "0"],
-        ])
+        #expect(
+            report.rows("2025-12", "reconciliation.csv") == [
+                ["2025-12", "USD", "consumable", "1", "1000", "0", "0", "1000", "700", "0", "0", "0"]
+            ])
+        #expect(
+            report.rows("2026-01", "reconciliation.csv") == [
+                ["2026-01", "USD", "consumable", "1", "2000", "2", "3000", "-1000", "-700", "1", "1000", "0"]
+            ])
     }
 }

@@ -18,10 +18,11 @@ struct RefundsTests {
         // When
         let report = try scenario.report()
         // Then
-        #expect(report.rows("2026-01", "refunds.csv") == [
-            ["2026-01", "auto_renewable", "pro.monthly", "USD", "1", "3330", "1", "0", "0"],
-            ["2026-01", "consumable", "coins.100", "USD", "1", "995", "1", "0", "0"],
-        ])
+        #expect(
+            report.rows("2026-01", "refunds.csv") == [
+                ["2026-01", "auto_renewable", "pro.monthly", "USD", "1", "3330", "1", "0", "0"],
+                ["2026-01", "consumable", "coins.100", "USD", "1", "995", "1", "0", "0"],
+            ])
     }
 
     @Test func reversedRefundClearsAndARefundAgainCounts() throws {
@@ -34,19 +35,24 @@ struct RefundsTests {
         let reversed = try scenario.report()
         // Then there is no refund at all
         #expect(reversed.allRows("refunds.csv").isEmpty)
-        #expect(reversed.rows("2026-01", "consumable_losses.csv") == [["2026-01", "coins.100", "USD", "0", "0", "0", "0", "0", "1"]])
+        #expect(
+            reversed.rows("2026-01", "consumable_losses.csv") == [
+                ["2026-01", "coins.100", "USD", "0", "0", "0", "0", "0", "1"]
+            ])
 
         // When it is refunded again (lookup only)
         scenario.refundHistory(at: at("2026-02-03"), coins.revoked(at: at("2026-02-03")))
         let again = try scenario.report()
         // Then one refund in February, found by lookups only (the notification reported another revocation)
-        #expect(again.allRows("refunds.csv") == [["2026-02", "consumable", "coins.100", "USD", "1", "1990", "0", "1", "0"]])
+        #expect(
+            again.allRows("refunds.csv") == [["2026-02", "consumable", "coins.100", "USD", "1", "1990", "0", "1", "0"]])
     }
 
     @Test func familySharedRevokeIsNotARefund() throws {
         // Given a family-shared subscription revoked (REVOKE)
         let scenario = try Scenario()
-        let shared = Txn.subscription("f1", original: "fs1", purchase: at("2026-01-01"), expires: at("2026-02-01")).familyShared()
+        let shared = Txn.subscription("f1", original: "fs1", purchase: at("2026-01-01"), expires: at("2026-02-01"))
+            .familyShared()
         scenario.notify("SUBSCRIBED", at: at("2026-01-01"), shared)
         scenario.notify("REVOKE", at: at("2026-01-15"), shared.revoked(at: at("2026-01-15")))
         // When
@@ -69,10 +75,11 @@ struct RefundsTests {
         // When
         let report = try scenario.report()
         // Then both are from lookups only; the V1 one is unpriced with currency XXX
-        #expect(report.rows("2026-01", "refunds.csv") == [
-            ["2026-01", "consumable", "coins.100", "USD", "1", "1990", "0", "1", "0"],
-            ["2026-01", "unknown", "gems.legacy", "XXX", "1", "0", "0", "1", "1"],
-        ])
+        #expect(
+            report.rows("2026-01", "refunds.csv") == [
+                ["2026-01", "consumable", "coins.100", "USD", "1", "1990", "0", "1", "0"],
+                ["2026-01", "unknown", "gems.legacy", "XXX", "1", "0", "0", "1", "1"],
+            ])
         #expect(report.dataQuality.unpricedTransactions == 1)
     }
 }

@@ -14,7 +14,9 @@ import Testing
     }
 
     private func queue(_ report: ReportSet, _ month: String, _ account: String) -> [String]? {
-        guard let row = report.rows(month, "flagged_accounts.csv").first(where: { $0[0] == account }) else { return nil }
+        guard let row = report.rows(month, "flagged_accounts.csv").first(where: { $0[0] == account }) else {
+            return nil
+        }
         return Array(row[11...])
     }
 
@@ -27,7 +29,8 @@ import Testing
         // Cleared in February; a new refund in March, after the review.
         try ReferenceWriter(store: scenario.engine).replaceReviews([
             AccountReviewReference(
-                line: 2, accountId: "acct-1", decision: "cleared", reviewedAtMs: at("2026-02-15"), reviewer: "kim", note: "friendly fraud, refunded once"),
+                line: 2, accountId: "acct-1", decision: "cleared", reviewedAtMs: at("2026-02-15"), reviewer: "kim",
+                note: "friendly fraud, refunded once")
         ])
         buyAndRefund(scenario, "a9", token: "acct-1", bought: "2026-03-10", refunded: "2026-03-11")
         let report = try scenario.report()
@@ -50,13 +53,16 @@ import Testing
         }
         // Four more purchases bring the lifetime rate under 50 %; by June the window holds no refund.
         for (index, day) in ["2026-02-01", "2026-02-02", "2026-02-03", "2026-02-04"].enumerated() {
-            scenario.notify("ONE_TIME_CHARGE", at: at(day), Txn.consumable("p\(index)", purchase: at(day), token: "acct-2"))
+            scenario.notify(
+                "ONE_TIME_CHARGE", at: at(day), Txn.consumable("p\(index)", purchase: at(day), token: "acct-2"))
         }
         let asked = Txn.consumable("q1", purchase: at("2026-06-01"), token: "acct-2")
         scenario.notify("ONE_TIME_CHARGE", at: at("2026-06-01"), asked)
         scenario.notify("CONSUMPTION_REQUEST", at: at("2026-06-02"), asked)
         try ReferenceWriter(store: scenario.engine).replaceReviews([
-            AccountReviewReference(line: 2, accountId: "acct-2", decision: "confirmed", reviewedAtMs: at("2026-01-20"), reviewer: "lee", note: "ring"),
+            AccountReviewReference(
+                line: 2, accountId: "acct-2", decision: "confirmed", reviewedAtMs: at("2026-01-20"), reviewer: "lee",
+                note: "ring")
         ])
         let report = try scenario.report()
         let request = try #require(report.rows("2026-06", "consumption_requests.csv").first)

@@ -86,7 +86,11 @@ struct SQLModelCatalogTests {
                 #expect(!rendered.contains("{{"), "\(model.name) on \(dialect)")
             }
         }
-        #expect(throws: SQLTemplate.Failure.self) { try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ ref('nope') }}") }
-        #expect(throws: SQLTemplate.Failure.self) { try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ nope(x) }}") }
+        #expect(throws: SQLTemplate.Failure.self) {
+            try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ ref('nope') }}")
+        }
+        #expect(throws: SQLTemplate.Failure.self) {
+            try SQLTemplate(dialect: .sqlite, schema: "main").render("{{ nope(x) }}")
+        }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-@testable import IAPAnalytics
 import Testing
+
+@testable import IAPAnalytics
 
 /// Which model a free worker takes next in a build on several connections.
 @Suite("SQLModelSchedule")

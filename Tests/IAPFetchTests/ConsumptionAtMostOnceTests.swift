@@ -19,8 +19,11 @@ import Testing
             data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
             bundleId: world.app.bundleId, faults: faults)
         let url = try server.start()
-        let (apiKey, _) = try AppStoreAPIKey.load(path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
-        let policy = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), attemptTimeout: .seconds(2))
+        let (apiKey, _) = try AppStoreAPIKey.load(
+            path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+        let policy = RetryPolicy(
+            maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+            attemptTimeout: .seconds(2))
         return (AppStoreServerAPI(key: apiKey, baseURL: url, retry: policy), server)
     }
 
@@ -46,7 +49,8 @@ import Testing
         #expect(puts(server, doubtful.transactionId) == 1)
         #expect(again.bodies.isEmpty)
         let result = try StoreLocation(world.archive.database).open().read {
-            try $0.text("SELECT result FROM consumption_answers WHERE transaction_id = ?", [.text(doubtful.transactionId)])
+            try $0.text(
+                "SELECT result FROM consumption_answers WHERE transaction_id = ?", [.text(doubtful.transactionId)])
         }
         #expect(result == "in_doubt")
         let status = try StoreStatus.read(from: try StoreLocation(world.archive.database).open())
@@ -59,7 +63,8 @@ import Testing
         let store = try StoreLocation(world.archive.database).open()
         _ = try store.write { connection in
             try connection.execute(
-                "INSERT INTO consumption_answers (notification_id, transaction_id, result, body, sent_at) VALUES ('request-r4', 'r4', 'sending', '{}', 1)")
+                "INSERT INTO consumption_answers (notification_id, transaction_id, result, body, sent_at) VALUES ('request-r4', 'r4', 'sending', '{}', 1)"
+            )
         }
         let (api, server) = try api(world, faults: [:])
         defer { server.stop() }
@@ -94,7 +99,8 @@ import Testing
         await api.shutdown()
         #expect(summary.count(.unverified) == 8, "\(summary.line)")
         #expect(!server.requests.contains { $0.hasPrefix("PUT") })
-        #expect(try StoreStatus.read(from: StoreLocation(world.archive.database).open()).consumptionRequestsUnverified == 8)
+        #expect(
+            try StoreStatus.read(from: StoreLocation(world.archive.database).open()).consumptionRequestsUnverified == 8)
     }
 
     @Test func aRequestSignedInTheFutureIsNotPending() async throws {

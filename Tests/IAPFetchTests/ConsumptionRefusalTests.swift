@@ -18,26 +18,35 @@ import Testing
 @Suite struct ConsumptionRefusalTests {
     typealias World = ConsumptionTests.World
 
-    private func api(_ world: World, faults: [Int: FakeFault], retry: RetryPolicy? = nil) throws -> (AppStoreServerAPI, FakeAppStoreServer) {
+    private func api(_ world: World, faults: [Int: FakeFault], retry: RetryPolicy? = nil) throws -> (
+        AppStoreServerAPI, FakeAppStoreServer
+    ) {
         let key = try TestAPIKey(folder: world.archive.root + "/keys")
         let server = FakeAppStoreServer(
             data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
             bundleId: world.app.bundleId, faults: faults)
         let url = try server.start()
-        let (apiKey, _) = try AppStoreAPIKey.load(path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
-        let policy = retry ?? RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), attemptTimeout: .seconds(2))
+        let (apiKey, _) = try AppStoreAPIKey.load(
+            path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+        let policy =
+            retry
+            ?? RetryPolicy(
+                maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+                attemptTimeout: .seconds(2))
         return (AppStoreServerAPI(key: apiKey, baseURL: url, retry: policy), server)
     }
 
     private func answers(_ world: World) throws -> [String: [String]] {
         let rows = try StoreLocation(world.archive.database).open().read { connection in
             try connection.rows(
-                "SELECT transaction_id, result, coalesce(http_status, -1), coalesce(apple_error_code, -1), sent_at FROM consumption_answers")
+                "SELECT transaction_id, result, coalesce(http_status, -1), coalesce(apple_error_code, -1), sent_at FROM consumption_answers"
+            )
         }
         var byTransaction: [String: [String]] = [:]
         for row in rows {
             byTransaction[row[0].text ?? ""] = [
-                row[1].text ?? "", String(row[2].integer ?? 0), String(row[3].integer ?? 0), String(row[4].integer ?? 0),
+                row[1].text ?? "", String(row[2].integer ?? 0), String(row[3].integer ?? 0),
+                String(row[4].integer ?? 0),
             ]
         }
         return byTransaction
@@ -79,9 +88,12 @@ import Testing
         // Retry-After, make its accepted answer land after its 12 hours.
         let start = world.now + 5 * ConsumptionTests.hour - 10_000
         let retry = RetryPolicy(
-            maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumTotalDelay: .seconds(30),
+            maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+            maximumTotalDelay: .seconds(30),
             attemptTimeout: .seconds(5))
-        let (api, server) = try api(world, faults: [1: .retryAfter(status: 503, seconds: 6), 2: .retryAfter(status: 503, seconds: 6)], retry: retry)
+        let (api, server) = try api(
+            world, faults: [1: .retryAfter(status: 503, seconds: 6), 2: .retryAfter(status: 503, seconds: 6)],
+            retry: retry)
         defer { server.stop() }
         let summary = try await world.responder(api: api).run(now: start)
         await api.shutdown()
@@ -97,13 +109,15 @@ import Testing
         defer { server.stop() }
         let store = try StoreLocation(world.archive.database).open()
         let facts = try ReferenceFiles.readConsumptionFacts(at: world.facts)
-        let first = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(1)).run(now: world.now)
+        let first = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(1)).run(
+            now: world.now)
         // The request in flight when the deadline passed (slowed to 1.5 s) finished; no other was sent. What is
         // asserted is what was sent, not how long it took: a loaded machine stretches wall time, not this.
         #expect(first.stoppedByDeadline && first.count(.notTried) > 0, "\(first.line)")
         #expect(first.count(.answered) == 1)
         #expect(server.consumptionAnswers.count == 1, "nothing was sent after the deadline")
-        let second = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(60)).run(now: world.now + 60_000)
+        let second = try await ConsumptionResponder(store: store, facts: facts, api: api, deadline: .seconds(60)).run(
+            now: world.now + 60_000)
         await api.shutdown()
         #expect(second.count(.answered) == 3 && !second.stoppedByDeadline, "\(second.line)")
         #expect(Set(server.consumptionAnswers.map(\.transactionId)).count == 4)

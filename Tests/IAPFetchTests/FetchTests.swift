@@ -1,9 +1,10 @@
 import Foundation
-@testable import IAPFetch
 import IAPFormats
 import IAPPipeline
 import IAPTestSupport
 import Testing
+
+@testable import IAPFetch
 
 /// `iaplens fetch` against a fake App Store Server API on loopback.
 @Suite struct FetchTests {
@@ -20,7 +21,8 @@ import Testing
             world = try FetchWorld()
             key = try TestAPIKey(folder: archive.root + "/keys")
             server = FakeAppStoreServer(
-                data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+                data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+                bundleId: world.app.bundleId,
                 faults: faults)
             url = try server.start()
         }
@@ -31,11 +33,14 @@ import Testing
             let orders = archive.root + "/order-ids.txt"
             try (world.orderIds.joined(separator: "\n") + "\n").write(toFile: orders, atomically: true, encoding: .utf8)
             var options = FetchOptions(
-                archive: folder, database: database, bundleId: world.app.bundleId, issuerId: key.issuerId, keyId: key.keyId,
+                archive: folder, database: database, bundleId: world.app.bundleId, issuerId: key.issuerId,
+                keyId: key.keyId,
                 privateKeyPath: key.path)
             options.apiURL = url
             options.orderIdsPath = orders
-            options.retry = RetryPolicy(maximumAttempts: 5, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumTotalDelay: .seconds(5))
+            options.retry = RetryPolicy(
+                maximumAttempts: 5, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+                maximumTotalDelay: .seconds(5))
             return options
         }
 
@@ -45,7 +50,9 @@ import Testing
         let retryLines = ProgressLines()
 
         /// Fetches into `folder` (a new archive) and runs the pipeline on it; returns the summary and the figures.
-        func fetchAndRun(into folder: String, database: String, reports: String) async throws -> (FetchSummary, [String: String]) {
+        func fetchAndRun(into folder: String, database: String, reports: String) async throws -> (
+            FetchSummary, [String: String]
+        ) {
             let (lines, retries) = (progressLines, retryLines)
             let summary = try await Fetcher(options: try options(archive: folder, database: database)).run(
                 progress: { lines.append($0) }, retried: { retries.append($0) })
@@ -65,7 +72,9 @@ import Testing
         /// The same data given as files.
         func figuresFromFiles() throws -> [String: String] {
             for (name, lines) in world.fileLines { try archive.write(name, lines: lines) }
-            try runPipeline(inputs: [archive.inputs], database: archive.root + "/files.sqlite", reports: archive.root + "/files-reports")
+            try runPipeline(
+                inputs: [archive.inputs], database: archive.root + "/files.sqlite",
+                reports: archive.root + "/files-reports")
             return FetchWorld.figures(archive.root + "/files-reports")
         }
     }
@@ -112,8 +121,11 @@ import Testing
         // Each retry is told as it happens, with what failed and when the next attempt is: a run waiting in backoff
         // is not a run that hangs.
         let told = setup.retryLines.all
-        #expect(told.allSatisfy { $0.contains("; trying again in ") } && !setup.progressLines.all.contains { $0.contains("trying again") })
-        #expect(told.contains { $0.contains(": HTTP 429; trying again in ") && $0.contains("(attempt 2 of ") }, "\(told)")
+        #expect(
+            told.allSatisfy { $0.contains("; trying again in ") }
+                && !setup.progressLines.all.contains { $0.contains("trying again") })
+        #expect(
+            told.contains { $0.contains(": HTTP 429; trying again in ") && $0.contains("(attempt 2 of ") }, "\(told)")
         #expect(told.contains { $0.contains(": HTTP 500; trying again in ") }, "\(told)")
         #expect(summary.notificationPages == 2, "31 notifications, 20 a page")
         #expect(summary.customers == 16)
@@ -147,11 +159,13 @@ import Testing
             _ = try await Fetcher(options: try setup.options(archive: folder, database: database)).run()
         }
         setup.server.setFaults([:])
-        let (_, figures) = try await setup.fetchAndRun(into: folder, database: database, reports: setup.archive.root + "/resumed")
+        let (_, figures) = try await setup.fetchAndRun(
+            into: folder, database: database, reports: setup.archive.root + "/resumed")
         let expected = try setup.figuresFromFiles()
         let differing = Set(expected.keys).union(figures.keys).filter { expected[$0] != figures[$0] }.sorted()
         #expect(differing.isEmpty, "differ: \(differing)")
-        let pages = FileManager.default.enumerator(atPath: folder + "/fetched/notification-history")?.allObjects
+        let pages =
+            FileManager.default.enumerator(atPath: folder + "/fetched/notification-history")?.allObjects
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") } ?? []
         #expect(pages.count == 2, "the page saved before the stop is not saved again: \(pages)")
         // The resumed window asked for the second page with the saved token.
@@ -160,7 +174,8 @@ import Testing
 
     @Test func aRefusedTokenStopsWithASentenceNamingTheKey() async throws {
         let setup = try Setup()
-        let other = try TestAPIKey(folder: setup.archive.root + "/other-key", keyId: setup.key.keyId, issuerId: setup.key.issuerId)
+        let other = try TestAPIKey(
+            folder: setup.archive.root + "/other-key", keyId: setup.key.keyId, issuerId: setup.key.issuerId)
         var options = try setup.options(archive: setup.archive.root + "/a", database: setup.archive.root + "/s.sqlite")
         options.privateKeyPath = other.path
         do {
@@ -178,23 +193,30 @@ import Testing
         let folder = NSTemporaryDirectory() + "iaplens-key-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let testKey = try TestAPIKey(folder: folder)
-        let (key, warning) = try AppStoreAPIKey.load(path: testKey.path, keyId: testKey.keyId, issuerId: testKey.issuerId, bundleId: "com.example.tests")
+        let (key, warning) = try AppStoreAPIKey.load(
+            path: testKey.path, keyId: testKey.keyId, issuerId: testKey.issuerId, bundleId: "com.example.tests")
         #expect(warning == nil)
         let token = try key.token(issuedAt: 1_700_000_000)
         let parts = token.split(separator: ".").map(String.init)
         #expect(parts.count == 3)
         let header = try JSONParser.parse(Base64Decoding.decode(parts[0], alphabet: .url) ?? [])
         let claims = try JSONParser.parse(Base64Decoding.decode(parts[1], alphabet: .url) ?? [])
-        #expect(header == .object(JSONObject([("alg", .string("ES256")), ("kid", .string(testKey.keyId)), ("typ", .string("JWT"))])))
+        #expect(
+            header
+                == .object(
+                    JSONObject([("alg", .string("ES256")), ("kid", .string(testKey.keyId)), ("typ", .string("JWT"))])))
         #expect(claims.objectValue?["aud"]?.stringValue == "appstoreconnect-v1")
         #expect(claims.objectValue?["iss"]?.stringValue == testKey.issuerId)
         #expect(claims.objectValue?["bid"]?.stringValue == "com.example.tests")
         let iat = claims.objectValue?["iat"]?.numberValue?.int64, exp = claims.objectValue?["exp"]?.numberValue?.int64
         #expect(iat == 1_700_000_000 && exp != nil && exp! - iat! <= 3600 && exp! > iat!)
-        #expect(try testKey.key().verify(Base64Decoding.decode(parts[2], alphabet: .url) ?? [], of: Array((parts[0] + "." + parts[1]).utf8)))
+        #expect(
+            try testKey.key().verify(
+                Base64Decoding.decode(parts[2], alphabet: .url) ?? [], of: Array((parts[0] + "." + parts[1]).utf8)))
         // A key others can read is used, with a warning.
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: testKey.path)
-        let (_, loose) = try AppStoreAPIKey.load(path: testKey.path, keyId: testKey.keyId, issuerId: testKey.issuerId, bundleId: "b")
+        let (_, loose) = try AppStoreAPIKey.load(
+            path: testKey.path, keyId: testKey.keyId, issuerId: testKey.issuerId, bundleId: "b")
         #expect(loose?.contains("chmod 600") == true)
         #expect(throws: FetchError.self) {
             _ = try AppStoreAPIKey.load(path: folder + "/missing.p8", keyId: "k", issuerId: "i", bundleId: "b")
@@ -204,7 +226,10 @@ import Testing
     @Test func aRequestAppleRejectsStopsTheFetchNamingIt() async throws {
         let setup = try Setup(faults: [1: .status(400)])
         do {
-            _ = try await Fetcher(options: try setup.options(archive: setup.archive.root + "/a", database: setup.archive.root + "/s.sqlite")).run()
+            _ = try await Fetcher(
+                options: try setup.options(
+                    archive: setup.archive.root + "/a", database: setup.archive.root + "/s.sqlite")
+            ).run()
             Issue.record("a 400 did not stop the fetch")
         } catch let error as FetchError {
             #expect(error.description.contains("Get Notification History") && error.description.contains("HTTP 400"))

@@ -1,10 +1,11 @@
 import Foundation
-@testable import IAPFetch
 import IAPFinanceFiles
 import IAPFormats
 import IAPPipeline
 import IAPTestSupport
 import Testing
+
+@testable import IAPFetch
 
 /// Apple's financial reports through a fake App Store Connect API, and a gap they reveal closed by Notification History.
 @Suite struct FinanceFetchTests {
@@ -18,13 +19,19 @@ import Testing
         let server: FakeAppStoreServer
         let url: String
 
-        init(_ name: String = #function, world: FinanceWorld, reports: [String: String], raw: [String: [UInt8]] = [:]) throws {
+        init(_ name: String = #function, world: FinanceWorld, reports: [String: String], raw: [String: [UInt8]] = [:])
+            throws
+        {
             archive = try TestArchive(name)
             self.world = world
             key = try TestAPIKey(folder: archive.root + "/keys")
-            connectKey = try TestAPIKey(folder: archive.root + "/connect-keys", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
+            connectKey = try TestAPIKey(
+                folder: archive.root + "/connect-keys", keyId: "CONNECT123",
+                issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
             var data = world.served
-            for (month, text) in reports { data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = Gzip.compress(Array(text.utf8)) }
+            for (month, text) in reports {
+                data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = Gzip.compress(Array(text.utf8))
+            }
             for (month, bytes) in raw { data.financeReports["\(FinanceFetchTests.vendor)/\(month)"] = bytes }
             server = FakeAppStoreServer(
                 data: data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
@@ -40,7 +47,9 @@ import Testing
                 archive: archive.inputs, database: database, bundleId: world.app.bundleId, issuerId: key.issuerId,
                 keyId: key.keyId, privateKeyPath: key.path)
             options.apiURL = url
-            options.retry = RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), maximumTotalDelay: .seconds(2))
+            options.retry = RetryPolicy(
+                maximumAttempts: 3, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+                maximumTotalDelay: .seconds(2))
             options.finance = FinanceFetchOptions(
                 issuerId: connectKey.issuerId, keyId: connectKey.keyId, privateKeyPath: connectKey.path,
                 vendorNumber: FinanceFetchTests.vendor, apiURL: url)
@@ -122,7 +131,8 @@ import Testing
         _ = try setup.run(database: database)
         var usd = try setup.usd()
         #expect(usd["status"] == "archive_short" && usd["first_gap_day"] == lostDay && usd["last_gap_day"] == lostDay)
-        #expect((Int(usd["apple_units_sold"] ?? "") ?? 0) - (Int(usd["archive_units_sold"] ?? "") ?? 0) == world.lostUnits)
+        #expect(
+            (Int(usd["apple_units_sold"] ?? "") ?? 0) - (Int(usd["archive_units_sold"] ?? "") ?? 0) == world.lostUnits)
 
         // The command the page gives, run through the fake: Notification History over that Pacific day fills the gap.
         let page = try setup.archive.report(String(lostDay.prefix(7)) + "/report.md")
@@ -153,10 +163,13 @@ import Testing
         try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
         _ = try setup.run(database: database)
         let first = try await Fetcher(options: setup.options(database: database)).run()
-        #expect(first.financeReportsSaved == 1 && first.financeMonthsWithoutReport == 1 && first.financeMonthsPending.isEmpty)
+        #expect(
+            first.financeReportsSaved == 1 && first.financeMonthsWithoutReport == 1
+                && first.financeMonthsPending.isEmpty)
         let before = setup.server.requests.count
         let second = try await Fetcher(options: setup.options(database: database)).run()
-        #expect(setup.server.requests.count == before, "nothing asked again: \(setup.server.requests.dropFirst(before))")
+        #expect(
+            setup.server.requests.count == before, "nothing asked again: \(setup.server.requests.dropFirst(before))")
         #expect(second.financeReportsAlreadySaved == 1 && second.financeMonthsWithoutReport == 1)
     }
 
@@ -167,7 +180,9 @@ import Testing
         let parts = token.split(separator: ".").map(String.init)
         let claims = try JSONParser.parse(Base64Decoding.decode(parts[1], alphabet: .url) ?? [])
         guard case .object(let object) = claims else { throw CocoaError(.coderInvalidValue) }
-        #expect(object["aud"]?.stringValue == "appstoreconnect-v1" && object["bid"] == nil && object["iss"]?.stringValue == "issuer")
+        #expect(
+            object["aud"]?.stringValue == "appstoreconnect-v1" && object["bid"] == nil
+                && object["iss"]?.stringValue == "issuer")
         let expiry = object["exp"]?.numberValue?.int64 ?? 0
         #expect(expiry == Int64(1_700_000_000 + 20 * 60), "capped at 20 minutes")
 
@@ -179,7 +194,9 @@ import Testing
             _ = try await Fetcher(options: options).run()
             Issue.record("a token signed with another key was accepted")
         } catch let error as FetchError {
-            #expect(error.description.contains("CONNECT123") && error.description.contains("HTTP 401") && error.description.contains("Finance"))
+            #expect(
+                error.description.contains("CONNECT123") && error.description.contains("HTTP 401")
+                    && error.description.contains("Finance"))
         }
     }
 }

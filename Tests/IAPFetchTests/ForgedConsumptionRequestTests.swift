@@ -28,38 +28,50 @@ import Testing
         let ring = "aaaaaaaa-0000-4000-8000-00000000000a"
         func coins(_ fixture: AppFixture, _ id: String, token: String, bought: Int64) -> JSONValue {
             fixture.transaction(
-                id: id, product: "com.example.coins", type: "Consumable", purchase: bought, price: 4_990, signedDate: bought,
+                id: id, product: "com.example.coins", type: "Consumable", purchase: bought, price: 4_990,
+                signedDate: bought,
                 extra: ["appAccountToken": .string(token)])
         }
         // The genuine request: an honest customer's purchase, asked about an hour ago.
         let genuine = coins(app, "g1", token: honest, bought: now - 2 * Self.day)
-        try archive.write("genuine/notifications.jsonl", lines: [
-            try app.notification(type: "ONE_TIME_CHARGE", uuid: "buy-g1", signedDate: now - 2 * Self.day, transaction: genuine),
-            try app.notification(type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - Self.hour, transaction: genuine),
-        ])
+        try archive.write(
+            "genuine/notifications.jsonl",
+            lines: [
+                try app.notification(
+                    type: "ONE_TIME_CHARGE", uuid: "buy-g1", signedDate: now - 2 * Self.day, transaction: genuine),
+                try app.notification(
+                    type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - Self.hour, transaction: genuine),
+            ])
         // Two forged copies with the genuine request's ID: one for another account's transaction (another lineage),
         // one for the genuine transaction itself with other content (the same lineage).
         let forged = coins(forger, "f1", token: ring, bought: now - 3 * Self.day)
-        try archive.write("forged/notifications.jsonl", lines: [
-            try forger.notification(type: "ONE_TIME_CHARGE", uuid: "buy-f1", signedDate: now - 3 * Self.day, transaction: forged),
-            try forger.notification(type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - 2 * Self.hour, transaction: forged),
-            try forger.notification(
-                type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - 3 * Self.hour,
-                transaction: coins(forger, "g1", token: ring, bought: now - 2 * Self.day)),
-        ])
+        try archive.write(
+            "forged/notifications.jsonl",
+            lines: [
+                try forger.notification(
+                    type: "ONE_TIME_CHARGE", uuid: "buy-f1", signedDate: now - 3 * Self.day, transaction: forged),
+                try forger.notification(
+                    type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - 2 * Self.hour, transaction: forged
+                ),
+                try forger.notification(
+                    type: "CONSUMPTION_REQUEST", uuid: "request-1", signedDate: now - 3 * Self.hour,
+                    transaction: coins(forger, "g1", token: ring, bought: now - 2 * Self.day)),
+            ])
         let facts = archive.root + "/facts.csv"
         try """
-            transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
-            g1,true,DELIVERED,25000,false
-            f1,true,DELIVERED,100000,false
+        transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided
+        g1,true,DELIVERED,25000,false
+        f1,true,DELIVERED,100000,false
 
-            """.write(toFile: facts, atomically: true, encoding: .utf8)
+        """.write(toFile: facts, atomically: true, encoding: .utf8)
         func ingest(_ folder: String, verify: Bool) throws {
-            _ = try Pipeline(configuration: try archive.configuration(app) {
-                $0.inputs = [archive.inputs + "/" + folder]
-                $0.databasePath = database
-                $0.noVerify = !verify
-            }).run()
+            _ = try Pipeline(
+                configuration: try archive.configuration(app) {
+                    $0.inputs = [archive.inputs + "/" + folder]
+                    $0.databasePath = database
+                    $0.noVerify = !verify
+                }
+            ).run()
         }
         if genuineFirst {
             try ingest("genuine", verify: true)
@@ -71,15 +83,20 @@ import Testing
 
         let key = try TestAPIKey(folder: archive.root + "/keys")
         let server = FakeAppStoreServer(
-            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId)
+            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: app.bundleId)
         let url = try server.start()
         defer { server.stop() }
-        let (apiKey, _) = try AppStoreAPIKey.load(path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId)
+        let (apiKey, _) = try AppStoreAPIKey.load(
+            path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId)
         let api = AppStoreServerAPI(
             key: apiKey, baseURL: url,
-            retry: RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20), attemptTimeout: .seconds(2)))
+            retry: RetryPolicy(
+                maximumAttempts: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
+                attemptTimeout: .seconds(2)))
         let store = try StoreLocation(database).open()
-        let responder = ConsumptionResponder(store: store, facts: try ReferenceFiles.readConsumptionFacts(at: facts), api: api)
+        let responder = ConsumptionResponder(
+            store: store, facts: try ReferenceFiles.readConsumptionFacts(at: facts), api: api)
         let summary = try await responder.run(now: now)
         let again = try await responder.run(now: now + 60_000)
         await api.shutdown()
@@ -87,13 +104,16 @@ import Testing
         // One PUT, for the genuine transaction, with the genuine facts and no DECLINE.
         let puts = server.requests.filter { $0.hasPrefix("PUT") }
         #expect(puts == ["PUT /inApps/v2/transactions/consumption/g1"], "\(summary.line)")
-        #expect(server.consumptionAnswers.map(\.body) == [
-            #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
-        ])
+        #expect(
+            server.consumptionAnswers.map(\.body) == [
+                #"{"consumptionPercentage":25000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
+            ])
         #expect(summary.count(.answered) == 1 && summary.count(.unverified) == 1, "\(summary.line)")
         #expect(again.bodies.isEmpty, "\(again.line)")
         let stored = try store.read { connection in
-            try connection.rows("SELECT transaction_id, body FROM consumption_answers").map { [$0[0].text ?? "", $0[1].text ?? ""] }
+            try connection.rows("SELECT transaction_id, body FROM consumption_answers").map {
+                [$0[0].text ?? "", $0[1].text ?? ""]
+            }
         }
         #expect(stored.count == 1 && stored.first?.first == "g1" && stored.first?.last?.contains("25000") == true)
         // The genuine transaction's stored copy of the request is the verified one, whatever arrived first.

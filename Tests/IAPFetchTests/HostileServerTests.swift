@@ -1,10 +1,11 @@
 import Foundation
-@testable import IAPFetch
 import IAPFormats
 import IAPPipeline
 import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPFetch
 
 /// A server that misbehaves as a broken network or a hostile host would. Before: endless pagination
 /// looped while holding the run lock (497 identical pages in 25 s), one 404 for an unknown transaction ended the
@@ -15,7 +16,8 @@ import Testing
     typealias Setup = FetchTests.Setup
 
     private func fetch(_ setup: Setup, _ change: (inout FetchOptions) -> Void = { _ in }) async throws -> FetchSummary {
-        var options = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+        var options = try setup.options(
+            archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
         change(&options)
         return try await Fetcher(options: options).run()
     }
@@ -100,7 +102,9 @@ import Testing
         let before = setup.server.requests.count
         let second = try await fetch(setup)
         #expect(second.customers == 15)
-        #expect(try StoreStatus.read(from: try StoreLocation(setup.archive.root + "/s.sqlite").open()).customersUnknownToApple == 1)
+        #expect(
+            try StoreStatus.read(from: try StoreLocation(setup.archive.root + "/s.sqlite").open())
+                .customersUnknownToApple == 1)
         #expect(!setup.server.requests.dropFirst(before).contains { $0.contains("/refund/lookup/\(ids[0])") })
     }
 
@@ -120,10 +124,12 @@ import Testing
             for number in 0..<5 {
                 let id = "9\(index)0000\(100 + number)"
                 let bought = now - Int64(20 + number) * day
-                lines.append(try fixture.notification(
-                    type: "SUBSCRIBED", uuid: "extra-\(index)-\(number)", signedDate: bought,
-                    transaction: fixture.transaction(id: id, purchase: bought, expires: bought + 30 * day, signedDate: bought),
-                    renewal: fixture.renewal(original: id, signedDate: bought)))
+                lines.append(
+                    try fixture.notification(
+                        type: "SUBSCRIBED", uuid: "extra-\(index)-\(number)", signedDate: bought,
+                        transaction: fixture.transaction(
+                            id: id, purchase: bought, expires: bought + 30 * day, signedDate: bought),
+                        renewal: fixture.renewal(original: id, signedDate: bought)))
             }
         }
         try setup.archive.write("others.jsonl", lines: lines)
@@ -131,7 +137,9 @@ import Testing
             inputs: [setup.archive.root + "/archive", setup.archive.inputs], database: setup.archive.root + "/s.sqlite",
             reports: setup.archive.root + "/reports")
         let store = try StoreLocation(setup.archive.root + "/s.sqlite").open()
-        #expect(try StoreStatus.read(from: store).documentsByEnvironment.first { $0.label == "Sandbox" }?.count == 5, "the Sandbox documents are in the store")
+        #expect(
+            try StoreStatus.read(from: store).documentsByEnvironment.first { $0.label == "Sandbox" }?.count == 5,
+            "the Sandbox documents are in the store")
 
         var production = Set((0..<12).map { "2000000\(100 + $0)" })
         production.formUnion((0..<4).map { "3000000\(100 + $0)" })
@@ -140,10 +148,11 @@ import Testing
         setup.server.setHostility(hostile)
         let before = setup.server.requests.count
         let summary = try await fetch(setup) { $0.notificationHistory = false }
-        let asked = Set(setup.server.requests.dropFirst(before).compactMap { request -> String? in
-            guard request.contains("/refund/lookup/") else { return nil }
-            return request.split(separator: "/").last?.split(separator: "?").first.map(String.init)
-        })
+        let asked = Set(
+            setup.server.requests.dropFirst(before).compactMap { request -> String? in
+                guard request.contains("/refund/lookup/") else { return nil }
+                return request.split(separator: "/").last?.split(separator: "?").first.map(String.init)
+            })
         #expect(asked == production, "every Production customer of this app, and nobody else, was asked about")
         #expect(summary.customers == 16 && summary.customersUnknown == 0)
         #expect(summary.refundPages == 4)
@@ -237,7 +246,8 @@ import Testing
             $0.since = now - 3_600_000
             $0.until = now
         }
-        #expect(setup.server.requests.contains { $0.contains("paginationToken=page-20") }, "the rest of the first window")
+        #expect(
+            setup.server.requests.contains { $0.contains("paginationToken=page-20") }, "the rest of the first window")
         #expect(summary.notificationPages >= 2)
         #expect(try cursor(setup, "notification_history.window") == nil)
     }
@@ -257,14 +267,18 @@ import Testing
         // status shows the one window and the 173 days before it as a gap.
         let store = try StoreLocation(setup.archive.root + "/s.sqlite").open()
         var status = try StoreStatus.read(from: store)
-        #expect(status.historyFetched.count == 1 && status.historyGaps.count == 1, "\(status.historyFetched) \(status.historyGaps)")
+        #expect(
+            status.historyFetched.count == 1 && status.historyGaps.count == 1,
+            "\(status.historyFetched) \(status.historyGaps)")
         #expect(status.historyGaps.first?.hasSuffix(ISO8601Millis.format(now - 7 * 86_400_000)) == true)
         // A plain fetch then covers Apple's whole 180 days, and from then on the mark stands.
         let summary = try await fetch(setup) { $0.refundHistoryForAll = false }
         #expect(summary.notificationPages == 2, "31 notifications over the 180 days")
         #expect(try cursor(setup, "notification_history.done_until") != nil)
         status = try StoreStatus.read(from: store)
-        #expect(status.historyFetched.count == 1 && status.historyGaps.isEmpty, "\(status.historyFetched) \(status.historyGaps)")
+        #expect(
+            status.historyFetched.count == 1 && status.historyGaps.isEmpty,
+            "\(status.historyFetched) \(status.historyGaps)")
     }
 
     /// Before: `--until 2030-01-01T00:00:00Z` moved "done until" to 2030, and later fetches asked for no history
@@ -277,7 +291,9 @@ import Testing
             $0.refundHistoryForAll = false
             try? PipelineConfiguration.checkWindow(&$0, historyAsked: true, now: now)
         }
-        #expect(summary.warnings.contains { $0.contains("--until 2030-01-01T00:00:00Z is in the future") }, "\(summary.warnings)")
+        #expect(
+            summary.warnings.contains { $0.contains("--until 2030-01-01T00:00:00Z is in the future") },
+            "\(summary.warnings)")
         let mark = try #require(try cursor(setup, "notification_history.done_until").flatMap { Int64($0) })
         #expect(mark <= now)
     }
@@ -292,7 +308,8 @@ import Testing
             (now + day, nil, "in the future"), (now - 2 * day, now - 3 * day, "not before --until"),
             (now - 200 * day, nil, "older than the 180 days"),
         ] as [(Int64, Int64?, String)] {
-            var options = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+            var options = try setup.options(
+                archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
             options.since = since
             options.until = until
             let error = try #require(throws: PipelineError.self) {
@@ -301,7 +318,8 @@ import Testing
             #expect(error.description.contains(reason) && error.exitCode == 64, "\(error)")
         }
         // Financial reports alone may start earlier: Apple keeps them for years.
-        var finance = try setup.options(archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
+        var finance = try setup.options(
+            archive: setup.archive.root + "/archive", database: setup.archive.root + "/s.sqlite")
         finance.since = now - 400 * day
         #expect(throws: Never.self) { try PipelineConfiguration.checkWindow(&finance, historyAsked: false, now: now) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import IAPTestSupport
 import Testing
+
 @testable import IAPFinanceFiles
 @testable import IAPFormats
 
@@ -9,31 +10,44 @@ enum FinanceFixture {
     static let header = [
         "Transaction Date", "Settlement Date", "Apple Identifier", "SKU", "Title", "Developer Name",
         "Product Type Identifier", "Country of Sale", "Quantity", "Partner Share", "Extended Partner Share",
-        "Partner Share Currency", "Customer Price", "Customer Currency", "Sale or Return", "Promo Code", "Order Type", "Region",
+        "Partner Share Currency", "Customer Price", "Customer Currency", "Sale or Return", "Promo Code", "Order Type",
+        "Region",
     ]
 
     static func row(
-        _ date: String, sku: String = "com.app.coins", country: String = "US", quantity: String = "1", share: String = "0.69",
+        _ date: String, sku: String = "com.app.coins", country: String = "US", quantity: String = "1",
+        share: String = "0.69",
         extended: String? = nil, currency: String = "USD", price: String = "0.99", kind: String = "S"
     ) -> String {
-        [date, date, "6447100021", sku, "Coins", "Dev", "IA1", country, quantity, share, extended ?? share, currency, price,
-         currency, kind, "", "", "Americas"].joined(separator: "\t")
+        [
+            date, date, "6447100021", sku, "Coins", "Dev", "IA1", country, quantity, share, extended ?? share, currency,
+            price,
+            currency, kind, "", "", "Americas",
+        ].joined(separator: "\t")
     }
 
-    static func report(start: String? = "03/01/2026", end: String? = "03/28/2026", rows: [String], summary: Bool = true) -> String {
+    static func report(start: String? = "03/01/2026", end: String? = "03/28/2026", rows: [String], summary: Bool = true)
+        -> String
+    {
         var lines = ["Vendor Name\tHoldout Games Ltd"]
         if let start { lines.append("Start Date\t\(start)") }
         if let end { lines.append("End Date\t\(end)") }
         if start == nil && end == nil { lines = [] }
         lines.append(header.joined(separator: "\t"))
         lines += rows
-        if summary { lines += ["Country Of Sale\tPartner Share Currency\tQuantity\tExtended Partner Share", "US\tUSD\t58\t125.42"] }
+        if summary {
+            lines += [
+                "Country Of Sale\tPartner Share Currency\tQuantity\tExtended Partner Share", "US\tUSD\t58\t125.42",
+            ]
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }
 
 @Suite struct FinancialReportReaderTests {
-    private func read(_ file: InputFile) throws -> (items: [FinancialReportReader.Item], summary: FinancialReportReader.Summary) {
+    private func read(_ file: InputFile) throws -> (
+        items: [FinancialReportReader.Item], summary: FinancialReportReader.Summary
+    ) {
         var items: [FinancialReportReader.Item] = []
         let summary = try FinancialReportReader(file: file).read { items.append($0) }
         return (items, summary)
@@ -45,20 +59,32 @@ enum FinanceFixture {
 
     @Test func readsRowsExactlyAndKeepsOtherColumns() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("FINANCE_DETAIL.txt", FinanceFixture.report(rows: [
-            FinanceFixture.row("03/01/2026", quantity: "35", share: "0.69", extended: "24.15"),
-            FinanceFixture.row("03/02/2026", sku: "com.app.gems", country: "JP", quantity: "1", share: "102", currency: "JPY", price: "160"),
-            FinanceFixture.row("03/03/2026", quantity: "-1", share: "6.99", extended: "-6.99", price: "9.99", kind: "R"),
-        ]))
+        let file = try folder.write(
+            "FINANCE_DETAIL.txt",
+            FinanceFixture.report(rows: [
+                FinanceFixture.row("03/01/2026", quantity: "35", share: "0.69", extended: "24.15"),
+                FinanceFixture.row(
+                    "03/02/2026", sku: "com.app.gems", country: "JP", quantity: "1", share: "102", currency: "JPY",
+                    price: "160"),
+                FinanceFixture.row(
+                    "03/03/2026", quantity: "-1", share: "6.99", extended: "-6.99", price: "9.99", kind: "R"),
+            ]))
         #expect(FinancialReportReader(file: file).recognize() == .report)
         let (items, summary) = try read(file)
         let read = rows(items)
         #expect(read.count == 3)
-        #expect(read[0].line == 5 && read[0].quantity == 35 && read[0].partnerShareMilli == 690 && read[0].extendedPartnerShareMilli == 24_150)
-        #expect(read[0].customerPriceMilli == 990 && read[0].saleOrReturn == "S" && read[0].transactionDate.isoText == "2026-03-01")
+        #expect(
+            read[0].line == 5 && read[0].quantity == 35 && read[0].partnerShareMilli == 690
+                && read[0].extendedPartnerShareMilli == 24_150)
+        #expect(
+            read[0].customerPriceMilli == 990 && read[0].saleOrReturn == "S"
+                && read[0].transactionDate.isoText == "2026-03-01")
         #expect(read[1].customerPriceMilli == 160_000 && read[1].customerCurrency == "JPY")
         #expect(read[2].quantity == -1 && read[2].extendedPartnerShareMilli == -6_990 && read[2].saleOrReturn == "R")
-        #expect(read[0].otherColumns.map(\.name) == ["Apple Identifier", "Title", "Developer Name", "Promo Code", "Order Type", "Region"])
+        #expect(
+            read[0].otherColumns.map(\.name) == [
+                "Apple Identifier", "Title", "Developer Name", "Promo Code", "Order Type", "Region",
+            ])
         #expect(summary.vendorName == "Holdout Games Ltd")
         #expect(summary.period.map { "\($0.lowerBound.isoText)…\($0.upperBound.isoText)" } == "2026-03-01…2026-03-28")
         #expect(summary.rows == 3 && summary.rejected == 0)  // the trailing per-country block is not a row
@@ -66,9 +92,14 @@ enum FinanceFixture {
 
     @Test func withoutAPreambleThePeriodIsTheRowsFirstToLastDay() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("r.tsv", FinanceFixture.report(start: nil, end: nil, rows: [
-            FinanceFixture.row("03/05/2026"), FinanceFixture.row("03/02/2026"), FinanceFixture.row("03/09/2026"),
-        ], summary: false))
+        let file = try folder.write(
+            "r.tsv",
+            FinanceFixture.report(
+                start: nil, end: nil,
+                rows: [
+                    FinanceFixture.row("03/05/2026"), FinanceFixture.row("03/02/2026"),
+                    FinanceFixture.row("03/09/2026"),
+                ], summary: false))
         let (_, summary) = try read(file)
         #expect(summary.statedPeriod == nil)
         #expect(summary.period.map { "\($0.lowerBound.isoText)…\($0.upperBound.isoText)" } == "2026-03-02…2026-03-09")
@@ -88,27 +119,33 @@ enum FinanceFixture {
     /// accented letters replaced.
     @Test func aReportInAnotherEncodingIsRefusedNamingTheLine() throws {
         let folder = try TemporaryFolder()
-        var bytes = Array(FinanceFixture.report(rows: [FinanceFixture.row("03/01/2026"), FinanceFixture.row("03/02/2026")]).utf8)
+        var bytes = Array(
+            FinanceFixture.report(rows: [FinanceFixture.row("03/01/2026"), FinanceFixture.row("03/02/2026")]).utf8)
         let americas = Array("Americas".utf8)
-        let last = try #require((0...(bytes.count - americas.count)).last { Array(bytes[$0..<$0 + americas.count]) == americas })
+        let last = try #require(
+            (0...(bytes.count - americas.count)).last { Array(bytes[$0..<$0 + americas.count]) == americas })
         bytes.replaceSubrange(last..<last + 1, with: [0xC1])  // "Ámericas" in Latin-1, on the second row (line 6)
         let file = try folder.write("latin1.txt", bytes)
         #expect(throws: FinancialReportError.self) { try read(file) }
-        do { _ = try read(file) } catch { #expect("\(error)".contains("line 6: it is not UTF-8 text (byte 0xC1"), "\(error)") }
+        do { _ = try read(file) } catch {
+            #expect("\(error)".contains("line 6: it is not UTF-8 text (byte 0xC1"), "\(error)")
+        }
     }
 
     @Test func badRowsAreRejectedWithASentenceAndTheRestRead() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("bad.txt", FinanceFixture.report(rows: [
-            FinanceFixture.row("03/01/2026", quantity: "1.5"),
-            FinanceFixture.row("03/01/2026", extended: "1000000000000000000000000000000"),
-            FinanceFixture.row("02/30/2026"),
-            FinanceFixture.row("03/01/2026", price: "6.9999"),
-            FinanceFixture.row("03/01/2026", kind: "X"),
-            FinanceFixture.row("03/01/2026", currency: "usd"),
-            "03/01/2026\ttoo few cells",
-            FinanceFixture.row("03/01/2026", sku: "<script>alert(1)</script>"),
-        ]))
+        let file = try folder.write(
+            "bad.txt",
+            FinanceFixture.report(rows: [
+                FinanceFixture.row("03/01/2026", quantity: "1.5"),
+                FinanceFixture.row("03/01/2026", extended: "1000000000000000000000000000000"),
+                FinanceFixture.row("02/30/2026"),
+                FinanceFixture.row("03/01/2026", price: "6.9999"),
+                FinanceFixture.row("03/01/2026", kind: "X"),
+                FinanceFixture.row("03/01/2026", currency: "usd"),
+                "03/01/2026\ttoo few cells",
+                FinanceFixture.row("03/01/2026", sku: "<script>alert(1)</script>"),
+            ]))
         let (items, summary) = try read(file)
         let rejected = items.compactMap { item -> String? in
             if case .rejected(_, let message, _) = item { message } else { nil }

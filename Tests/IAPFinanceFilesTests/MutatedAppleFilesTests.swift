@@ -1,6 +1,7 @@
 import Foundation
 import IAPTestSupport
 import Testing
+
 @testable import IAPFinanceFiles
 @testable import IAPFormats
 
@@ -23,7 +24,8 @@ import Testing
             case 0: bytes[at] = telling[generator.below(telling.count)]
             case 1: bytes.insert(telling[generator.below(telling.count)], at: at)
             case 2: bytes.removeSubrange(at..<min(bytes.count, at + 1 + generator.below(12)))
-            case 3: bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: 1 + generator.below(25)), at: at)
+            case 3:
+                bytes.insert(contentsOf: Array(repeating: UInt8(ascii: "9"), count: 1 + generator.below(25)), at: at)
             case 4: bytes = Array(bytes.prefix(at))
             default:
                 var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map(Array.init)
@@ -37,7 +39,9 @@ import Testing
     }
 
     /// Writes each variant to one file in turn and hands it to `read`.
-    private func eachVariant(of original: String, name: String, count: Int, _ read: (InputFile) -> Bool) throws -> (read: Int, refused: Int) {
+    private func eachVariant(of original: String, name: String, count: Int, _ read: (InputFile) -> Bool) throws -> (
+        read: Int, refused: Int
+    ) {
         let folder = NSTemporaryDirectory() + "iaplens-mutated-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -46,13 +50,18 @@ import Testing
         for seed in 0..<UInt64(count) {
             let bytes = Self.mutate(Array(original.utf8), seed: seed)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            if read(InputFile(path: path, byteCount: Int64(bytes.count))) { tally.read += 1 } else { tally.refused += 1 }
+            if read(InputFile(path: path, byteCount: Int64(bytes.count))) {
+                tally.read += 1
+            } else {
+                tally.refused += 1
+            }
         }
         return tally
     }
 
     @Test func aDamagedPaymentSummaryReadsOrIsRefusedNeverTraps() throws {
-        let tally = try eachVariant(of: PaymentSummaryReaderTests.example, name: "financial_report.csv", count: 3_000) { file in
+        let tally = try eachVariant(of: PaymentSummaryReaderTests.example, name: "financial_report.csv", count: 3_000) {
+            file in
             let reader = PaymentSummaryReader(file: file)
             guard reader.recognize() == .summary else { return false }
             do {
@@ -71,7 +80,12 @@ import Testing
     }
 
     @Test func aDamagedFinancialReportReadsOrIsRefusedNeverTraps() throws {
-        let rows = (1...9).map { FinanceFixture.row("03/0\($0)/2026", quantity: "\($0)", share: "0.69", extended: String(format: "%.2f", 0.69 * Double($0))) }
+        let rows =
+            (1...9).map {
+                FinanceFixture.row(
+                    "03/0\($0)/2026", quantity: "\($0)", share: "0.69",
+                    extended: String(format: "%.2f", 0.69 * Double($0)))
+            }
             + [FinanceFixture.row("03/10/2026", quantity: "-1", share: "0.69", extended: "-0.69", kind: "R")]
         let report = FinanceFixture.report(rows: rows)
         let tally = try eachVariant(of: report, name: "FINANCE_DETAIL_Z1.txt", count: 3_000) { file in

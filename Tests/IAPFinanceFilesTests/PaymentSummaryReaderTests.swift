@@ -1,7 +1,8 @@
 import Foundation
-import IAPTestSupport
 import IAPFormats
+import IAPTestSupport
 import Testing
+
 @testable import IAPFinanceFiles
 
 /// Apple's payment summary (Documentation/Inputs.md "Apple's payment summary"), read whole or refused whole.
@@ -39,7 +40,9 @@ import Testing
         #expect(euro.unitsSold == 388 && euro.earnedMilli == 1_401_080 && euro.adjustmentsMilli == -3_500)
         #expect(euro.totalOwedMilli == 1_397_580 && euro.exchangeRate == "1.08231" && euro.proceedsMilli == 1_512_620)
         let japan = summary.rows[2]
-        #expect(japan.earnedMilli == 40_360_000 && japan.withholdingTaxMilli == -4_036_000 && japan.exchangeRate == "0.006712")
+        #expect(
+            japan.earnedMilli == 40_360_000 && japan.withholdingTaxMilli == -4_036_000
+                && japan.exchangeRate == "0.006712")
         #expect(summary.rows[0].unitsSold == 1_204)
         let held = summary.rows[3]
         #expect(held.exchangeRate == nil && held.proceedsMilli == nil && held.bankCurrency == "USD")
@@ -95,11 +98,13 @@ import Testing
     }
 
     @Test func aBadAmountARegionTwiceAndAHeldRowWithARateAreRefused() throws {
-        let amount = Self.example.replacingOccurrences(of: "\"1,401.08\",\"1,401.08\"", with: "\"1,40,1.08\",\"1,401.08\"")
+        let amount = Self.example.replacingOccurrences(
+            of: "\"1,401.08\",\"1,401.08\"", with: "\"1,40,1.08\",\"1,401.08\"")
         #expect(try #require(throws: PaymentSummaryError.self) { try read(amount) }.reason.contains("Earned"))
         let twice = Self.example.replacingOccurrences(of: "Japan (JPY)", with: "Euro-Zone (EUR)")
         #expect(try #require(throws: PaymentSummaryError.self) { try read(twice) }.reason.contains("twice"))
-        let heldRate = Self.example.replacingOccurrences(of: "\"8.35\",,,\"USD\"", with: "\"8.35\",\"1.26\",\"10.55\",\"USD\"")
+        let heldRate = Self.example.replacingOccurrences(
+            of: "\"8.35\",,,\"USD\"", with: "\"8.35\",\"1.26\",\"10.55\",\"USD\"")
         #expect(try #require(throws: PaymentSummaryError.self) { try read(heldRate) }.reason.contains("held"))
         let region = Self.example.replacingOccurrences(of: "Japan (JPY)", with: "Japan")
         #expect(try #require(throws: PaymentSummaryError.self) { try read(region) }.line == 6)
@@ -132,10 +137,20 @@ import Testing
     /// with that reason: passed over, it would only have counted among the files that are no Apple file at all.
     @Test(arguments: [
         ("a title without its month", "(March 2026)", "", "does not end in the fiscal month"),
-        ("no title line", "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "", "without the title line"),
-        ("no title line, a byte-order mark", "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "\u{FEFF}", "without the title line"),
+        (
+            "no title line",
+            "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "",
+            "without the title line"
+        ),
+        (
+            "no title line, a byte-order mark",
+            "\"App Store Connect - Payments and Financial Reports (March 2026)\",,,,,,,,,,\n,,,,,,,,,,\n", "\u{FEFF}",
+            "without the title line"
+        ),
     ])
-    func aSummaryMissingItsMonthIsRecognisedAndRefusedSayingSo(what: String, remove: String, by: String, reason: String) throws {
+    func aSummaryMissingItsMonthIsRecognisedAndRefusedSayingSo(what: String, remove: String, by: String, reason: String)
+        throws
+    {
         let text = Self.example.replacingOccurrences(of: remove, with: by)
         let folder = NSTemporaryDirectory() + "iaplens-payments-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

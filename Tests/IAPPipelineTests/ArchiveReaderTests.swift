@@ -11,7 +11,8 @@ import Testing
     @Test func aSlowConsumerNeverMakesTheReaderHoldMoreThanItsCapacity() throws {
         let archive = try TestArchive()
         let path = try archive.write("many.jsonl", lines: (0..<2_000).map { "{\"n\": \($0)}" })
-        let reader = ArchiveReader(files: [InputFile(path: path, byteCount: 0)], alreadyRead: [], chunkSize: 10, capacity: 2)
+        let reader = ArchiveReader(
+            files: [InputFile(path: path, byteCount: 0)], alreadyRead: [], chunkSize: 10, capacity: 2)
         var lines = 0
         var mostBuffered = 0
         while let event = reader.next() {
@@ -45,7 +46,11 @@ import Testing
             }
         }
         // b.jsonl has a.jsonl's content; c.jsonl is already in the store.
-        #expect(log == ["start a.jsonl", "read 1", "read 1", "end a.jsonl", "skip b.jsonl", "skip c.jsonl", "unreadable missing.jsonl"])
+        #expect(
+            log == [
+                "start a.jsonl", "read 1", "read 1", "end a.jsonl", "skip b.jsonl", "skip c.jsonl",
+                "unreadable missing.jsonl",
+            ])
     }
 
     /// A file rewritten between its hashing and its reading is reported as changed (the loader then

@@ -16,14 +16,16 @@ import Testing
     }
 
     @Test func aFileSavedWithAByteOrderMarkIsRead() throws {
-        let configuration = try apply([0xEF, 0xBB, 0xBF] + Array(#"{"bundle-id": "com.example.app", "database": "postgres://u@h/d"}"#.utf8))
+        let configuration = try apply(
+            [0xEF, 0xBB, 0xBF] + Array(#"{"bundle-id": "com.example.app", "database": "postgres://u@h/d"}"#.utf8))
         #expect(configuration.bundleId == "com.example.app")
         #expect(configuration.databasePath == "postgres://u@h/d")
     }
 
     /// `production` or `eur` can mean only one thing: taken as it, where they were refused; anything else still is.
     @Test func spellingsThatMeanOneThingAreTakenAsIt() throws {
-        var configuration = try apply(Array(#"{"bundle-id": "com.example.app", "environment": "production", "reporting-currency": "eur"}"#.utf8))
+        var configuration = try apply(
+            Array(#"{"bundle-id": "com.example.app", "environment": "production", "reporting-currency": "eur"}"#.utf8))
         configuration.normalizeSpellings()
         #expect(configuration.environment == "Production" && configuration.reportingCurrency == "EUR")
         try configuration.validate(requireInputs: false)
@@ -31,7 +33,9 @@ import Testing
             configuration.environment = environment
             configuration.reportingCurrency = currency
             configuration.normalizeSpellings()
-            #expect(throws: PipelineError.self, "\(environment) \(currency)") { try configuration.validate(requireInputs: false) }
+            #expect(throws: PipelineError.self, "\(environment) \(currency)") {
+                try configuration.validate(requireInputs: false)
+            }
         }
     }
 
@@ -103,7 +107,8 @@ import Testing
         let folder = archive.root + "/etc/iaplens"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/app.json"
-        try #"{"input": ["archive", "/abs/in"], "database": "store.sqlite", "products": "../products.csv", "facts": "facts.csv", "private-key": "AuthKey_X.p8", "reports": "/var/reports"}"#
+        try
+            #"{"input": ["archive", "/abs/in"], "database": "store.sqlite", "products": "../products.csv", "facts": "facts.csv", "private-key": "AuthKey_X.p8", "reports": "/var/reports"}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
         var configuration = PipelineConfiguration()
         try ConfigurationFile.apply(path, to: &configuration)

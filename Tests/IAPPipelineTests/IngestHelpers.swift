@@ -12,11 +12,14 @@ struct IngestRun {
     let summary: IngestSummary
 
     static func ingest(
-        _ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production", verify: Bool = true,
+        _ archive: TestArchive, fixture: AppFixture = AppFixture(), environment: String = "Production",
+        verify: Bool = true,
         v1SharedSecret: String? = nil, batchRows: Int? = nil, chunkSize: Int? = nil
     ) throws -> IngestRun {
         let store = try SQLiteStore(path: archive.database)
-        let policy = IngestPolicy(bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment, verifySignatures: verify, v1SharedSecret: v1SharedSecret)
+        let policy = IngestPolicy(
+            bundleId: fixture.bundleId, appAppleId: fixture.appAppleId, environment: environment,
+            verifySignatures: verify, v1SharedSecret: v1SharedSecret)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: verify)
         var options = IngestStage.Options(inputs: [archive.inputs], policy: policy, roots: roots)

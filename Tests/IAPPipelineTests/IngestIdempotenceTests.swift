@@ -1,6 +1,6 @@
-import IAPPipeline
 import Foundation
 import IAPFormats
+import IAPPipeline
 import IAPReports
 import IAPTestSupport
 import Testing
@@ -28,7 +28,9 @@ import Testing
         let archive = try TestArchive()
         try archive.write("a.jsonl", lines: [try subscribed(), try refund()])
         let first = try IngestRun.ingest(archive)
-        let tables = ["documents", "notifications", "transaction_versions", "transactions", "renewal_infos", "source_files"]
+        let tables = [
+            "documents", "notifications", "transaction_versions", "transactions", "renewal_infos", "source_files",
+        ]
         let before = try tables.map { try first.count("SELECT count(*) FROM \($0)") }
         let second = try IngestRun.ingest(archive)
         #expect(second.summary.filesAlreadyRead == 1)
@@ -66,7 +68,9 @@ import Testing
         let run = try IngestRun.ingest(archive)
         #expect(try run.count("SELECT count(*) FROM notifications") == 2)
         #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted'") == 3)
-        #expect(try run.count("SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'") == 1)
+        #expect(
+            try run.count("SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'")
+                == 1)
     }
 
     @Test(arguments: [false, true])
@@ -95,7 +99,9 @@ import Testing
 
         let again = try app.notification(
             type: "REFUND", uuid: "n-refund-2", signedDate: Day.at(12),
-            transaction: app.transaction(id: "t1", purchase: Day.at(1), expires: Day.at(31), signedDate: Day.at(12), extra: ["revocationDate": .int(Day.at(12))]))
+            transaction: app.transaction(
+                id: "t1", purchase: Day.at(1), expires: Day.at(31), signedDate: Day.at(12),
+                extra: ["revocationDate": .int(Day.at(12))]))
         try archive.write("b.jsonl", lines: [again])
         let rerun = try IngestRun.ingest(archive)
         let restored: Int64? = try rerun.value("SELECT revocation_date FROM transactions WHERE transaction_id = 't1'")

@@ -18,11 +18,14 @@ import Testing
     }
 
     private func ingest(_ archive: TestArchive, into store: SQLiteStore) throws -> (IngestSummary, [IngestProgress]) {
-        let policy = IngestPolicy(bundleId: app.bundleId, appAppleId: app.appAppleId, environment: "Production", verifySignatures: true)
+        let policy = IngestPolicy(
+            bundleId: app.bundleId, appAppleId: app.appAppleId, environment: "Production", verifySignatures: true)
         let roots = try TrustedRoot.load(fromFile: try archive.trustedRoot())
         let runId = try RunLog(store: store).begin(command: "ingest", isVerified: true)
         let reports = Reports()
-        let stage = IngestStage(store: store, options: .init(inputs: [archive.inputs], policy: policy, roots: roots), progress: reports.append)
+        let stage = IngestStage(
+            store: store, options: .init(inputs: [archive.inputs], policy: policy, roots: roots),
+            progress: reports.append)
         return (try stage.run(runId: runId), reports.all)
     }
 
@@ -30,7 +33,8 @@ import Testing
         try range.map { index in
             try app.notification(
                 type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n-\(index)", signedDate: Day.at(1),
-                transaction: app.transaction(id: "t\(index)", purchase: Day.at(1), expires: Day.at(31), signedDate: Day.at(1)),
+                transaction: app.transaction(
+                    id: "t\(index)", purchase: Day.at(1), expires: Day.at(31), signedDate: Day.at(1)),
                 renewal: app.renewal(original: "t\(index)", signedDate: Day.at(1)))
         }
     }

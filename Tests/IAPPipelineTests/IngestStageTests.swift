@@ -14,7 +14,8 @@ import Testing
         let original = String(5_000 + subscriber * 100)
         let history: [JSONValue] = (0..<receipts).map { month in
             [
-                "transaction_id": .string(String(5_000 + subscriber * 100 + month)), "original_transaction_id": .string(original),
+                "transaction_id": .string(String(5_000 + subscriber * 100 + month)),
+                "original_transaction_id": .string(original),
                 "product_id": "com.example.monthly", "quantity": "1",
                 "purchase_date_ms": .string(String(Day.at(1 + 30 * month))),
                 "original_purchase_date_ms": .string(String(Day.at(1))),
@@ -28,7 +29,12 @@ import Testing
             "unified_receipt": [
                 "status": 0, "environment": "Production", "latest_receipt": "bXVjaA==",
                 "latest_receipt_info": .array(history),
-                "pending_renewal_info": [["original_transaction_id": .string(original), "product_id": "com.example.monthly", "auto_renew_status": "1"]],
+                "pending_renewal_info": [
+                    [
+                        "original_transaction_id": .string(original), "product_id": "com.example.monthly",
+                        "auto_renew_status": "1",
+                    ]
+                ],
             ],
         ]
         return value.text

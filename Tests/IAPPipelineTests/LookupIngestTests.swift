@@ -1,6 +1,6 @@
-import IAPPipeline
 import Foundation
 import IAPFormats
+import IAPPipeline
 import IAPTestSigning
 import IAPTestSupport
 import Testing
@@ -9,7 +9,9 @@ import Testing
 @Suite struct LookupIngestTests {
     let app = AppFixture()
 
-    func refunded(_ id: String, day: Int, type: String = "Consumable", product: String = "com.example.coins") -> JSONValue {
+    func refunded(_ id: String, day: Int, type: String = "Consumable", product: String = "com.example.coins")
+        -> JSONValue
+    {
         app.transaction(
             id: id, product: product, type: type, purchase: Day.at(day - 2), price: 4_990, signedDate: Day.at(day + 1),
             extra: ["revocationDate": .int(Day.at(day)), "revocationReason": 0])
@@ -33,15 +35,26 @@ import Testing
 
     @Test func orderLookupWithoutOrderIdGetsAGeneratedKeyAndANote() throws {
         let archive = try TestArchive()
-        try archive.write("orders.jsonl", lines: [
-            try app.orderLookup(orderId: "MX1234", [refunded("o1", day: 3)]),
-            try app.orderLookup(orderId: nil, [app.transaction(id: "o2", product: "com.example.coins", type: "Consumable", purchase: Day.at(2), signedDate: Day.at(4))]),
-            try app.orderLookup(orderId: "BAD999", status: 1, []),
-        ])
+        try archive.write(
+            "orders.jsonl",
+            lines: [
+                try app.orderLookup(orderId: "MX1234", [refunded("o1", day: 3)]),
+                try app.orderLookup(
+                    orderId: nil,
+                    [
+                        app.transaction(
+                            id: "o2", product: "com.example.coins", type: "Consumable", purchase: Day.at(2),
+                            signedDate: Day.at(4))
+                    ]),
+                try app.orderLookup(orderId: "BAD999", status: 1, []),
+            ])
         let run = try IngestRun.ingest(archive)
         #expect(try run.reasons() == [])
         #expect(try run.count("SELECT count(*) FROM order_lookups") == 3)
-        #expect(try run.count("SELECT count(*) FROM order_lookups WHERE lookup_id LIKE 'generated:%' AND order_id IS NULL AND note IS NOT NULL") == 1)
+        #expect(
+            try run.count(
+                "SELECT count(*) FROM order_lookups WHERE lookup_id LIKE 'generated:%' AND order_id IS NULL AND note IS NOT NULL"
+            ) == 1)
         #expect(try run.count("SELECT count(*) FROM order_lookups WHERE lookup_id = 'BAD999' AND status = 1") == 1)
         #expect(try run.count("SELECT count(*) FROM order_lookup_transactions") == 2)
     }
@@ -53,21 +66,34 @@ import Testing
             transaction: app.transaction(id: "t1", purchase: Day.at(2), expires: Day.at(32), signedDate: Day.at(2)))
         let jws = try app.sign(payload)
         let page: JSONValue = [
-            "notificationHistory": [["signedPayload": .string(jws), "sendAttempts": [["attemptDate": .int(Day.at(2)), "sendAttemptResult": "SUCCESS"]]]],
+            "notificationHistory": [
+                [
+                    "signedPayload": .string(jws),
+                    "sendAttempts": [["attemptDate": .int(Day.at(2)), "sendAttemptResult": "SUCCESS"]],
+                ]
+            ],
             "hasMore": false, "paginationToken": "p",
         ]
         try archive.write("history.json", lines: [page.text])
         try archive.write("webhook.jsonl", lines: [AppFixture.body(jws)])
         let run = try IngestRun.ingest(archive)
         #expect(try run.count("SELECT count(*) FROM notifications") == 1)
-        #expect(try run.count("SELECT count(*) FROM documents WHERE kind = 'notification_history_entry' AND entry = 1") == 1)
-        #expect(try run.count("SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'") == 1)
+        #expect(
+            try run.count("SELECT count(*) FROM documents WHERE kind = 'notification_history_entry' AND entry = 1") == 1
+        )
+        #expect(
+            try run.count("SELECT count(*) - count(DISTINCT document_id) FROM documents WHERE outcome = 'accepted'")
+                == 1)
     }
 
-    @Test(arguments: [JSONValue.int(1_696_500_000_000), JSONValue.string("2023-10-05T10:00:00Z"), JSONValue.string("2023-10-05T12:00:00.000+02:00")])
+    @Test(arguments: [
+        JSONValue.int(1_696_500_000_000), JSONValue.string("2023-10-05T10:00:00Z"),
+        JSONValue.string("2023-10-05T12:00:00.000+02:00"),
+    ])
     func envelopeReceivedAtIsKept(_ receivedAt: JSONValue) throws {
         let archive = try TestArchive()
-        let line = try AppFixture.envelope(receivedAt: receivedAt, body: try app.notification(type: "DID_RENEW", uuid: "n-env", signedDate: Day.at(2)))
+        let line = try AppFixture.envelope(
+            receivedAt: receivedAt, body: try app.notification(type: "DID_RENEW", uuid: "n-env", signedDate: Day.at(2)))
         try archive.write("env.jsonl", lines: [line])
         let run = try IngestRun.ingest(archive)
         let stored: Int64? = try run.value("SELECT received_at FROM notifications")

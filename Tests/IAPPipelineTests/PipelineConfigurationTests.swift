@@ -44,37 +44,50 @@ import Testing
     /// run at a time, it took five runs to learn them.
     @Test func aFetchNamesEveryMissingOptionAtOnce() throws {
         let bare = try #require(fetchRefusal { _ in })
-        #expect(bare == "--issuer-id, --key-id, --private-key, --archive and --bundle-id are missing: give each on the command "
-            + "line, as \"issuer-id\", \"key-id\", \"private-key\", \"archive\" and \"bundle-id\" in the config file, or as "
-            + "IAPLENS_ISSUER_ID, IAPLENS_KEY_ID, IAPLENS_PRIVATE_KEY, IAPLENS_ARCHIVE and IAPLENS_BUNDLE_ID.", "\(bare)")
+        #expect(
+            bare
+                == "--issuer-id, --key-id, --private-key, --archive and --bundle-id are missing: give each on the command "
+                + "line, as \"issuer-id\", \"key-id\", \"private-key\", \"archive\" and \"bundle-id\" in the config file, or as "
+                + "IAPLENS_ISSUER_ID, IAPLENS_KEY_ID, IAPLENS_PRIVATE_KEY, IAPLENS_ARCHIVE and IAPLENS_BUNDLE_ID.",
+            "\(bare)")
         // Financial reports alone need no In-App Purchase key, but every App Store Connect option (an empty vendor
         // number is none).
-        let finance = try #require(fetchRefusal { configuration in
-            configuration.fetch.connectIssuerId = "issuer"
-            configuration.fetch.vendorNumber = ""
-            configuration.fetch.archive = "/archive"
-            configuration.bundleId = "com.example.app"
-        })
-        #expect(finance.hasPrefix("--connect-key-id, --connect-private-key and --vendor-number are missing"), "\(finance)")
-        let one = try #require(fetchRefusal { configuration in
-            configuration.fetch.issuerId = "issuer"
-            configuration.fetch.keyId = "key"
-            configuration.fetch.privateKey = "/key.p8"
-            configuration.fetch.archive = "/archive"
-        })
-        #expect(one == "--bundle-id is missing: give it on the command line, as \"bundle-id\" in the config file, or as IAPLENS_BUNDLE_ID.")
+        let finance = try #require(
+            fetchRefusal { configuration in
+                configuration.fetch.connectIssuerId = "issuer"
+                configuration.fetch.vendorNumber = ""
+                configuration.fetch.archive = "/archive"
+                configuration.bundleId = "com.example.app"
+            })
+        #expect(
+            finance.hasPrefix("--connect-key-id, --connect-private-key and --vendor-number are missing"), "\(finance)")
+        let one = try #require(
+            fetchRefusal { configuration in
+                configuration.fetch.issuerId = "issuer"
+                configuration.fetch.keyId = "key"
+                configuration.fetch.privateKey = "/key.p8"
+                configuration.fetch.archive = "/archive"
+            })
+        #expect(
+            one
+                == "--bundle-id is missing: give it on the command line, as \"bundle-id\" in the config file, or as IAPLENS_BUNDLE_ID."
+        )
     }
 
     @Test func aRunWithoutItsBundleIdAndInputNamesBoth() {
-        #expect(throws: PipelineError.invalidConfiguration(
-            "--bundle-id and --input are required: the App Store bundle ID of the app whose data this is (e.g. "
-                + "com.example.app), and at least one archive file or folder to read.")
+        #expect(
+            throws: PipelineError.invalidConfiguration(
+                "--bundle-id and --input are required: the App Store bundle ID of the app whose data this is (e.g. "
+                    + "com.example.app), and at least one archive file or folder to read.")
         ) {
             try PipelineConfiguration().validate(requireInputs: true)
         }
         var withApp = PipelineConfiguration()
         withApp.bundleId = "com.example.app"
-        #expect(throws: PipelineError.invalidConfiguration("--input is required: at least one archive file or folder to read.")) {
+        #expect(
+            throws: PipelineError.invalidConfiguration(
+                "--input is required: at least one archive file or folder to read.")
+        ) {
             try withApp.validate(requireInputs: true)
         }
     }

@@ -1,6 +1,6 @@
-import IAPFormats
 import Foundation
 import IAPAnalytics
+import IAPFormats
 import IAPPipeline
 import IAPTestSupport
 import Testing
@@ -11,10 +11,12 @@ import Testing
     /// Runs the pipeline on `archive` with a store of `kind` (the same store on every call for that archive).
     func run(_ archive: TestArchive, _ kind: StoreKind) throws -> RunSummary {
         let database = try database(of: archive, kind)
-        return try Pipeline(configuration: try archive.configuration {
-            $0.accountsPath = archive.inputs + "/accounts.csv.txt"
-            $0.databasePath = database
-        }).run()
+        return try Pipeline(
+            configuration: try archive.configuration {
+                $0.accountsPath = archive.inputs + "/accounts.csv.txt"
+                $0.databasePath = database
+            }
+        ).run()
     }
 
     /// The SQLite file of the archive, or a PostgreSQL schema named after it (created on first use).
@@ -36,7 +38,9 @@ import Testing
         while let relative = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: directory + "/" + relative, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { files[relative] = try String(contentsOfFile: directory + "/" + relative, encoding: .utf8) }
+            if !isDirectory.boolValue {
+                files[relative] = try String(contentsOfFile: directory + "/" + relative, encoding: .utf8)
+            }
         }
         return files
     }

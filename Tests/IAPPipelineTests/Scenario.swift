@@ -14,22 +14,28 @@ struct Scenario {
 
     /// A subscription period as a notification.
     mutating func period(
-        _ type: String, subtype: String? = nil, uuid: String, id: String, original: String, purchase: String, expires: String,
-        signed: String? = nil, price: Int64 = 9_990, originalPurchase: String? = nil, renewal: [String: JSONValue?] = [:],
+        _ type: String, subtype: String? = nil, uuid: String, id: String, original: String, purchase: String,
+        expires: String,
+        signed: String? = nil, price: Int64 = 9_990, originalPurchase: String? = nil,
+        renewal: [String: JSONValue?] = [:],
         transaction extra: [String: JSONValue?] = [:]
     ) throws {
         let signedDate = Self.at(signed ?? purchase)
         var fields = extra
         if let originalPurchase { fields["originalPurchaseDate"] = .int(Self.at(originalPurchase)) }
-        lines.append(try app.notification(
-            type: type, subtype: subtype, uuid: uuid, signedDate: signedDate,
-            transaction: app.transaction(id: id, original: original, purchase: Self.at(purchase), expires: Self.at(expires), price: price, signedDate: signedDate, extra: fields),
-            renewal: app.renewal(original: original, signedDate: signedDate, extra: renewal)))
+        lines.append(
+            try app.notification(
+                type: type, subtype: subtype, uuid: uuid, signedDate: signedDate,
+                transaction: app.transaction(
+                    id: id, original: original, purchase: Self.at(purchase), expires: Self.at(expires), price: price,
+                    signedDate: signedDate, extra: fields),
+                renewal: app.renewal(original: original, signedDate: signedDate, extra: renewal)))
     }
 
     /// A consumable purchase and, optionally, its refund notification.
     mutating func consumable(
-        id: String, purchase: String, refund: String? = nil, token: String? = nil, price: Int64 = 4_990, percentage: Int64? = nil,
+        id: String, purchase: String, refund: String? = nil, token: String? = nil, price: Int64 = 4_990,
+        percentage: Int64? = nil,
         environment: String = "Production", appTransactionId: String? = nil
     ) throws {
         var fixture = app
@@ -37,14 +43,22 @@ struct Scenario {
         var extra: [String: JSONValue?] = [:]
         if let token { extra["appAccountToken"] = .string(token) }
         if let appTransactionId { extra["appTransactionId"] = .string(appTransactionId) }
-        let bought = fixture.transaction(id: id, product: "com.example.coins", type: "Consumable", purchase: Self.at(purchase), price: price, signedDate: Self.at(purchase), extra: extra)
-        lines.append(try fixture.notification(type: "ONE_TIME_CHARGE", uuid: "buy-\(id)", signedDate: Self.at(purchase), transaction: bought))
+        let bought = fixture.transaction(
+            id: id, product: "com.example.coins", type: "Consumable", purchase: Self.at(purchase), price: price,
+            signedDate: Self.at(purchase), extra: extra)
+        lines.append(
+            try fixture.notification(
+                type: "ONE_TIME_CHARGE", uuid: "buy-\(id)", signedDate: Self.at(purchase), transaction: bought))
         if let refund {
-            var refunded = bought.setting("revocationDate", .int(Self.at(refund))).setting("signedDate", .int(Self.at(refund)))
+            var refunded = bought.setting("revocationDate", .int(Self.at(refund))).setting(
+                "signedDate", .int(Self.at(refund)))
             if let percentage {
-                refunded = refunded.setting("revocationPercentage", .int(percentage)).setting("revocationType", "REFUND_PRORATED")
+                refunded = refunded.setting("revocationPercentage", .int(percentage)).setting(
+                    "revocationType", "REFUND_PRORATED")
             }
-            lines.append(try fixture.notification(type: "REFUND", uuid: "refund-\(id)", signedDate: Self.at(refund), transaction: refunded))
+            lines.append(
+                try fixture.notification(
+                    type: "REFUND", uuid: "refund-\(id)", signedDate: Self.at(refund), transaction: refunded))
         }
     }
 
@@ -65,8 +79,10 @@ struct Scenario {
         }
         _ = try Pipeline(configuration: configuration).run()
         var result: [String: [[String: String]]] = [:]
-        for month in (try? FileManager.default.contentsOfDirectory(atPath: archive.reports)) ?? [] where month.count == 7 {
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: archive.reports + "/" + month)) ?? [] where file.hasSuffix(".csv") {
+        for month in (try? FileManager.default.contentsOfDirectory(atPath: archive.reports)) ?? []
+        where month.count == 7 {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: archive.reports + "/" + month)) ?? []
+            where file.hasSuffix(".csv") {
                 result[month + "/" + file] = CSVReader.records(try archive.report(month + "/" + file))
             }
         }

@@ -32,7 +32,11 @@ import Testing
         let pipeline = Pipeline(configuration: try archive.configuration())
         _ = try pipeline.run()
         let store = try SQLiteStore(path: archive.database)
-        let analyses = { try store.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM runs WHERE command = 'analyze'") ?? 0 } }
+        let analyses = {
+            try store.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM runs WHERE command = 'analyze'") ?? 0
+            }
+        }
         let before = try analyses()
         _ = try pipeline.report()
         #expect(try analyses() == before)

@@ -1,6 +1,6 @@
-import IAPPipeline
 import Foundation
 import IAPFormats
+import IAPPipeline
 import IAPTestSupport
 import Testing
 
@@ -8,12 +8,17 @@ import Testing
 @Suite struct V1IngestTests {
     let app = AppFixture()
 
-    func body(type: String = "DID_RENEW", environment: String = "PROD", autoRenew: JSONValue = "true", trial: JSONValue = "false",
-              retry: JSONValue = "0", cancellation: JSONValue? = nil, extraKey: String? = nil) -> JSONValue {
+    func body(
+        type: String = "DID_RENEW", environment: String = "PROD", autoRenew: JSONValue = "true",
+        trial: JSONValue = "false",
+        retry: JSONValue = "0", cancellation: JSONValue? = nil, extraKey: String? = nil
+    ) -> JSONValue {
         var receipt: JSONValue = [
-            "transaction_id": "1000", "original_transaction_id": "1000", "product_id": "com.example.monthly", "quantity": "1",
+            "transaction_id": "1000", "original_transaction_id": "1000", "product_id": "com.example.monthly",
+            "quantity": "1",
             "purchase_date_ms": .string(String(Day.at(1))), "original_purchase_date_ms": .string(String(Day.at(1))),
-            "expires_date_ms": .string(String(Day.at(31))), "is_trial_period": trial, "in_app_ownership_type": "PURCHASED",
+            "expires_date_ms": .string(String(Day.at(31))), "is_trial_period": trial,
+            "in_app_ownership_type": "PURCHASED",
             "purchase_date": "2023-10-02 12:00:00 Etc/GMT", "app_account_token": "AABBCCDD-0000-4000-8000-000000000001",
         ]
         if let cancellation { receipt = receipt.setting("cancellation_date_ms", cancellation) }
@@ -23,14 +28,22 @@ import Testing
             "unified_receipt": [
                 "status": 0, "environment": "Production", "latest_receipt": "bXVjaA==",
                 "latest_receipt_info": [receipt],
-                "pending_renewal_info": [["original_transaction_id": "1000", "product_id": "com.example.monthly", "auto_renew_status": "1", "is_in_billing_retry_period": retry]],
+                "pending_renewal_info": [
+                    [
+                        "original_transaction_id": "1000", "product_id": "com.example.monthly",
+                        "auto_renew_status": "1", "is_in_billing_retry_period": retry,
+                    ]
+                ],
             ],
         ]
         if let extraKey { value = value.setting(extraKey, "x") }
         return value
     }
 
-    @Test(arguments: [(JSONValue.string("true"), 1), ("1", 1), (true, 1), ("false", 0), ("0", 0), (false, 0), (.int(1), 1), (.int(0), 0)])
+    @Test(arguments: [
+        (JSONValue.string("true"), 1), ("1", 1), (true, 1), ("false", 0), ("0", 0), (false, 0), (.int(1), 1),
+        (.int(0), 0),
+    ])
     func booleanSpellings(_ spelling: JSONValue, _ expected: Int) throws {
         let archive = try TestArchive()
         try archive.write("v1.jsonl", lines: [body(trial: spelling, retry: spelling).text])
@@ -44,7 +57,9 @@ import Testing
         let archive = try TestArchive()
         try archive.write("v1.jsonl", lines: [body(cancellation: .string(String(Day.at(4)))).text])
         let run = try IngestRun.ingest(archive)
-        #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted' AND environment = 'Production'") == 1)
+        #expect(
+            try run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted' AND environment = 'Production'")
+                == 1)
         let revoked: Int64? = try run.value("SELECT revocation_date FROM transactions")
         #expect(revoked == Day.at(4))
         let token: String? = try run.value("SELECT app_account_token FROM transactions")
@@ -67,7 +82,9 @@ import Testing
 
     @Test func sandboxIsOtherEnvironmentAndUnknownTypesAreKept() throws {
         let archive = try TestArchive()
-        try archive.write("v1.jsonl", lines: [body(environment: "Sandbox").text, body(type: "SOMETHING_NEW", extraKey: "new_field").text])
+        try archive.write(
+            "v1.jsonl",
+            lines: [body(environment: "Sandbox").text, body(type: "SOMETHING_NEW", extraKey: "new_field").text])
         let run = try IngestRun.ingest(archive)
         #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'other_environment'") == 1)
         #expect(try run.count("SELECT count(*) FROM notifications WHERE notification_type = 'SOMETHING_NEW'") == 1)
@@ -75,11 +92,13 @@ import Testing
 
     @Test func theSharedSecretAuthenticatesV1BodiesAndIsNeverStored() throws {
         let archive = try TestArchive()
-        try archive.write("v1.jsonl", lines: [
-            body().setting("password", "s3cret").text,
-            body(type: "REFUND").setting("password", "guess").text,
-            body(type: "CANCEL").text,
-        ])
+        try archive.write(
+            "v1.jsonl",
+            lines: [
+                body().setting("password", "s3cret").text,
+                body(type: "REFUND").setting("password", "guess").text,
+                body(type: "CANCEL").text,
+            ])
         let run = try IngestRun.ingest(archive, v1SharedSecret: "s3cret")
         #expect(try run.reasons() == ["v1_secret_mismatch", "v1_secret_mismatch"])
         #expect(try run.count("SELECT count(*) FROM notifications") == 1)

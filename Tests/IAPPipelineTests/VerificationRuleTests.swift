@@ -1,6 +1,6 @@
-import IAPPipeline
 import Foundation
 import IAPFormats
+import IAPPipeline
 import IAPTestSigning
 import IAPTestSupport
 import Testing
@@ -33,25 +33,31 @@ import Testing
 
     @Test func untrustedRootIsRejected() throws {
         let forged = JWSSigner(chain: TestChains.untrusted)
-        #expect(try ingestOne(AppFixture.body(try app.sign(try payload(), with: forged))).reasons == ["untrusted_chain"])
+        #expect(
+            try ingestOne(AppFixture.body(try app.sign(try payload(), with: forged))).reasons == ["untrusted_chain"])
     }
 
     @Test func twoCertificateChainIsRejected() throws {
         let chain = TestChains.trusted.x5c
-        let jws = try app.signer.sign(payload: try payload().canonicalJSON(), header: JWSHeaderOverride(x5c: Array(chain.prefix(2))))
+        let jws = try app.signer.sign(
+            payload: try payload().canonicalJSON(), header: JWSHeaderOverride(x5c: Array(chain.prefix(2))))
         #expect(try ingestOne(AppFixture.body(jws)).reasons == ["bad_certificate_chain"])
     }
 
     @Test func fourCertificateChainIsRejected() throws {
         let chain = TestChains.trusted.x5c
-        let jws = try app.signer.sign(payload: try payload().canonicalJSON(), header: JWSHeaderOverride(x5c: chain + [chain[2]]))
+        let jws = try app.signer.sign(
+            payload: try payload().canonicalJSON(), header: JWSHeaderOverride(x5c: chain + [chain[2]]))
         #expect(try ingestOne(AppFixture.body(jws)).reasons == ["bad_certificate_chain"])
     }
 
     @Test(arguments: ["leaf", "intermediate"])
     func missingAppleOIDIsRejected(_ which: String) throws {
         let chain = which == "leaf" ? TestChains.leafWithoutOID : TestChains.intermediateWithoutOID
-        #expect(try ingestOne(AppFixture.body(try app.sign(try payload(), with: JWSSigner(chain: chain)))).reasons == ["missing_apple_oid"])
+        #expect(
+            try ingestOne(AppFixture.body(try app.sign(try payload(), with: JWSSigner(chain: chain)))).reasons == [
+                "missing_apple_oid"
+            ])
     }
 
     @Test func leafExpiredAtSignedDateIsRejected() throws {
@@ -103,14 +109,19 @@ import Testing
             transaction: sandbox.transaction(id: "t1", purchase: Day.at(1), signedDate: Day.at(1)))
         let result = try ingestOne(line)
         #expect(result.reasons == [])
-        #expect(try result.run.count("SELECT count(*) FROM documents WHERE outcome = 'other_environment' AND environment = 'Sandbox'") == 1)
+        #expect(
+            try result.run.count(
+                "SELECT count(*) FROM documents WHERE outcome = 'other_environment' AND environment = 'Sandbox'") == 1)
         #expect(try result.run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted'") == 0)
     }
 
     @Test func nestedTransactionFromUntrustedChainQuarantinesTheWholeNotification() throws {
         let forgedTransaction = try app.sign(
-            app.transaction(id: "t1", purchase: Day.at(1), signedDate: Day.at(1)), with: JWSSigner(chain: TestChains.untrusted))
-        let payload = try app.notificationPayload(type: "REFUND", uuid: "n-1", signedDate: Day.at(1), data: ["signedTransactionInfo": .string(forgedTransaction)])
+            app.transaction(id: "t1", purchase: Day.at(1), signedDate: Day.at(1)),
+            with: JWSSigner(chain: TestChains.untrusted))
+        let payload = try app.notificationPayload(
+            type: "REFUND", uuid: "n-1", signedDate: Day.at(1),
+            data: ["signedTransactionInfo": .string(forgedTransaction)])
         let result = try ingestOne(AppFixture.body(try app.sign(payload)))
         #expect(result.reasons == ["untrusted_chain"])
         #expect(try result.run.count("SELECT count(*) FROM transactions") == 0)
@@ -119,7 +130,9 @@ import Testing
 
     @Test func noVerifyAcceptsForgeriesAndRecordsIt() throws {
         let archive = try TestArchive()
-        try archive.write("n.jsonl", lines: [AppFixture.body(try app.sign(try payload(), with: JWSSigner(chain: TestChains.untrusted)))])
+        try archive.write(
+            "n.jsonl",
+            lines: [AppFixture.body(try app.sign(try payload(), with: JWSSigner(chain: TestChains.untrusted)))])
         let run = try IngestRun.ingest(archive, verify: false)
         #expect(try run.reasons() == [])
         #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted' AND is_verified = 0") == 1)

@@ -11,19 +11,27 @@ import Testing
 @Suite struct AppleAdviceTests {
     static let day: Int64 = 86_400_000
 
-    static func row(_ month: String, _ product: String, _ currency: String, apple: Int64, archive: Int64, gap: String) -> [ReportValue] {
+    static func row(_ month: String, _ product: String, _ currency: String, apple: Int64, archive: Int64, gap: String)
+        -> [ReportValue]
+    {
         let status = apple > archive ? "archive_short" : apple < archive ? "archive_over" : "match"
         return [
-            .text(month), .text(product), .text(currency), .integer(28), .integer(apple), .integer(archive), .integer(0),
-            .integer(0), .integer(apple * 990), .integer(archive * 990), .integer(0), .integer(0), .integer(apple * 690),
-            .integer(archive * 690), .text(currency), .text(apple == archive ? "" : gap), .text(apple == archive ? "" : gap),
+            .text(month), .text(product), .text(currency), .integer(28), .integer(apple), .integer(archive),
+            .integer(0),
+            .integer(0), .integer(apple * 990), .integer(archive * 990), .integer(0), .integer(0),
+            .integer(apple * 690),
+            .integer(archive * 690), .text(currency), .text(apple == archive ? "" : gap),
+            .text(apple == archive ? "" : gap),
             .text(status),
         ]
     }
 
     static func page(month: String, rows: [[ReportValue]], asOf: Int64) -> String {
         let report = MonthReport(
-            month: month, tables: Fixtures.tables([Fixtures.table("apple_reconciliation.csv", ReportColumns.appleReconciliation, rows)]),
+            month: month,
+            tables: Fixtures.tables([
+                Fixtures.table("apple_reconciliation.csv", ReportColumns.appleReconciliation, rows)
+            ]),
             flaggedTimelines: [], isEmpty: false)
         let base = Fixtures.set(months: [report])
         let set = ReportSet(
@@ -35,12 +43,14 @@ import Testing
 
     @Test func aGapOlderThanAppleKeepsHistoryGetsNoFetchCommand() throws {
         let old = Self.page(
-            month: "2021-01", rows: [Self.row("2021-01", "com.example.coins", "USD", apple: 5, archive: 3, gap: "2021-01-10")],
+            month: "2021-01",
+            rows: [Self.row("2021-01", "com.example.coins", "USD", apple: 5, archive: 3, gap: "2021-01-10")],
             asOf: ISO8601Millis.parse("2022-12-31T00:00:00Z")!)
         #expect(!old.contains("iaplens fetch --since 2021"))
         #expect(old.contains("older than the 180 days"))
         let recent = Self.page(
-            month: "2022-12", rows: [Self.row("2022-12", "com.example.coins", "USD", apple: 5, archive: 3, gap: "2022-12-10")],
+            month: "2022-12",
+            rows: [Self.row("2022-12", "com.example.coins", "USD", apple: 5, archive: 3, gap: "2022-12-10")],
             asOf: ISO8601Millis.parse("2022-12-31T00:00:00Z")!)
         #expect(recent.contains("iaplens fetch --since 2022-12-10T08:00:00Z"))
     }

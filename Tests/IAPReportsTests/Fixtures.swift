@@ -125,7 +125,8 @@ enum Fixtures {
                         [
                             .text(accountId), .text("consumable_refund_burst;repeat_refunds"), .integer(3), .integer(3),
                             .integer(1), .integer(4), .integer(3),
-                            .text("2026-10-02T10:00:00Z"), .text("2026-10-20T08:30:00Z"), .text("t1;t2;t3"), .text("2026-10"),
+                            .text("2026-10-02T10:00:00Z"), .text("2026-10-20T08:30:00Z"), .text("t1;t2;t3"),
+                            .text("2026-10"),
                             .text("new"), .text("2026-10"), .integer(2_970), .text("USD"), .text(""),
                         ]
                     ]),

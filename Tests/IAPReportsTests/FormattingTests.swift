@@ -1,5 +1,5 @@
-import IAPFormats
 import IAPAnalytics
+import IAPFormats
 import Testing
 
 @testable import IAPReports
@@ -50,7 +50,9 @@ import Testing
         #expect(CountText.of(4_165, 35_958) == "4,165 of 35,958")
         #expect(Text.counts(3_696, 722, 47).plain == "3,696 / 722 / 47")
         // Side by side on one line: a narrow column never leaves "29 /" above "29".
-        #expect(HTMLWriter.inline(.counts(29, 29)) == "<span class=\"nw\">29 / 29</span>", "\(HTMLWriter.inline(.counts(29, 29)))")
+        #expect(
+            HTMLWriter.inline(.counts(29, 29)) == "<span class=\"nw\">29 / 29</span>",
+            "\(HTMLWriter.inline(.counts(29, 29)))")
         #expect(ChangeText.count(current: 48_101, previous: 41_790) == "+6,311 (+15.1 %)")
         #expect(SubscribersSection.rate(4_165, of: 35_958) == "11.6 % (4,165 of 35,958)")
         let sentence: Text = "\(12_345) documents"
@@ -151,13 +153,18 @@ import Testing
     /// left USD and EUR out. Now, with rates, the totals are weighed; a currency without a rate comes after.
     @Test func theLargestByWorthAreChartedWhenRatesSayIt() {
         let months = [
-            Self.amounts([("IDR", 150_000_000), ("KRW", 40_000_000), ("JPY", 900_000), ("USD", 700_000), ("EUR", 650_000), ("THB", 5_000_000)]),
+            Self.amounts([
+                ("IDR", 150_000_000), ("KRW", 40_000_000), ("JPY", 900_000), ("USD", 700_000), ("EUR", 650_000),
+                ("THB", 5_000_000),
+            ]),
             Self.amounts([("USD", 20_000), ("GBP", 300_000)]),
         ]
-        #expect(TrendCharts.topCurrencies(months) == ["IDR", "KRW", "THB", "JPY"], "without rates: by magnitude, as before")
+        #expect(
+            TrendCharts.topCurrencies(months) == ["IDR", "KRW", "THB", "JPY"], "without rates: by magnitude, as before")
         let weights = ["USD": 1, "EUR": 1.08, "GBP": 1.26, "JPY": 0.0067, "KRW": 0.00073, "IDR": 0.000063]
         #expect(TrendCharts.topCurrencies(months, weights: weights) == ["USD", "EUR", "GBP", "KRW"])
         // THB has no rate: after every currency that has one, however large its milliunits.
-        #expect(TrendCharts.topCurrencies([months[0]], weights: ["USD": 1, "EUR": 1.08]) == ["EUR", "USD", "IDR", "KRW"])
+        #expect(
+            TrendCharts.topCurrencies([months[0]], weights: ["USD": 1, "EUR": 1.08]) == ["EUR", "USD", "IDR", "KRW"])
     }
 }

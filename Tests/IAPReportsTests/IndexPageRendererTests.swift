@@ -9,11 +9,20 @@ import Testing
         #expect(page.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md)"))
         // Finance first (sales, net revenue, estimated proceeds per currency, from reconciliation.csv), then the rest.
         #expect(page.contains("| Month | Sales | Gross | Net revenue | Est. proceeds | Apple proceeds |"))
-        #expect(page.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"))
-        #expect(page.contains("| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"))
+        #expect(
+            page.contains(
+                "| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"
+            ))
+        #expect(
+            page.contains(
+                "| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"
+            ))
         #expect(page.contains("    x-axis [\"2026-09\", \"2026-10\"]"))
         #expect(page.contains("    line [8, 11]\n    line [2, 3]"))
-        #expect(page.contains("### Consumable lost proceeds, USD\n\n![Consumable lost proceeds, USD](charts/consumable-losses-usd.svg)"))
+        #expect(
+            page.contains(
+                "### Consumable lost proceeds, USD\n\n![Consumable lost proceeds, USD](charts/consumable-losses-usd.svg)"
+            ))
         #expect(page.contains("![Net revenue, USD](charts/net-revenue-usd.svg)"))
         #expect(page.contains("    bar [2.77, 3.47]"))
         // Billing outcomes stacked (recovered, expired, pending; Mermaid draws each stack's running totals), the rate
@@ -26,9 +35,10 @@ import Testing
     /// A phone broke the list of months after a month's dash (`2025-` on one line, `05` on the next).
     @Test func eachMonthOfTheListStaysWhole() {
         let html = IndexPageRenderer.renderHTML(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]))
-        #expect(html.contains(
-            "<span class=\"nw\"><a href=\"2026-09/report.html\">2026-09</a></span> · "
-                + "<span class=\"nw\"><a href=\"2026-10/report.html\">2026-10</a></span>"))
+        #expect(
+            html.contains(
+                "<span class=\"nw\"><a href=\"2026-09/report.html\">2026-09</a></span> · "
+                    + "<span class=\"nw\"><a href=\"2026-10/report.html\">2026-10</a></span>"))
     }
 
     /// A month of V1 sales without a catalog price: currency `XXX`, 0 in every money column. Its sums would read

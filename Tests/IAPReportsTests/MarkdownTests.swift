@@ -78,17 +78,27 @@ import Testing
                     ],
                     unit: .percentTenths, axisTitle: "Per cent")))
         let text = try #require(MermaidChart.markdown(spec))
-        #expect(text.split(separator: "```mermaid", omittingEmptySubsequences: false).count == 3, "one block per series with a value")
-        #expect(text.contains("title \"Voluntary, P1M\"\n    x-axis [\"2025-02\", \"2025-03\"]\n    y-axis \"Per cent\"\n    line [10.7, 5.3]"))
-        #expect(text.contains("title \"Involuntary, P1M\"\n    x-axis [\"2025-01\", \"2025-03\"]\n    y-axis \"Per cent\"\n    line [2.0, 0.0]"))
+        #expect(
+            text.split(separator: "```mermaid", omittingEmptySubsequences: false).count == 3,
+            "one block per series with a value")
+        #expect(
+            text.contains(
+                "title \"Voluntary, P1M\"\n    x-axis [\"2025-02\", \"2025-03\"]\n    y-axis \"Per cent\"\n    line [10.7, 5.3]"
+            ))
+        #expect(
+            text.contains(
+                "title \"Involuntary, P1M\"\n    x-axis [\"2025-01\", \"2025-03\"]\n    y-axis \"Per cent\"\n    line [2.0, 0.0]"
+            ))
         #expect(text.contains("plotColorPalette: \"#009E73\""), "the series keeps its colour in the SVG")
         #expect(text.contains("_Without any value: Voluntary, P1Y._"))
         // Without a gap: one block, every series in it.
         let whole = ChartSpec(
             name: "y", title: "T", caption: "",
-            body: .categorical(.init(
-                kind: .lines, categories: ["a", "b"], series: [.init(name: "one", values: [1, 2]), .init(name: "two", values: [0, 3])],
-                unit: .count, axisTitle: "n")))
+            body: .categorical(
+                .init(
+                    kind: .lines, categories: ["a", "b"],
+                    series: [.init(name: "one", values: [1, 2]), .init(name: "two", values: [0, 3])],
+                    unit: .count, axisTitle: "n")))
         let block = try #require(MermaidChart.markdown(whole))
         #expect(block.hasPrefix("```mermaid") && block.contains("    line [1, 2]\n    line [0, 3]\n```"))
     }

@@ -59,15 +59,24 @@ import Testing
     /// Under the headlines, what the month's figures rest on: a month the archive saw on one day (a lost file) says so
     /// beside the drop it shows; before, its page compared a day's figures with a whole month's without a word.
     @Test(arguments: [
-        (ArchiveMonth(month: "2025-07", firstArchiveDay: "2025-07-14", lastArchiveDay: "2025-07-14", archiveDays: 1,
-                      appleDaysCovered: 31),
-         "notifications on 1 of the month's 31 days (2025-07-14); a day without one may be a quiet day or one the "
-            + "archive lacks. Apple's financial reports cover 31 of its days."),
-        (ArchiveMonth(month: "2025-02", firstArchiveDay: "2025-02-01", lastArchiveDay: "2025-02-28", archiveDays: 28,
-                      appleDaysCovered: 0),
-         "notifications on 28 of the month's 28 days (2025-02-01 … 2025-02-28)._"),
-        (ArchiveMonth(month: "2024-02", firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0),
-         "no notification in the archive is dated in this month"),
+        (
+            ArchiveMonth(
+                month: "2025-07", firstArchiveDay: "2025-07-14", lastArchiveDay: "2025-07-14", archiveDays: 1,
+                appleDaysCovered: 31),
+            "notifications on 1 of the month's 31 days (2025-07-14); a day without one may be a quiet day or one the "
+                + "archive lacks. Apple's financial reports cover 31 of its days."
+        ),
+        (
+            ArchiveMonth(
+                month: "2025-02", firstArchiveDay: "2025-02-01", lastArchiveDay: "2025-02-28", archiveDays: 28,
+                appleDaysCovered: 0),
+            "notifications on 28 of the month's 28 days (2025-02-01 … 2025-02-28)._"
+        ),
+        (
+            ArchiveMonth(
+                month: "2024-02", firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0),
+            "no notification in the archive is dated in this month"
+        ),
     ])
     func theHeadlinesSayWhatTheFiguresRestOn(archive: ArchiveMonth, says: String) throws {
         let block = try #require(HeadlineSection.coverage(archive))
@@ -107,8 +116,14 @@ import Testing
         // Given a month whose three episodes are all still retrying
         let retrying = Fixtures.table(
             "billing_retry.csv", ReportColumns.billingRetry,
-            [[.text("2026-11"), .text("com.example.gold"), .integer(3), .integer(0), .integer(0), .integer(0), .integer(3)]])
-        let month = MonthReport(month: "2026-11", tables: Fixtures.tables([retrying]), flaggedTimelines: [], isEmpty: false)
+            [
+                [
+                    .text("2026-11"), .text("com.example.gold"), .integer(3), .integer(0), .integer(0), .integer(0),
+                    .integer(3),
+                ]
+            ])
+        let month = MonthReport(
+            month: "2026-11", tables: Fixtures.tables([retrying]), flaggedTimelines: [], isEmpty: false)
         // When the headlines are computed
         let lines = HeadlineSection.lines(current: MonthFigures(month), previous: MonthFigures(Fixtures.october()))
         let rate = lines.first { $0.figure == "Billing-retry recovery rate" }
@@ -156,11 +171,14 @@ import Testing
         // Given a month without counted activity in which an account stays flagged for its refund rate
         let flagged = Fixtures.table(
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
-            [[
-                .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
-                .integer(2), .empty, .empty, .empty, .text("2026-11"), .text("carried"), .text("2026-09"), .integer(0),
-                .text(""), .text(""),
-            ]])
+            [
+                [
+                    .text("-acct"), .text("high_refund_rate"), .integer(0), .integer(0), .integer(0), .integer(2),
+                    .integer(2), .empty, .empty, .empty, .text("2026-11"), .text("carried"), .text("2026-09"),
+                    .integer(0),
+                    .text(""), .text(""),
+                ]
+            ])
         let month = MonthReport(
             month: "2026-11", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: true)
         // When it is rendered
@@ -176,10 +194,13 @@ import Testing
     @Test func unknownRuleCodeCannotOpenANestedList() {
         let flagged = Fixtures.table(
             "flagged_accounts.csv", ReportColumns.flaggedAccounts,
-            [[
-                .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
-                .empty, .empty, .empty, .text("2026-10"), .text("new"), .text("2026-10"), .integer(0), .text(""), .text(""),
-            ]])
+            [
+                [
+                    .text("a"), .text("- new_rule"), .integer(0), .integer(0), .integer(0), .integer(0), .integer(0),
+                    .empty, .empty, .empty, .text("2026-10"), .text("new"), .text("2026-10"), .integer(0), .text(""),
+                    .text(""),
+                ]
+            ])
         let month = MonthReport(
             month: "2026-10", tables: Fixtures.tables([flagged]), flaggedTimelines: [], isEmpty: false)
         let page = MonthPageRenderer.render(month: month, previous: nil, set: Fixtures.set())

@@ -11,7 +11,8 @@ import Testing
         for file in ReportColumns.files {
             #expect(text.contains("`\(file.name)`"), "\(file.name) is not in Documentation/Reports.md")
             for column in file.columns {
-                #expect(text.contains("`\(column)`"), "\(file.name): column \(column) is not in Documentation/Reports.md")
+                #expect(
+                    text.contains("`\(column)`"), "\(file.name): column \(column) is not in Documentation/Reports.md")
             }
         }
         for page in ["report.md", "report.html", "index.md", "index.html", "style.css"] {

@@ -68,7 +68,8 @@ import Testing
         try files.moveItem(atPath: root + "/2026-09", toPath: elsewhere + "/2026-09")
         try files.createSymbolicLink(atPath: root + "/2026-09", withDestinationPath: elsewhere + "/2026-09")
         var summary = try writer.write(Fixtures.set(months: [Fixtures.october()]))
-        #expect(summary.warnings.contains { $0.contains("2026-09 is a symbolic link or a file") }, "\(summary.warnings)")
+        #expect(
+            summary.warnings.contains { $0.contains("2026-09 is a symbolic link or a file") }, "\(summary.warnings)")
         let months = String(decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
         #expect(!months.contains("\n2026-09,"))
 

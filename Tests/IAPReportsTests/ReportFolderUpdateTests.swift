@@ -51,12 +51,15 @@ import Testing
         // When October (unchanged) and November (new) come in two groups and the update finishes
         let update = try ReportFolderUpdate(directory: root)
         try update.add([(root + "/2026-10/churn.csv", Array("same\n".utf8))])
-        try update.add([(root + "/2026-11/churn.csv", Array("new\n".utf8)), (root + "/2026-11/charts/a.svg", Array("<svg/>".utf8))])
+        try update.add([
+            (root + "/2026-11/churn.csv", Array("new\n".utf8)), (root + "/2026-11/charts/a.svg", Array("<svg/>".utf8)),
+        ])
         let summary = try update.finish(months: ["2026-10", "2026-11"], pruneMonths: true)
         // Then both months are in place, only the new files were written, and the manifest names them all
         #expect(summary.unchanged == [root + "/2026-10/churn.csv"])
         #expect(summary.written == [root + "/2026-11/churn.csv", root + "/2026-11/charts/a.svg"])
-        #expect(ReportManifest.read(in: root).paths == ["2026-10/churn.csv", "2026-11/churn.csv", "2026-11/charts/a.svg"])
+        #expect(
+            ReportManifest.read(in: root).paths == ["2026-10/churn.csv", "2026-11/churn.csv", "2026-11/charts/a.svg"])
         #expect(!tree(root).contains { $0.contains(".tmp-") })
     }
 }

@@ -81,7 +81,8 @@ import Testing
         try write("<svg/>", to: root + "/2026-10/charts/my-chart.svg")
         try write("<html/>", to: root + "/2026-10/accounts/notes.html")
         // When October flags another account instead
-        let summary = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october(accountId: "acct|8")]))
+        let summary = try writer.write(
+            Fixtures.set(months: [Fixtures.september(), Fixtures.october(accountId: "acct|8")]))
         // Then iaplens's case page goes; their files stay
         #expect(summary.removed.contains(root + "/2026-10/accounts/acct_7-0cda15b4c3a3.html"))
         #expect(ReportFileSystem.contents(of: root + "/2026-10/accounts/acct_7-0cda15b4c3a3.html") == nil)

@@ -27,7 +27,9 @@ import Testing
         for month in ["2026-09", "2026-10"] {
             expected += ReportColumns.files.map { "\(root)/\(month)/\($0.name)" }
             expected.append("\(root)/\(month)/report.md")
-            expected += ["churn-reasons", "churn-by-product", "billing-outcomes"].map { "\(root)/\(month)/charts/\($0).svg" }
+            expected += ["churn-reasons", "churn-by-product", "billing-outcomes"].map {
+                "\(root)/\(month)/charts/\($0).svg"
+            }
             expected.append("\(root)/\(month)/report.html")
         }
         expected.append("\(root)/2026-10/accounts/acct_7-0cda15b4c3a3.html")
@@ -36,7 +38,7 @@ import Testing
             "churn", "refunds", "refund-rate", "consumable-losses-usd", "billing-recovery", "billing-recovery-rate",
             "net-revenue-usd",
         ]
-            .map { "\(root)/charts/\($0).svg" }
+        .map { "\(root)/charts/\($0).svg" }
         expected.append("\(root)/style.css")
         #expect(summary.written == expected)
         #expect(summary.unchanged.isEmpty)
@@ -118,7 +120,8 @@ extension ReportWriterTests {
         let root = try temporaryFolder("reports")
         let writer = ReportWriter(directory: root)
         // Given three months written, then a fourth folder someone keeps notes in
-        _ = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()]))
+        _ = try writer.write(
+            Fixtures.set(months: [Fixtures.september(), Fixtures.october(), Fixtures.emptyNovember()]))
         try ReportFileSystem.makeDirectory(root + "/2026-12")
         try ReportFileSystem.writeAtomically(Array("mine".utf8), to: root + "/2026-12/notes.txt")
         try ReportFileSystem.writeAtomically(Array("x".utf8), to: root + "/2026-12/churn.csv")
@@ -126,7 +129,8 @@ extension ReportWriterTests {
         _ = try writer.write(Fixtures.set(months: [Fixtures.september()]))
         #expect(ReportFileSystem.contents(of: root + "/2026-10/report.html") != nil)
         // When the data's months are September and October only (a run once dated into the future is gone)
-        let summary = try writer.write(Fixtures.set(months: [Fixtures.september(), Fixtures.october()]), pruneMonths: true)
+        let summary = try writer.write(
+            Fixtures.set(months: [Fixtures.september(), Fixtures.october()]), pruneMonths: true)
         // Then November's folder, all iaplens's, is removed; December's, with a file of someone else's, is kept
         #expect(ReportFileSystem.contents(of: root + "/2026-11/churn.csv") == nil)
         #expect(summary.removed.contains(root + "/2026-11"))
@@ -148,10 +152,18 @@ extension ReportWriterTests {
         // When one month is written again alone
         _ = try writer.write(Fixtures.set(months: [Fixtures.september()]))
         let index = String(decoding: try #require(ReportFileSystem.contents(of: root + "/index.md")), as: UTF8.self)
-        #expect(index.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md) · [2026-11](2026-11/report.md)"))
+        #expect(
+            index.contains("[2026-09](2026-09/report.md) · [2026-10](2026-10/report.md) · [2026-11](2026-11/report.md)")
+        )
         // October's figures come back from its CSV files, exactly as the full run showed them
-        #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"))
-        #expect(index.contains("| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"))
+        #expect(
+            index.contains(
+                "| [2026-10](2026-10/report.md) _provisional_ | 130 | 1,118.70 USD | 1,113.75 USD | 779.63 USD | no report |"
+            ))
+        #expect(
+            index.contains(
+                "| [2026-10](2026-10/report.md) _provisional_ | 0 | — (11 of 0) | — (3 of 0) | 1 | — (0 of 0) | 2 recovered, 3 expired, 0 pending | 5 | 3.47 USD | 1 |"
+            ))
         #expect(index == String(decoding: before, as: UTF8.self))
     }
 

@@ -11,7 +11,9 @@ struct ArchiveReader {
         var paths: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 paths.append(path)
             }
         }
@@ -78,7 +80,9 @@ struct ArchiveReader {
                     stream.avail_out = UInt32(outPtr.count)
                     status = inflate(&stream, Z_NO_FLUSH)
                     guard status == Z_OK || status == Z_STREAM_END else { throw GunzipError() }
-                    if let base = outPtr.baseAddress { output.append(base, count: outPtr.count - Int(stream.avail_out)) }
+                    if let base = outPtr.baseAddress {
+                        output.append(base, count: outPtr.count - Int(stream.avail_out))
+                    }
                 }
             } while status != Z_STREAM_END
         }

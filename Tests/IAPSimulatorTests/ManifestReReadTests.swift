@@ -28,7 +28,8 @@ import Testing
             for key in ["signedTransactionInfo", "signedRenewalInfo"] {
                 if let nested = data[key] as? String {
                     #expect(nested.split(separator: ".", omittingEmptySubsequences: false).count == 3)
-                    #expect(ArchiveReader.jwsPayload(nested)?["signedDate"] as? Int64 == payload["signedDate"] as? Int64)
+                    #expect(
+                        ArchiveReader.jwsPayload(nested)?["signedDate"] as? Int64 == payload["signedDate"] as? Int64)
                 }
             }
             if x5c[2] != trustedRoot { untrusted += 1; return }
@@ -54,7 +55,9 @@ import Testing
                     if object["environment"] as? String == "Sandbox" { sandbox += 1; continue }
                     guard object["bid"] as? String == manifest.bundleId else { continue }
                     let canonical = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-                    if seenV1.insert(String(decoding: canonical, as: UTF8.self)).inserted { v1Types[type, default: 0] += 1 }
+                    if seenV1.insert(String(decoding: canonical, as: UTF8.self)).inserted {
+                        v1Types[type, default: 0] += 1
+                    }
                 } else {
                     Issue.record("unknown shape in \(file)")
                 }

@@ -13,7 +13,10 @@ import Testing
         ("--months", "--months must be between 1 and 120 (got 0)."),
         ("--shards", "--shards must be between 1 and 64 (got 0)."),
         ("--start-month", "--start-month must be a month written YYYY-MM from 1970-01 (got 2022-13)."),
-        ("--v2-start-month", "--v2-start-month must be a month written YYYY-MM between 2022-01 and 2023-01 (got 2021-12)."),
+        (
+            "--v2-start-month",
+            "--v2-start-month must be a month written YYYY-MM between 2022-01 and 2023-01 (got 2021-12)."
+        ),
         ("--bundle-id", "--bundle-id must be a non-empty bundle identifier without spaces, quotes or commas (got )."),
         ("--app-apple-id", "--app-apple-id must be between 1 and 9223372036854775807 (got 0)."),
     ])

@@ -92,7 +92,10 @@ import Testing
     @Test func everyReportFileHasNonTrivialFigures() throws {
         var rows: [String: Int] = [:]
         for month in try reportMonths() {
-            for name in ["churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv", "flagged_accounts.csv", "reconciliation.csv", "order_lookups.csv"] {
+            for name in [
+                "churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
+                "flagged_accounts.csv", "reconciliation.csv", "order_lookups.csv",
+            ] {
                 rows[name, default: 0] += try csv(month, name).count
             }
         }
@@ -101,7 +104,9 @@ import Testing
 
     func reportMonths() throws -> [String] {
         let directory = try Self.outcome.get().reports
-        return try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.count == 7 && $0.contains("-") }.sorted()
+        return try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+            $0.count == 7 && $0.contains("-")
+        }.sorted()
     }
 }
 

@@ -29,7 +29,10 @@ import Testing
         let (directory, manifest) = try Self.run(Self.smallOptions(), "kinds")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let files = try ArchiveReader(root: directory).files()
-        for required in ["certs/root.pem", "certs/root.der", "products.csv", "accounts.csv", "expectations.json", "orders/order-lookups.jsonl"] {
+        for required in [
+            "certs/root.pem", "certs/root.der", "products.csv", "accounts.csv", "expectations.json",
+            "orders/order-lookups.jsonl",
+        ] {
             #expect(files.contains(required), "missing \(required)")
         }
         #expect(files.contains { $0.hasPrefix("notifications/v1/") && $0.hasSuffix(".jsonl") })

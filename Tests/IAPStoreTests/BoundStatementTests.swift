@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import IAPStore
 import Testing
+
+@testable import IAPStore
 
 /// ``BoundStatement`` binds text from the String's own UTF-8: every value must read back exactly, whether it is large,
 /// small enough for Swift to keep inline, empty, or holds a NUL.
@@ -12,13 +13,14 @@ import Testing
             try db.execute(sql: "CREATE TABLE probe (n INTEGER, a TEXT, b TEXT, c TEXT)")
         }
         let large = String(repeating: "0123456789abcdef", count: 2_500)  // 40 KB: more than the buffer holds
-        let rows: [(String?, String?, String?)] = [
-            ("short", "a somewhat longer value than fits inline", nil),
-            (large, "after the overflow, in the same row", "é and ü, not ASCII"),
-            ("the row after the buffer grew", large + large, ""),
-            ("nul\u{0}byte", "x", "y"),
-            (nil, nil, nil),
-        ] + (0..<300).map { ("row \($0)", String(repeating: "v", count: $0), "\($0)") }
+        let rows: [(String?, String?, String?)] =
+            [
+                ("short", "a somewhat longer value than fits inline", nil),
+                (large, "after the overflow, in the same row", "é and ü, not ASCII"),
+                ("the row after the buffer grew", large + large, ""),
+                ("nul\u{0}byte", "x", "y"),
+                (nil, nil, nil),
+            ] + (0..<300).map { ("row \($0)", String(repeating: "v", count: $0), "\($0)") }
         try queue.write { db in
             var statement = try BoundStatement(db, sql: "INSERT INTO probe (n, a, b, c) VALUES (?, ?, ?, ?)")
             for (number, row) in rows.enumerated() {

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import IAPStore
 import Testing
+
+@testable import IAPStore
 
 /// Migration "v11 checks without IN lists" (``SchemaV11``): the same rows are accepted and refused, the stored rows
 /// stay, and the writer's inserts no longer build a temporary b-tree per row.
@@ -30,7 +31,8 @@ import Testing
     }
 
     @Test func aStoreFromV10KeepsItsRowsAndRefusesTheSameValues() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-v11-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-v11-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/store.sqlite"
@@ -38,12 +40,13 @@ import Testing
             let queue = try DatabaseQueue(path: path)
             try StoreMigrations.migrator.migrate(queue, upTo: "v10 consumption intents")
             try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO runs (run_id, command, started_at, outcome, is_verified) VALUES (1, 'ingest', 't', 'completed', 1);
-                    INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id) VALUES ('f', 'a.jsonl', 1, 'complete', 1);
-                    INSERT INTO documents (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
-                    VALUES ('f', 1, 0, 'notification', 'accepted', 'd1', 'Production', 1, 1);
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO runs (run_id, command, started_at, outcome, is_verified) VALUES (1, 'ingest', 't', 'completed', 1);
+                        INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id) VALUES ('f', 'a.jsonl', 1, 'complete', 1);
+                        INSERT INTO documents (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
+                        VALUES ('f', 1, 0, 'notification', 'accepted', 'd1', 'Production', 1, 1);
+                        """)
             }
         }
         let store = try SQLiteStore(path: path)
@@ -71,9 +74,12 @@ import Testing
             for table in ["documents", "transaction_versions", "runs", "consumption_answers"] {
                 let columns = try String.fetchAll(db, sql: "SELECT name FROM pragma_table_info(?)", arguments: [table])
                 let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-                let program = try Row.fetchAll(db, sql: """
-                    EXPLAIN INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
-                    """, arguments: StatementArguments(columns.map { _ in DatabaseValue.null })).map { $0["opcode"] as String }
+                let program = try Row.fetchAll(
+                    db,
+                    sql: """
+                        EXPLAIN INSERT OR IGNORE INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))
+                        """, arguments: StatementArguments(columns.map { _ in DatabaseValue.null })
+                ).map { $0["opcode"] as String }
                 #expect(!program.contains("OpenEphemeral"), "\(table)")
             }
         }

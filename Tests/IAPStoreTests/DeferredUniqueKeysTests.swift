@@ -26,10 +26,19 @@ import Testing
     /// Copies of the same notifications and renewal infos, in an order where the winner is neither first nor last.
     private var batches: [DocumentBatch] {
         let rows: [[NotificationRow]] = [
-            [notification("n1", raw: "bb", receivedAt: 5, type: "first-seen"), notification("n2", raw: "aa", receivedAt: nil, type: "n2-late")],
-            [notification("n1", raw: "aa", receivedAt: 9, type: "smaller-hash"), notification("n2", raw: "aa", receivedAt: 3, type: "n2-early")],
-            [notification("n1", raw: "aa", receivedAt: 7, type: "smaller-hash-earlier"), notification("n1", raw: "cc", receivedAt: 1, type: "bigger-hash"),
-             notification("n3", raw: "dd", receivedAt: nil, type: "only")],
+            [
+                notification("n1", raw: "bb", receivedAt: 5, type: "first-seen"),
+                notification("n2", raw: "aa", receivedAt: nil, type: "n2-late"),
+            ],
+            [
+                notification("n1", raw: "aa", receivedAt: 9, type: "smaller-hash"),
+                notification("n2", raw: "aa", receivedAt: 3, type: "n2-early"),
+            ],
+            [
+                notification("n1", raw: "aa", receivedAt: 7, type: "smaller-hash-earlier"),
+                notification("n1", raw: "cc", receivedAt: 1, type: "bigger-hash"),
+                notification("n3", raw: "dd", receivedAt: nil, type: "only"),
+            ],
         ]
         let renewals: [[RenewalInfoRow]] = [
             [renewal("n1", "o1", product: "first"), renewal("n2", "o2", product: "only")],
@@ -45,13 +54,17 @@ import Testing
 
     private func contents(_ store: SQLiteStore) throws -> [String] {
         try store.database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT notification_id || ' ' || notification_type || ' ' || raw_sha256 || ' ' || coalesce(received_at, '-')
-                FROM notifications ORDER BY notification_id
-                """)
-                + String.fetchAll(db, sql: """
-                    SELECT document_id || ' ' || original_transaction_id || ' ' || product_id FROM renewal_infos ORDER BY 1
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT notification_id || ' ' || notification_type || ' ' || raw_sha256 || ' ' || coalesce(received_at, '-')
+                    FROM notifications ORDER BY notification_id
                     """)
+                + String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT document_id || ' ' || original_transaction_id || ' ' || product_id FROM renewal_infos ORDER BY 1
+                        """)
         }
     }
 
@@ -92,15 +105,18 @@ import Testing
         case .afterAKilledLoad:
             #expect(try SQLiteDocumentWriter(store: bulk).ensureSecondaryIndexes())
         case .withAnIncompleteList:
-            let partial = BulkLoadKeys.Suspects(keys: ["notifications_by_id": [["n2", "n2"]], "renewal_infos_by_key": [["n9", "o9"]]])
+            let partial = BulkLoadKeys.Suspects(keys: [
+                "notifications_by_id": [["n2", "n2"]], "renewal_infos_by_key": [["n9", "o9"]],
+            ])
             #expect(try bulk.database.write { db in try SecondaryIndexes.ensure(db, suspects: partial) })
         }
 
         #expect(try contents(bulk) == contents(rowByRow))
-        #expect(try contents(bulk) == [
-            "n1 smaller-hash-earlier aa 7", "n2 n2-early aa 3", "n3 only dd -",
-            "n1 o1 first", "n1 o9 other key", "n2 o2 only",
-        ])
+        #expect(
+            try contents(bulk) == [
+                "n1 smaller-hash-earlier aa 7", "n2 n2-early aa 3", "n3 only dd -",
+                "n1 o1 first", "n1 o9 other key", "n2 o2 only",
+            ])
         // The keys are back: a later copy goes through the upsert again.
         try writer.write(batches[0])
         #expect(try contents(bulk) == contents(rowByRow))
@@ -125,7 +141,8 @@ import Testing
     }
 
     @Test func aStoreMadeBeforeV4KeepsItsRowsAndGetsUniqueIndexes() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-v4-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-v4-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/store.sqlite"
@@ -133,31 +150,35 @@ import Testing
             let queue = try DatabaseQueue(path: path)
             try StoreMigrations.migrator.migrate(queue, upTo: "v3 raw text stays in the archive")
             try queue.write { db in
-                try db.execute(sql: """
-                    INSERT INTO notifications (notification_id, format, notification_type, environment, document_time, raw_sha256)
-                    VALUES ('n1', 'v2', 'DID_RENEW', 'Production', 1, 'aa');
-                    INSERT INTO renewal_infos (document_id, original_transaction_id, format, document_time, environment)
-                    VALUES ('n1', 'o1', 'v2', 1, 'Production');
-                    CREATE VIEW analysis_view AS SELECT notification_id FROM notifications;
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO notifications (notification_id, format, notification_type, environment, document_time, raw_sha256)
+                        VALUES ('n1', 'v2', 'DID_RENEW', 'Production', 1, 'aa');
+                        INSERT INTO renewal_infos (document_id, original_transaction_id, format, document_time, environment)
+                        VALUES ('n1', 'o1', 'v2', 1, 'Production');
+                        CREATE VIEW analysis_view AS SELECT notification_id FROM notifications;
+                        """)
             }
         }
         let store = try SQLiteStore(path: path)
         try store.database.read { db in
             #expect(try String.fetchAll(db, sql: "SELECT notification_id FROM analysis_view") == ["n1"])
             #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM renewal_infos") == 1)
-            let unique = try String.fetchAll(db, sql: """
-                SELECT name FROM pragma_index_list('notifications') WHERE "unique" UNION ALL
-                SELECT name FROM pragma_index_list('renewal_infos') WHERE "unique" ORDER BY 1
-                """)
+            let unique = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT name FROM pragma_index_list('notifications') WHERE "unique" UNION ALL
+                    SELECT name FROM pragma_index_list('renewal_infos') WHERE "unique" ORDER BY 1
+                    """)
             #expect(unique == ["notifications_by_id", "renewal_infos_by_key"])
         }
         #expect(throws: DatabaseError.self) {
             try store.database.write { db in
-                try db.execute(sql: """
-                    INSERT INTO notifications (notification_id, format, notification_type, environment, document_time, raw_sha256)
-                    VALUES ('n1', 'v2', 'DID_RENEW', 'Production', 2, 'bb')
-                    """)
+                try db.execute(
+                    sql: """
+                        INSERT INTO notifications (notification_id, format, notification_type, environment, document_time, raw_sha256)
+                        VALUES ('n1', 'v2', 'DID_RENEW', 'Production', 2, 'bb')
+                        """)
             }
         }
     }

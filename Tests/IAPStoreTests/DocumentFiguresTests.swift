@@ -22,19 +22,23 @@ import Testing
     }
 
     private func store(_ shape: Shape) throws -> (SQLiteStore, String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-figures-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-figures-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let store = try SQLiteStore(path: folder + "/store.sqlite")
         try store.database.write { db in
-            try db.execute(sql: """
-                INSERT INTO runs (run_id, command, started_at, outcome, is_verified) VALUES (1, 'test', 'now', 'completed', 1);
-                INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id)
-                VALUES ('f', 'a.jsonl', 1, 'complete', 1);
-                """)
-            let insert = try db.makeStatement(sql: """
-                INSERT INTO documents (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
-                VALUES ('f', ?, 0, 'v2_notification', ?, ?, 'Production', 0, 1)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO runs (run_id, command, started_at, outcome, is_verified) VALUES (1, 'test', 'now', 'completed', 1);
+                    INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id)
+                    VALUES ('f', 'a.jsonl', 1, 'complete', 1);
+                    """)
+            let insert = try db.makeStatement(
+                sql: """
+                    INSERT INTO documents (file_sha256, line, entry, kind, outcome, document_id, environment, document_time, is_verified)
+                    VALUES ('f', ?, 0, 'v2_notification', ?, ?, 'Production', 0, 1)
+                    """)
             var line = 0
             func add(_ outcome: String, _ id: String?) throws {
                 try insert.execute(arguments: [line, outcome, id])
@@ -58,10 +62,12 @@ import Testing
             let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
             counter.initialize(to: 0)
             defer { counter.deallocate() }
-            sqlite3_progress_handler(db.sqliteConnection, 100, { context in
-                context!.assumingMemoryBound(to: Int.self).pointee += 1
-                return 0
-            }, counter)
+            sqlite3_progress_handler(
+                db.sqliteConnection, 100,
+                { context in
+                    context!.assumingMemoryBound(to: Int.self).pointee += 1
+                    return 0
+                }, counter)
             defer { sqlite3_progress_handler(db.sqliteConnection, 0, nil, nil) }
             let figures = try DocumentFigures.read(SQLiteStoreConnection(db))
             return (figures, counter.pointee * 100)

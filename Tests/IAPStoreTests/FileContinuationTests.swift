@@ -17,17 +17,25 @@ import Testing
     /// A file of `lines` lines, the last one quarantined, registered and complete.
     private func file(_ hash: String, lines: Int, runId: Int64, continues: String? = nil) -> DocumentBatch {
         var batch = DocumentBatch()
-        batch.startedFiles = [StartedFile(fileSHA256: hash, path: "/archive/m.jsonl", byteCount: Int64(lines * 10), runId: runId, continues: continues)]
+        batch.startedFiles = [
+            StartedFile(
+                fileSHA256: hash, path: "/archive/m.jsonl", byteCount: Int64(lines * 10), runId: runId,
+                continues: continues)
+        ]
         for line in 1...lines {
             let position = DocumentPosition(fileSHA256: hash, line: line, entry: 0)
             let isLast = line == lines
             batch.documents.append(
                 DocumentRow(
-                    position: position, kind: isLast ? .unknown : .v2Notification, outcome: isLast ? .quarantined : .accepted,
+                    position: position, kind: isLast ? .unknown : .v2Notification,
+                    outcome: isLast ? .quarantined : .accepted,
                     documentId: isLast ? nil : "doc-\(line)", environment: isLast ? nil : "Production",
                     documentTime: isLast ? nil : 1_700_000_000_000, isVerified: true))
             if isLast {
-                batch.quarantine.append(QuarantineRow(position: position, path: "/archive/m.jsonl", reason: "bad_json", message: "cut", excerpt: "{\"a"))
+                batch.quarantine.append(
+                    QuarantineRow(
+                        position: position, path: "/archive/m.jsonl", reason: "bad_json", message: "cut",
+                        excerpt: "{\"a"))
             }
         }
         batch.completedFiles = [CompletedFile(fileSHA256: hash, documents: lines, runId: runId)]
@@ -36,11 +44,13 @@ import Testing
 
     private func counts(_ store: SQLiteStore) throws -> [String] {
         try store.database.read { db in
-            try String.fetchAll(db, sql: """
-                SELECT file_sha256 || ' ' || (SELECT count(*) FROM documents d WHERE d.file_sha256 = f.file_sha256) || ' '
-                    || (SELECT count(*) FROM quarantine q WHERE q.file_sha256 = f.file_sha256)
-                FROM source_files f ORDER BY 1
-                """)
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT file_sha256 || ' ' || (SELECT count(*) FROM documents d WHERE d.file_sha256 = f.file_sha256) || ' '
+                        || (SELECT count(*) FROM quarantine q WHERE q.file_sha256 = f.file_sha256)
+                    FROM source_files f ORDER BY 1
+                    """)
         }
     }
 
@@ -52,13 +62,16 @@ import Testing
         #expect(try counts(store) == ["h1 3 1"])
         // The grown file registers as h2 continuing h1: lines 1–2 move over, line 3 (the cut one) does not.
         var started = DocumentBatch()
-        started.startedFiles = [StartedFile(fileSHA256: "h2", path: "/archive/m.jsonl", byteCount: 50, runId: runId, continues: "h1")]
+        started.startedFiles = [
+            StartedFile(fileSHA256: "h2", path: "/archive/m.jsonl", byteCount: 50, runId: runId, continues: "h1")
+        ]
         try writer.write(started)
         #expect(try counts(store) == ["h2 2 0"])
         // Reading the whole grown file then adds only what is new: its lines 1–2 meet their keys.
         try writer.write(file("h2", lines: 5, runId: runId))
         #expect(try counts(store) == ["h2 5 1"])
-        #expect(try writer.fileRegistrations() == [FileRegistration(path: "/archive/m.jsonl", sha256: "h2", byteCount: 50)])
+        #expect(
+            try writer.fileRegistrations() == [FileRegistration(path: "/archive/m.jsonl", sha256: "h2", byteCount: 50)])
     }
 
     @Test func aFileThatChangedWhileReadLeavesNoRow() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// A store written before the lineage keys (SQLite migration "v5 lineage keys", PostgreSQL "v2 lineage keys") keeps
 /// its rows and gets each row's lineage exactly as ingest computes it (``Lineage``): the `originalTransactionId`,
@@ -47,11 +48,17 @@ import Testing
         let store = try SQLiteStore(path: folder + "/store.sqlite")
         #expect(try store.read { try $0.rows(Self.lineagesSQL).compactMap { $0[0].text } } == Self.expected)
         // The lineage now leads the keys: the same transaction in its lineage is refused, in another it is not.
-        _ = try store.write { try $0.execute(
-            "INSERT INTO transactions (transaction_id, document_time, version_count, format, environment, lineage_id) VALUES ('t2', 1, 1, 'v2', 'Production', 'elsewhere')") }
+        _ = try store.write {
+            try $0.execute(
+                "INSERT INTO transactions (transaction_id, document_time, version_count, format, environment, lineage_id) VALUES ('t2', 1, 1, 'v2', 'Production', 'elsewhere')"
+            )
+        }
         #expect(throws: (any Error).self) {
-            _ = try store.write { try $0.execute(
-                "INSERT INTO transactions (transaction_id, document_time, version_count, format, environment, lineage_id) VALUES ('t2', 1, 1, 'v2', 'Production', 'o1')") }
+            _ = try store.write {
+                try $0.execute(
+                    "INSERT INTO transactions (transaction_id, document_time, version_count, format, environment, lineage_id) VALUES ('t2', 1, 1, 'v2', 'Production', 'o1')"
+                )
+            }
         }
     }
 
@@ -59,7 +66,8 @@ import Testing
         let url = try TestPostgres.freshStore()
         // Take a new store back to before "v2 lineage keys", as an earlier iaplens left it.
         _ = try StoreLocation(url).open().write { connection in
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 ALTER TABLE notifications DROP COLUMN lineage_id;
                 CREATE UNIQUE INDEX notifications_by_id ON notifications (notification_id);
                 ALTER TABLE transaction_versions DROP COLUMN lineage_id;
@@ -72,10 +80,14 @@ import Testing
         }
         let store = try StoreLocation(url).open()
         #expect(try store.read { try $0.rows(Self.lineagesSQL).compactMap { $0[0].text } } == Self.expected)
-        let keys = try store.read { try $0.rows("""
-            SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()
-                AND indexname IN ('notifications_by_id', 'transactions_pkey', 'transaction_versions_pkey') ORDER BY indexname
-            """).compactMap { $0[0].text } }
+        let keys = try store.read {
+            try $0.rows(
+                """
+                SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()
+                    AND indexname IN ('notifications_by_id', 'transactions_pkey', 'transaction_versions_pkey') ORDER BY indexname
+                """
+            ).compactMap { $0[0].text }
+        }
         #expect(keys.count == 3)
         #expect(keys.allSatisfy { $0.contains("(lineage_id, ") }, "\(keys)")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import IAPFormats
-@testable import IAPStore
 import Testing
+
+@testable import IAPStore
 
 /// A shipped PostgreSQL migration never changes: stores in the field applied it as it was, and a store built today
 /// must be built the same way. Each migration's SHA-256 (its statements joined by a line holding `;`) is written
@@ -38,6 +39,7 @@ import Testing
     }
 
     @Test func aNewMigrationIsRecordedHereWhenItShips() {
-        #expect(PostgresMigrations.all.count == Self.shipped.count, "add the new migration's name and SHA-256 to shipped")
+        #expect(
+            PostgresMigrations.all.count == Self.shipped.count, "add the new migration's name and SHA-256 to shipped")
     }
 }

@@ -1,6 +1,7 @@
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// The session and transaction settings the models build with on PostgreSQL (Documentation/Performance.md,
 /// "The report on every core"), read back from the real server: a setting the server refused, or one that outlived the models'
@@ -15,7 +16,9 @@ import Testing
         }
         let before = try transactionSettings()
         let inside = try store.buildModels { connection in
-            try ["temp_buffers", "work_mem", "maintenance_work_mem"].map { try connection.value("SHOW \($0)").text ?? "" }
+            try ["temp_buffers", "work_mem", "maintenance_work_mem"].map {
+                try connection.value("SHOW \($0)").text ?? ""
+            }
         }
         #expect(inside == [PostgresStore.modelTemporaryBuffers, "64MB", "256MB"])
         #expect(try transactionSettings() == before, "the models' settings end with their transaction")
@@ -34,8 +37,9 @@ import Testing
         let workspace = try #require(try PostgresModelWorkspace.open(store: try PostgresStore(url: url), count: 2))
         defer { workspace.close() }
         for worker in 0..<workspace.workerCount {
-            #expect(try workspace.withWorker(worker) { try $0.value("SHOW client_connection_check_interval").text }
-                == PostgresStore.clientCheckInterval)
+            #expect(
+                try workspace.withWorker(worker) { try $0.value("SHOW client_connection_check_interval").text }
+                    == PostgresStore.clientCheckInterval)
         }
     }
 
@@ -49,22 +53,29 @@ import Testing
             try store.write { connection in
                 try connection.executeScript(
                     "INSERT INTO ref_products (line, product_id, product_type, currency, price_milli) "
-                        + "SELECT n, 'com.example.p' || n, 'consumable', 'USD', 990 FROM generate_series(\(lines.lowerBound), \(lines.upperBound)) AS n")
+                        + "SELECT n, 'com.example.p' || n, 'consumable', 'USD', 990 FROM generate_series(\(lines.lowerBound), \(lines.upperBound)) AS n"
+                )
             }
         }
         func refresh() throws -> [String] {
             try store.write { connection in
-                try PostgresPlannerStatistics.refresh(["ref_products", "ref_accounts"], schema: url.schema, in: connection)
+                try PostgresPlannerStatistics.refresh(
+                    ["ref_products", "ref_accounts"], schema: url.schema, in: connection)
             }
         }
         try insertProducts(1...20_000)
         #expect(try refresh() == ["ref_products", "ref_accounts"], "a new store has no statistics")
-        #expect(try refresh() == ["ref_accounts"], "nothing moved; an empty table never has statistics (and costs nothing)")
+        #expect(
+            try refresh() == ["ref_accounts"], "nothing moved; an empty table never has statistics (and costs nothing)")
         try insertProducts(20_001...20_100)
         #expect(try refresh() == ["ref_accounts"], "half a percent more rows")
         try insertProducts(20_101...24_000)
         #expect(try refresh() == ["ref_products", "ref_accounts"], "a fifth more rows")
-        let sampled = try store.read { try $0.value("SELECT count(*) FROM pg_stats WHERE schemaname = ? AND tablename = 'ref_products'", [.text(url.schema)]).integer }
+        let sampled = try store.read {
+            try $0.value(
+                "SELECT count(*) FROM pg_stats WHERE schemaname = ? AND tablename = 'ref_products'", [.text(url.schema)]
+            ).integer
+        }
         #expect((sampled ?? 0) > 0)
     }
 

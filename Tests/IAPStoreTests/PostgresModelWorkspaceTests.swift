@@ -1,7 +1,8 @@
-@testable import IAPStore
 import Foundation
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// The sessions PostgreSQL builds models in at once, against the real server: one scratch schema of iaplens's own,
 /// the store changed only by the publishing transaction, and a schema of that name iaplens did not make never
@@ -21,8 +22,12 @@ import Testing
         #expect(try scratchSchemaCount(store, scratch) == 1)
         // When one session builds a table and the other one from it
         let first = workspace.schema(ofWorker: 0)
-        try workspace.withWorker(0) { try $0.executeScript("create unlogged table \(first).numbers as select 1 as n union all select 2") }
-        try workspace.withWorker(1) { try $0.executeScript("create unlogged table \(first).doubled as select n * 2 as n from \(first).numbers") }
+        try workspace.withWorker(0) {
+            try $0.executeScript("create unlogged table \(first).numbers as select 1 as n union all select 2")
+        }
+        try workspace.withWorker(1) {
+            try $0.executeScript("create unlogged table \(first).doubled as select n * 2 as n from \(first).numbers")
+        }
         // Then the store has neither until a publishing transaction copies it; one that fails copies nothing
         #expect(try store.read { try $0.tableExists("doubled") } == false)
         struct Abandoned: Error {}
@@ -60,15 +65,18 @@ import Testing
         let store = try StoreLocation(url).open()
         let scratch = PostgresModelWorkspace.scratchSchema(of: try PostgresURL(url).schema)
         let killed = try #require(try store.makeModelWorkspace(workers: 2))
-        try killed.withWorker(0) { try $0.executeScript("create unlogged table \(killed.schema(ofWorker: 0)).stale (x int)") }
+        try killed.withWorker(0) {
+            try $0.executeScript("create unlogged table \(killed.schema(ofWorker: 0)).stale (x int)")
+        }
         // When the next analyze opens its workspace
         let workspace = try #require(try store.makeModelWorkspace(workers: 2))
         defer { workspace.close() }
         // Then it starts from an empty scratch schema
-        #expect(try store.read { connection in
-            try connection.integer(
-                "select count(*) from pg_tables where schemaname = ?", [.text(scratch)])
-        } == 0)
+        #expect(
+            try store.read { connection in
+                try connection.integer(
+                    "select count(*) from pg_tables where schemaname = ?", [.text(scratch)])
+            } == 0)
         _ = killed
     }
 

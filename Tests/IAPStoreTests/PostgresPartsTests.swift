@@ -1,10 +1,12 @@
-@testable import IAPStore
 import Testing
+
+@testable import IAPStore
 
 /// The pieces of the PostgreSQL engine that need no server: the URL, placeholders, COPY text, array literals.
 @Suite struct PostgresPartsTests {
     @Test func aURLKeepsLibpqParametersTakesTheSchemaOutAndNeverShowsThePassword() throws {
-        let url = try PostgresURL("postgresql://app:s3cr%40t@db.internal:6432/iap?sslmode=require&schema=com_example_app")
+        let url = try PostgresURL(
+            "postgresql://app:s3cr%40t@db.internal:6432/iap?sslmode=require&schema=com_example_app")
         #expect(url.schema == "com_example_app")
         #expect(url.connectionString.hasPrefix("postgresql://app:s3cr%40t@db.internal:6432/iap?sslmode=require&"))
         #expect(!url.connectionString.contains("schema="))
@@ -21,7 +23,9 @@ import Testing
     @Test func thePasswordNeverShowsWhateverItsSpelling() throws {
         let upper = try PostgresURL("POSTGRES://u:hunter2@127.0.0.1:1/d?connect_timeout=2")
         #expect(upper.connectionString.hasPrefix("postgresql://u:hunter2@127.0.0.1:1/d?"))
-        #expect(upper.scrub("missing \"=\" after \"POSTGRES://u:hunter2@127\"") == "missing \"=\" after \"POSTGRES://u:***@127\"")
+        #expect(
+            upper.scrub("missing \"=\" after \"POSTGRES://u:hunter2@127\"")
+                == "missing \"=\" after \"POSTGRES://u:***@127\"")
         #expect(try PostgresURL("postgres://u@h/d?pass%77ord=hunter2").redacted == "postgres://u@h/d?pass%77ord=***")
         #expect(try PostgresURL("postgres://u@h/d?PASSWORD=hunter2").redacted == "postgres://u@h/d?PASSWORD=***")
         #expect(try PostgresURL("postgres://u@h/d?pass%77ord=hun%74er2").scrub("x hunter2 y") == "x *** y")
@@ -60,8 +64,10 @@ import Testing
         // libpq's key=value form: before, taken as a path, it made a SQLite file named `host=db port=…` and ran
         // there. Now refused with the URL it stands for, its password never repeated.
         for (value, url) in [
-            ("host=db.internal port=5433 dbname=app user=etl password='hunter 2' sslmode=require",
-             "postgres://etl@db.internal:5433/app?sslmode=require"),
+            (
+                "host=db.internal port=5433 dbname=app user=etl password='hunter 2' sslmode=require",
+                "postgres://etl@db.internal:5433/app?sslmode=require"
+            ),
             ("dbname=app", "postgres://localhost/app"),
         ] {
             #expect {
@@ -81,7 +87,10 @@ import Testing
     @Test func aServerThatCannotBeReachedIsAnErrorThatNamesItWithoutThePassword() throws {
         // Port 1 on loopback refuses at once. (A failed connection used to free libpq's handle twice and crash.)
         let location = try StoreLocation("postgres://user:secret@127.0.0.1:1/iap?connect_timeout=2")
-        for attempt in [{ _ = try location.open() }, { _ = try location.lockForRun(command: "run") }, { _ = try location.storeExists() }] {
+        for attempt in [
+            { _ = try location.open() }, { _ = try location.lockForRun(command: "run") },
+            { _ = try location.storeExists() },
+        ] {
             do {
                 try attempt()
                 Issue.record("connecting to a closed port must fail")
@@ -98,7 +107,8 @@ import Testing
 
     @Test func placeholdersAreNumberedOutsideQuotesAndComments() {
         let sql = "select ?, '?', \"a?\" -- why?\n, ? from t where x = ?"
-        #expect(PostgresConnection.numberingPlaceholders(sql) == "select $1, '?', \"a?\" -- why?\n, $2 from t where x = $3")
+        #expect(
+            PostgresConnection.numberingPlaceholders(sql) == "select $1, '?', \"a?\" -- why?\n, $2 from t where x = $3")
     }
 
     @Test func copyTextEscapesWhatTheFormatReservesAndMarksNull() {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// A schema holding someone else's objects that were not tables was taken as empty (a composite
 /// type named `transactions` failed mid-migration with "report it"); a schema name over 63 bytes was cut by the
@@ -27,7 +28,9 @@ import Testing
     func aSchemaWithSomeoneElsesObjectsIsRefusedAndLeftAsItWas(_ statement: String) throws {
         let schema = "foreign_\(UUID().uuidString.prefix(8).lowercased())"
         let store = try admin()
-        try store.write { try $0.executeScript("CREATE SCHEMA \(schema); " + statement.replacingOccurrences(of: "%@", with: schema)) }
+        try store.write {
+            try $0.executeScript("CREATE SCHEMA \(schema); " + statement.replacingOccurrences(of: "%@", with: schema))
+        }
         let url = try TestPostgres.serverURL() + "?schema=\(schema)"
         do {
             _ = try StoreLocation(url).open()
@@ -37,7 +40,10 @@ import Testing
             #expect(error.exitCode == 64)
         }
         let created = try store.read {
-            try $0.value("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'iaplens_migrations'", [.text(schema)]).integer
+            try $0.value(
+                "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ? AND c.relname = 'iaplens_migrations'",
+                [.text(schema)]
+            ).integer
         }
         #expect(created == 0, "nothing was created in it")
     }
@@ -64,14 +70,18 @@ import Testing
                 "GRANT USAGE ON SCHEMA \(schema) TO \(role); GRANT SELECT ON ALL TABLES IN SCHEMA \(schema) TO \(role);"
             })
         let opened = try StoreLocation(reader).open()
-        #expect(try opened.read { try $0.value("SELECT count(*) FROM iaplens_migrations").integer } == Int64(PostgresMigrations.all.count))
+        #expect(
+            try opened.read { try $0.value("SELECT count(*) FROM iaplens_migrations").integer }
+                == Int64(PostgresMigrations.all.count))
         // A new schema it may not create: the missing grant, named; exit 77 (a permission), not "rerun".
         do {
             _ = try StoreLocation(reader + "_new").open()  // the URL ends with the schema's name
             Issue.record("a role without CREATE made a schema")
         } catch let error as StoreError {
             #expect(error.exitCode == 77)
-            #expect(error.description.contains("may not create the schema") && error.description.contains("GRANT CREATE ON DATABASE"), "\(error)")
+            #expect(
+                error.description.contains("may not create the schema")
+                    && error.description.contains("GRANT CREATE ON DATABASE"), "\(error)")
             #expect(!error.description.contains("Rerun;"))
         }
         // Writing with it (a read-only role) is a missing grant too, named, exit 77.
@@ -143,7 +153,8 @@ import Testing
         let ended = try admin.read {
             try $0.value(
                 "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name LIKE ?",
-                [.text("pid \(getpid()) (iaplens lost-lock-probe%")]).integer
+                [.text("pid \(getpid()) (iaplens lost-lock-probe%")]
+            ).integer
         }
         try #require(ended == 1)
         do {

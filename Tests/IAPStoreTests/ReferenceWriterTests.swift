@@ -25,7 +25,9 @@ struct ReferenceWriterTests {
         try writer.replaceAccounts(rows.reversed())
         #expect(try store.read { try StoreSettings.dataVersion($0) } == version)
         // When one account changes: the mapping is replaced and the models are stale
-        try writer.replaceAccounts([rows[1], AccountReferenceRow(line: 3, appAccountToken: "bbbb-2", accountId: "acct-c")])
+        try writer.replaceAccounts([
+            rows[1], AccountReferenceRow(line: 3, appAccountToken: "bbbb-2", accountId: "acct-c"),
+        ])
         #expect(try Self.mapping(store) == ["2 aaaa-1 acct-first", "3 bbbb-2 acct-c"])
         #expect(try store.read { try StoreSettings.dataVersion($0) } > version)
     }

@@ -7,7 +7,8 @@ import Testing
 @Suite("SQLiteModelWorkspace")
 struct SQLiteModelWorkspaceTests {
     func store() throws -> SQLiteStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-workspace-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-workspace-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return try SQLiteStore(path: folder.appendingPathComponent("store.sqlite").path)
     }
@@ -27,13 +28,18 @@ struct SQLiteModelWorkspaceTests {
         let store = try store()
         let workspace = try #require(try store.makeModelWorkspace(workers: 2))
         #expect(workspace.workerCount == 2)
-        #expect(try scratchFiles(store).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
-            == ["store.sqlite-models-0", "store.sqlite-models-1"])
+        #expect(
+            try scratchFiles(store).filter { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+                == ["store.sqlite-models-0", "store.sqlite-models-1"])
         // When worker 0 builds a table and worker 1 one from it
         let first = workspace.schema(ofWorker: 0)
         let second = workspace.schema(ofWorker: 1)
-        try workspace.withWorker(0) { try $0.executeScript("create table \(first).numbers as select 1 as n union all select 2") }
-        try workspace.withWorker(1) { try $0.executeScript("create table \(second).doubled as select n * 2 as n from \(first).numbers") }
+        try workspace.withWorker(0) {
+            try $0.executeScript("create table \(first).numbers as select 1 as n union all select 2")
+        }
+        try workspace.withWorker(1) {
+            try $0.executeScript("create table \(second).doubled as select n * 2 as n from \(first).numbers")
+        }
         // Then the store has neither; a publishing transaction that fails leaves it so; one that succeeds copies
         #expect(try store.read { try $0.tableExists("doubled") } == false)
         struct Abandoned: Error {}

@@ -8,7 +8,9 @@ import Testing
 /// and a read the file moved under is made again.
 @Suite struct SQLiteStoreReadingTests {
     private func closedStore() throws -> (path: String, folder: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-reading-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-reading-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/store #1?.sqlite"
         let store = try SQLiteStore(path: path)
@@ -63,7 +65,9 @@ import Testing
     }
 
     @Test func anOlderStoreIsNotUpgradedByAReader() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-reading-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-reading-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/old.sqlite"

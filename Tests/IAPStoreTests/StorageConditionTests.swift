@@ -7,8 +7,11 @@ import Testing
     @Test func engineErrorsAreClassifiedOnce() {
         #expect(StorageCondition(DatabaseError(resultCode: .SQLITE_FULL)) == .full)
         #expect(StorageCondition(DatabaseError(resultCode: .SQLITE_READONLY)) == .readOnly)
-        #expect(StorageCondition(DatabaseError(resultCode: .SQLITE_CANTOPEN)) == .readOnly, "a journal it cannot create mid-run")
-        #expect(StorageCondition(DatabaseError(resultCode: .SQLITE_IOERR)) == nil, "an I/O error is said as SQLite says it")
+        #expect(
+            StorageCondition(DatabaseError(resultCode: .SQLITE_CANTOPEN)) == .readOnly,
+            "a journal it cannot create mid-run")
+        #expect(
+            StorageCondition(DatabaseError(resultCode: .SQLITE_IOERR)) == nil, "an I/O error is said as SQLite says it")
         #expect(StorageCondition(StoreError.storageFull(path: "postgres://h/db", reason: "53100")) == .full)
         #expect(StorageCondition(StoreError.storageReadOnly(path: "postgres://h/db", reason: "25006")) == .readOnly)
         #expect(StorageCondition(StoreError.queryFailed(reason: "syntax")) == nil)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// The two engines' stores hold the same tables with the same columns in the same order: the PostgreSQL schema
 /// (`PostgresSchema`) is written apart from SQLite's migrations, so this test is what keeps them from drifting.
@@ -17,7 +18,9 @@ import Testing
         let postgres = try StoreLocation(try TestPostgres.freshStore()).open()
         for table in Self.tables {
             let sqliteColumns = try sqlite.read { connection in
-                try connection.rows("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid").compactMap { $0[0].text }
+                try connection.rows("SELECT name FROM pragma_table_info('\(table)') ORDER BY cid").compactMap {
+                    $0[0].text
+                }
             }
             let postgresColumns = try postgres.read { connection in
                 try connection.rows(
@@ -31,8 +34,14 @@ import Testing
             #expect(sqliteColumns == postgresColumns, "\(table)")
         }
         // The same unique keys: each engine refuses the same second row.
-        let settings = try postgres.read { try $0.rows("SELECT key, value FROM store_settings ORDER BY key").map { $0.values } }
-        #expect(settings == (try sqlite.read { try $0.rows("SELECT key, value FROM store_settings ORDER BY key").map { $0.values } }))
+        let settings = try postgres.read {
+            try $0.rows("SELECT key, value FROM store_settings ORDER BY key").map { $0.values }
+        }
+        #expect(
+            settings
+                == (try sqlite.read {
+                    try $0.rows("SELECT key, value FROM store_settings ORDER BY key").map { $0.values }
+                }))
     }
 
     @Test func openingAPostgresStoreTwiceMigratesOnceAndANewerStoreIsRefused() throws {
@@ -57,7 +66,9 @@ import Testing
             ("consumption_answers", "result", ConsumptionAnswerResult.allCases.map(\.rawValue)),
         ]
         for list in lists {
-            let sqliteText = try sqlite.read { try $0.text("SELECT sql FROM sqlite_master WHERE name = ?", [.text(list.table)]) } ?? ""
+            let sqliteText =
+                try sqlite.read { try $0.text("SELECT sql FROM sqlite_master WHERE name = ?", [.text(list.table)]) }
+                ?? ""
             let postgresText = try postgres.read { connection in
                 try connection.rows(
                     """
@@ -66,8 +77,12 @@ import Testing
                     """, [.text(postgres.schema + "." + list.table)]
                 ).compactMap { $0[0].text }.joined(separator: "\n")
             }
-            #expect(Self.checkedValues(of: list.column, in: sqliteText) == list.values, "SQLite \(list.table).\(list.column)")
-            #expect(Self.quotedValues(after: "(\(list.column) = ANY (ARRAY[", in: postgresText) == list.values, "PostgreSQL \(list.table).\(list.column)")
+            #expect(
+                Self.checkedValues(of: list.column, in: sqliteText) == list.values,
+                "SQLite \(list.table).\(list.column)")
+            #expect(
+                Self.quotedValues(after: "(\(list.column) = ANY (ARRAY[", in: postgresText) == list.values,
+                "PostgreSQL \(list.table).\(list.column)")
         }
     }
 

@@ -1,7 +1,8 @@
 import Foundation
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// A product ID with a NUL read back as `nul` on SQLite and `nul\u{FFFD}byte` on PostgreSQL. One
 /// rule now, applied before either engine sees the text.

@@ -29,12 +29,15 @@ import Testing
     /// Rows of `transactions` as the merge of each transaction's stored versions would make them.
     private func expectedRows(_ store: SQLiteStore) throws -> [MergedTransaction] {
         try store.database.read { db in
-            let ids = try String.fetchAll(db, sql: "SELECT DISTINCT transaction_id FROM transaction_versions ORDER BY 1")
+            let ids = try String.fetchAll(
+                db, sql: "SELECT DISTINCT transaction_id FROM transaction_versions ORDER BY 1")
             return try ids.map { id in
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT document_time, version_sha256, price, revocation_date FROM transaction_versions
-                    WHERE transaction_id = ?
-                    """, arguments: [id])
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT document_time, version_sha256, price, revocation_date FROM transaction_versions
+                        WHERE transaction_id = ?
+                        """, arguments: [id])
                 let versions = rows.map { row in
                     version(id, time: row[0], hash: row[1], price: row[2], revoked: row[3])
                 }
@@ -45,9 +48,12 @@ import Testing
 
     private func storedRows(_ store: SQLiteStore) throws -> [(String, Int64, Int, Int64?, Int64?)] {
         try store.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT transaction_id, document_time, version_count, price, revocation_date FROM transactions ORDER BY 1
-                """).map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT transaction_id, document_time, version_count, price, revocation_date FROM transactions ORDER BY 1
+                    """
+            ).map { ($0[0], $0[1], $0[2], $0[3], $0[4]) }
         }
     }
 
@@ -89,26 +95,28 @@ import Testing
     @Test func severalNewVersionsInOneWriteEndAsTheMergeOfAll() throws {
         let store = try SQLiteStore.inMemory()
         let writer = SQLiteDocumentWriter(store: store)
-        try writer.write(batch([
-            version("t4", time: 100, hash: "a4", price: 499),
-            version("t5", time: 200, hash: "b5", price: 499),
-            version("t6", time: 200, hash: "b6", price: 499),
-        ]))
-        try writer.write(batch([
-            // t4: both newer than the row, out of order in the write; the newer carries no price.
-            version("t4", time: 300, hash: "c4", price: nil, revoked: 300),
-            version("t4", time: 200, hash: "b4", price: 599),
-            // t5: one ties with the row's time (a smaller hash), one is newer.
-            version("t5", time: 200, hash: "a5", price: 699),
-            version("t5", time: 300, hash: "c5", price: 799),
-            // t6: one is older than the row, one newer.
-            version("t6", time: 300, hash: "c6", price: nil),
-            version("t6", time: 50, hash: "a6", price: 899, revoked: 50),
-            // t7: new, two versions, and the same version twice (a file read twice in one write).
-            version("t7", time: 20, hash: "b7", price: 199),
-            version("t7", time: 10, hash: "a7", price: 99),
-            version("t7", time: 20, hash: "b7", price: 199),
-        ]))
+        try writer.write(
+            batch([
+                version("t4", time: 100, hash: "a4", price: 499),
+                version("t5", time: 200, hash: "b5", price: 499),
+                version("t6", time: 200, hash: "b6", price: 499),
+            ]))
+        try writer.write(
+            batch([
+                // t4: both newer than the row, out of order in the write; the newer carries no price.
+                version("t4", time: 300, hash: "c4", price: nil, revoked: 300),
+                version("t4", time: 200, hash: "b4", price: 599),
+                // t5: one ties with the row's time (a smaller hash), one is newer.
+                version("t5", time: 200, hash: "a5", price: 699),
+                version("t5", time: 300, hash: "c5", price: 799),
+                // t6: one is older than the row, one newer.
+                version("t6", time: 300, hash: "c6", price: nil),
+                version("t6", time: 50, hash: "a6", price: 899, revoked: 50),
+                // t7: new, two versions, and the same version twice (a file read twice in one write).
+                version("t7", time: 20, hash: "b7", price: 199),
+                version("t7", time: 10, hash: "a7", price: 99),
+                version("t7", time: 20, hash: "b7", price: 199),
+            ]))
         let stored = try storedRows(store)
         let expected = try expectedRows(store)
         #expect(stored.count == 4)
@@ -127,17 +135,21 @@ import Testing
     /// Every column of every `transactions` row, read back with the writer's own column order.
     private func fullRows(_ store: SQLiteStore) throws -> [MergedTransaction] {
         try store.database.read { db in
-            var select = try BoundStatement(db, sql: """
-                SELECT transaction_id, document_time, version_count, format, environment,
-                       \(TransactionColumns.names.joined(separator: ", "))
-                FROM transactions ORDER BY transaction_id
-                """)
+            var select = try BoundStatement(
+                db,
+                sql: """
+                    SELECT transaction_id, document_time, version_count, format, environment,
+                           \(TransactionColumns.names.joined(separator: ", "))
+                    FROM transactions ORDER BY transaction_id
+                    """)
             var rows: [MergedTransaction] = []
             try select.forEachRow { row in
-                rows.append(MergedTransaction(
-                    transactionId: row.string(0) ?? "", documentTime: row.int64(1) ?? -1,
-                    versionCount: Int(row.int64(2) ?? -1), format: try .stored(row.string(3), column: "format"), environment: row.string(4) ?? "",
-                    fields: row.transactionFields(from: 5)))
+                rows.append(
+                    MergedTransaction(
+                        transactionId: row.string(0) ?? "", documentTime: row.int64(1) ?? -1,
+                        versionCount: Int(row.int64(2) ?? -1), format: try .stored(row.string(3), column: "format"),
+                        environment: row.string(4) ?? "",
+                        fields: row.transactionFields(from: 5)))
             }
             return rows
         }
@@ -172,13 +184,23 @@ import Testing
                 $0.isUpgraded = true; $0.isTrialPeriod = false; $0.price = 5_990
             },
             // b: three versions at the same time; the hash decides which is newest.
-            snapshot("b", time: 100, hash: "m") { $0.price = 1; $0.revocationDate = 100 },
-            snapshot("b", time: 100, hash: "a") { $0.price = 2; $0.currency = "EUR" },
+            snapshot("b", time: 100, hash: "m") {
+                $0.price = 1; $0.revocationDate = 100
+            },
+            snapshot("b", time: 100, hash: "a") {
+                $0.price = 2; $0.currency = "EUR"
+            },
             snapshot("b", time: 100, hash: "z") { $0.quantity = 3 },
             // c: an older version after a newer one, then a newer one over the rebuilt row.
-            snapshot("c", time: 300, hash: "c3") { $0.price = 300; $0.storefront = "FRA" },
-            snapshot("c", time: 200, hash: "c2") { $0.price = 200; $0.revocationDate = 250; $0.signedDate = 200 },
-            snapshot("c", time: 400, hash: "c4") { $0.storefront = "DEU"; $0.revocationReason = 0 },
+            snapshot("c", time: 300, hash: "c3") {
+                $0.price = 300; $0.storefront = "FRA"
+            },
+            snapshot("c", time: 200, hash: "c2") {
+                $0.price = 200; $0.revocationDate = 250; $0.signedDate = 200
+            },
+            snapshot("c", time: 400, hash: "c4") {
+                $0.storefront = "DEU"; $0.revocationReason = 0
+            },
         ]
         // One version per write, in the order above: each takes the path its time puts it on.
         for version in versions { try writer.write(batch([version])) }
@@ -228,14 +250,18 @@ import Testing
         try SQLiteDocumentWriter(store: store).write(batch([only]))
         let stored = try fullRows(store)
         #expect(stored == [try #require(TransactionMerger.merge([only]))])
-        let lineage = try store.database.read { db in try String.fetchOne(db, sql: "SELECT lineage_id FROM transactions") }
+        let lineage = try store.database.read { db in
+            try String.fetchOne(db, sql: "SELECT lineage_id FROM transactions")
+        }
         #expect(lineage == "orig-solo")
     }
 
     @Test("The writer's key digest reads both parts as one sequence and every byte of each")
     func keyDigestsTellKeysApart() {
         #expect(KeyDigest.of("ab", "c") != KeyDigest.of("a", "bc"))
-        #expect(KeyDigest.of("2000000123456789", "2000000123456789") == KeyDigest.of("2000000123456789", "2000000123456789"))
+        #expect(
+            KeyDigest.of("2000000123456789", "2000000123456789") == KeyDigest.of("2000000123456789", "2000000123456789")
+        )
         // Small strings (15 bytes or fewer), long ones, and non-ASCII text all count.
         let keys = ["", "a", "é", "2000000123456789", "2000000123456788", String(repeating: "x", count: 100)]
         var digests = Set<UInt64>()

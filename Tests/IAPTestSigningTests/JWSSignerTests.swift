@@ -1,7 +1,8 @@
 import Foundation
-@testable import IAPTestSigning
 import IAPVerification
 import Testing
+
+@testable import IAPTestSigning
 
 @Suite("Deterministic JWS signer")
 struct JWSSignerTests {
@@ -10,7 +11,8 @@ struct JWSSignerTests {
     @Test("Same seed and payload give an identical JWS string, even from separately generated chains")
     func deterministic() throws {
         let first = try JWSSigner(chain: TestCertificateChain.generate(seed: "determinism")).sign(payload: Self.payload)
-        let second = try JWSSigner(chain: TestCertificateChain.generate(seed: "determinism")).sign(payload: Self.payload)
+        let second = try JWSSigner(chain: TestCertificateChain.generate(seed: "determinism")).sign(
+            payload: Self.payload)
         #expect(first == second)
     }
 
@@ -24,7 +26,9 @@ struct JWSSignerTests {
         #expect(changed.split(separator: ".")[2] != base.split(separator: ".")[2])
     }
 
-    @Test("The header is exactly {\"alg\":\"ES256\",\"x5c\":[leaf, intermediate, root]} and segments are unpadded base64url")
+    @Test(
+        "The header is exactly {\"alg\":\"ES256\",\"x5c\":[leaf, intermediate, root]} and segments are unpadded base64url"
+    )
     func headerShape() throws {
         let chain = try TestCertificateChain.generate(seed: "shape")
         let jws = try JWSSigner(chain: chain).sign(payload: Self.payload)
@@ -57,14 +61,20 @@ struct JWSSignerTests {
         }
     }
 
-    @Test("RFC 6979 A.2.5 vectors (P-256, SHA-256): nonce, r and s match the RFC", arguments: [
-        ("sample", "a6e3c57dd01abe90086538398355dd4c3b17aa873382b0f24d6129493d8aad60",
-         "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716",
-         "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"),
-        ("test", "d16b6ae827f17175e040871a1c7ec3500192c4c92677336ec2537acaee0008e0",
-         "f1abb023518351cd71d881567b1ea663ed3efcf6c5132b354f28d3b0b7d38367",
-         "019f4113742a2b14bd25926b49c649155f267e60d3814b4c0cc84250e46f0083"),
-    ])
+    @Test(
+        "RFC 6979 A.2.5 vectors (P-256, SHA-256): nonce, r and s match the RFC",
+        arguments: [
+            (
+                "sample", "a6e3c57dd01abe90086538398355dd4c3b17aa873382b0f24d6129493d8aad60",
+                "efd48b2aacb6a8fd1140dd9cd45e81d69d2c877b56aaf991c34d0ea84eaf3716",
+                "f7cb1c942d657c41d436c7a1b6e29f65f3e900dbb9aff4064dc4ab2f843acda8"
+            ),
+            (
+                "test", "d16b6ae827f17175e040871a1c7ec3500192c4c92677336ec2537acaee0008e0",
+                "f1abb023518351cd71d881567b1ea663ed3efcf6c5132b354f28d3b0b7d38367",
+                "019f4113742a2b14bd25926b49c649155f267e60d3814b4c0cc84250e46f0083"
+            ),
+        ])
     func rfc6979Vectors(message: String, k: String, r: String, s: String) throws {
         let privateKey = Self.hex("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721")
         let order = Self.hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
@@ -86,7 +96,8 @@ struct JWSSignerTests {
     func overrides() {
         let override = JWSHeaderOverride(alg: nil, omitX5C: true, extraFields: ["typ": "JWT", "kid": "a\"b"])
         #expect(override.json(defaultX5C: ["x"]) == "{\"kid\":\"a\\\"b\",\"typ\":\"JWT\"}")
-        #expect(JWSHeaderOverride(x5c: ["1", "2"]).json(defaultX5C: ["x"]) == "{\"alg\":\"ES256\",\"x5c\":[\"1\",\"2\"]}")
+        #expect(
+            JWSHeaderOverride(x5c: ["1", "2"]).json(defaultX5C: ["x"]) == "{\"alg\":\"ES256\",\"x5c\":[\"1\",\"2\"]}")
         #expect(JWSHeaderOverride.quoted("\u{01}") == "\"\\u0001\"")
     }
 

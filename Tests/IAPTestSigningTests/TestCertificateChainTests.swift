@@ -1,7 +1,8 @@
 import Foundation
-@testable import IAPTestSigning
 import IAPVerification
 import Testing
+
+@testable import IAPTestSigning
 
 @Suite("Test certificate chain")
 struct TestCertificateChainTests {
@@ -23,10 +24,16 @@ struct TestCertificateChainTests {
     func validChain() throws {
         let chain = try TestCertificateChain.generate(seed: "shape")
         let verifier = try JWSVerifier(trustedRoots: [TrustedRoot(der: chain.rootDER)])
-        let result = verifier.verifyChain(leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 1_700_000_000_000)
+        let result = verifier.verifyChain(
+            leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 1_700_000_000_000)
         #expect(throws: Never.self) { try result.get() }
-        let early = verifier.verifyChain(leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 1_400_000_000_000)
-        if case .failure(let failure) = early { #expect(failure.reason == .certificateExpired) } else { Issue.record("expected failure") }
+        let early = verifier.verifyChain(
+            leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 1_400_000_000_000)
+        if case .failure(let failure) = early {
+            #expect(failure.reason == .certificateExpired)
+        } else {
+            Issue.record("expected failure")
+        }
     }
 
     @Test("Dates after 2049 use GeneralizedTime and still validate")
@@ -35,7 +42,8 @@ struct TestCertificateChainTests {
             seed: "far", options: .init(notBefore: 2_556_144_000_000, notAfter: 2_700_000_000_000)
         )
         let verifier = try JWSVerifier(trustedRoots: [TrustedRoot(der: chain.rootDER)])
-        let result = verifier.verifyChain(leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 2_600_000_000_000)
+        let result = verifier.verifyChain(
+            leafDER: chain.leafDER, intermediateDER: chain.intermediateDER, atMillis: 2_600_000_000_000)
         #expect(throws: Never.self) { try result.get() }
         #expect(DER.time(epochSeconds: 2_556_144_000) == [0x18, 0x0F] + Array("20510101000000Z".utf8))
         #expect(DER.time(epochSeconds: 1_420_070_400) == [0x17, 0x0D] + Array("150101000000Z".utf8))
@@ -79,7 +87,8 @@ struct TestCertificateChainTests {
         let directory = temporaryDirectory()
         try TestCertificateChain.generate(seed: "a").write(to: directory)
         let otherKey = try TestCertificateChain.generate(seed: "b").leafPrivateKeyPEM
-        try Data(otherKey.utf8).write(to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("leaf-key.pem")))
+        try Data(otherKey.utf8).write(
+            to: URL(fileURLWithPath: (directory as NSString).appendingPathComponent("leaf-key.pem")))
         #expect(throws: SigningError.self) { try TestCertificateChain.load(from: directory) }
         #expect(throws: SigningError.self) { try TestCertificateChain.load(from: temporaryDirectory()) }
     }

@@ -20,7 +20,8 @@ public struct AppFixture: Sendable {
         currency: String = "USD", signedDate: Int64, extra: [String: JSONValue?] = [:]
     ) -> JSONValue {
         var value: JSONValue = [
-            "transactionId": .string(id), "originalTransactionId": .string(original ?? id), "bundleId": .string(bundleId),
+            "transactionId": .string(id), "originalTransactionId": .string(original ?? id),
+            "bundleId": .string(bundleId),
             "productId": .string(product), "type": .string(type), "purchaseDate": .int(purchase),
             "originalPurchaseDate": .int(purchase), "quantity": 1, "inAppOwnershipType": "PURCHASED",
             "signedDate": .int(signedDate), "environment": .string(environment), "price": .int(price),
@@ -32,7 +33,9 @@ public struct AppFixture: Sendable {
     }
 
     /// A renewal-info payload.
-    public func renewal(original: String, product: String = "com.example.monthly", signedDate: Int64, extra: [String: JSONValue?] = [:]) -> JSONValue {
+    public func renewal(
+        original: String, product: String = "com.example.monthly", signedDate: Int64, extra: [String: JSONValue?] = [:]
+    ) -> JSONValue {
         var value: JSONValue = [
             "originalTransactionId": .string(original), "productId": .string(product),
             "autoRenewProductId": .string(product), "autoRenewStatus": 1, "signedDate": .int(signedDate),
@@ -54,7 +57,9 @@ public struct AppFixture: Sendable {
         type: String, subtype: String? = nil, uuid: String, signedDate: Int64, transaction: JSONValue? = nil,
         renewal: JSONValue? = nil, data extra: [String: JSONValue?] = [:]
     ) throws -> JSONValue {
-        var data: JSONValue = ["bundleId": .string(bundleId), "environment": .string(environment), "bundleVersion": "1.0"]
+        var data: JSONValue = [
+            "bundleId": .string(bundleId), "environment": .string(environment), "bundleVersion": "1.0",
+        ]
         if environment == "Production" { data = data.setting("appAppleId", .int(appAppleId)) }
         if let transaction { data = data.setting("signedTransactionInfo", .string(try sign(transaction))) }
         if let renewal { data = data.setting("signedRenewalInfo", .string(try sign(renewal))) }
@@ -73,7 +78,8 @@ public struct AppFixture: Sendable {
         renewal: JSONValue? = nil, data extra: [String: JSONValue?] = [:]
     ) throws -> String {
         let payload = try notificationPayload(
-            type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, transaction: transaction, renewal: renewal, data: extra)
+            type: type, subtype: subtype, uuid: uuid, signedDate: signedDate, transaction: transaction,
+            renewal: renewal, data: extra)
         return Self.body(try sign(payload))
     }
 
@@ -81,7 +87,8 @@ public struct AppFixture: Sendable {
     public func firstPurchase() throws -> String {
         try notification(
             type: "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", signedDate: 1_760_000_000_000,
-            transaction: transaction(id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
+            transaction: transaction(
+                id: "t1", purchase: 1_760_000_000_000, expires: 1_762_592_000_000, signedDate: 1_760_000_000_000))
     }
 
     /// Wraps a JWS as a webhook body.
@@ -92,9 +99,11 @@ public struct AppFixture: Sendable {
     /// A Get Refund History page.
     public func refundPage(_ transactions: [JSONValue], hasMore: Bool = false) throws -> String {
         let signed = try transactions.map { JSONValue.string(try sign($0)) }
-        return JSONValue.object(JSONObject([
-            ("signedTransactions", .array(signed)), ("revision", "rev"), ("hasMore", .bool(hasMore)),
-        ])).text
+        return JSONValue.object(
+            JSONObject([
+                ("signedTransactions", .array(signed)), ("revision", "rev"), ("hasMore", .bool(hasMore)),
+            ])
+        ).text
     }
 
     /// A Look Up Order ID result.

@@ -41,7 +41,8 @@ public enum CLI {
 
         /// - Parameter executable: another binary than the built one (an installed copy).
         public init(
-            _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil, executable: String? = nil
+            _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil,
+            executable: String? = nil
         ) throws {
             guard let executable = executable ?? CLI.executable else {
                 throw CLIError("iaplens executable not found; build it with `swift build --build-tests`")
@@ -82,13 +83,15 @@ public enum CLI {
             let err = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
             try? FileManager.default.removeItem(atPath: stdoutPath)
             try? FileManager.default.removeItem(atPath: stderrPath)
-            return Result(status: process.terminationStatus, stdout: out, stderr: err, seconds: Date().timeIntervalSince(started))
+            return Result(
+                status: process.terminationStatus, stdout: out, stderr: err, seconds: Date().timeIntervalSince(started))
         }
     }
 
     /// Runs `iaplens <arguments>` to the end.
     public static func run(
-        _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil, timeout: Double = 300
+        _ arguments: [String], environment: [String: String]? = nil, workingDirectory: String? = nil,
+        timeout: Double = 300
     ) throws -> Result {
         try Running(arguments, environment: environment, workingDirectory: workingDirectory).wait(timeout: timeout)
     }

@@ -1,5 +1,5 @@
-import IAPFinanceFiles
 import Foundation
+import IAPFinanceFiles
 import IAPFormats
 
 /// A small app's fiscal month (March 2026 unless asked) as Apple books it and as its archive holds it, for the
@@ -38,7 +38,8 @@ public struct FinanceWorld: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = pacific
         func instant(_ day: ReportDay, hour: Int, minute: Int = 0) -> Int64 {
-            let date = calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute))!
+            let date = calendar.date(
+                from: DateComponents(year: day.year, month: day.month, day: day.day, hour: hour, minute: minute))!
             return Int64(date.timeIntervalSince1970 * 1000)
         }
         let days = (1...6).map { ReportDay(daysSinceEpoch: fiscalMonth.firstDay.daysSinceEpoch + $0)! }
@@ -63,13 +64,25 @@ public struct FinanceWorld: Sendable {
             let id = "4000000\(100 + index)"
             let price = sale.currency == "USD" ? Self.price : Self.jpyPrice
             var transaction = app.transaction(
-                id: id, product: Self.coins, type: "Consumable", purchase: sale.time, price: price, currency: sale.currency,
+                id: id, product: Self.coins, type: "Consumable", purchase: sale.time, price: price,
+                currency: sale.currency,
                 signedDate: sale.time, extra: ["quantity": .int(Int64(sale.quantity))])
-            var lines = [(sale.time, try app.notification(type: "ONE_TIME_CHARGE", uuid: "sale-\(index)", signedDate: sale.time, transaction: transaction))]
+            var lines = [
+                (
+                    sale.time,
+                    try app.notification(
+                        type: "ONE_TIME_CHARGE", uuid: "sale-\(index)", signedDate: sale.time, transaction: transaction)
+                )
+            ]
             if let refunded = sale.refunded {
                 transaction = transaction.setting("revocationDate", .int(refunded)).setting("revocationReason", .int(1))
                     .setting("signedDate", .int(refunded))
-                lines.append((refunded, try app.notification(type: "REFUND", uuid: "refund-\(index)", signedDate: refunded, transaction: transaction)))
+                lines.append(
+                    (
+                        refunded,
+                        try app.notification(
+                            type: "REFUND", uuid: "refund-\(index)", signedDate: refunded, transaction: transaction)
+                    ))
             }
             for (time, line) in lines {
                 served.notifications.append((time, try Self.signedPayload(of: line)))
@@ -92,13 +105,16 @@ public struct FinanceWorld: Sendable {
             let usd = parts[1] == "USD"
             let quantity = apple[key]!
             let share: Int64 = usd ? 690 : 102_000
-            rows.append([
-                day, day, "6447100021", Self.coins, "Coins", "Dev", "IA1", usd ? "US" : "JP", String(quantity),
-                Self.decimal(share, usd), Self.decimal(share * Int64(quantity), usd), parts[1],
-                Self.decimal(usd ? Self.price : Self.jpyPrice, usd), parts[1], parts[2], "", "", usd ? "Americas" : "Japan",
-            ].joined(separator: "\t"))
+            rows.append(
+                [
+                    day, day, "6447100021", Self.coins, "Coins", "Dev", "IA1", usd ? "US" : "JP", String(quantity),
+                    Self.decimal(share, usd), Self.decimal(share * Int64(quantity), usd), parts[1],
+                    Self.decimal(usd ? Self.price : Self.jpyPrice, usd), parts[1], parts[2], "", "",
+                    usd ? "Americas" : "Japan",
+                ].joined(separator: "\t"))
         }
-        report = "Vendor Name\tTest Dev\nStart Date\t\(fiscalMonth.firstDay.appleText)\nEnd Date\t\(fiscalMonth.lastDay.appleText)\n"
+        report =
+            "Vendor Name\tTest Dev\nStart Date\t\(fiscalMonth.firstDay.appleText)\nEnd Date\t\(fiscalMonth.lastDay.appleText)\n"
             + "Transaction Date\tSettlement Date\tApple Identifier\tSKU\tTitle\tDeveloper Name\tProduct Type Identifier\t"
             + "Country of Sale\tQuantity\tPartner Share\tExtended Partner Share\tPartner Share Currency\tCustomer Price\t"
             + "Customer Currency\tSale or Return\tPromo Code\tOrder Type\tRegion\n"
@@ -120,7 +136,9 @@ public struct FinanceWorld: Sendable {
     }
 
     static func signedPayload(of line: String) throws -> String {
-        guard case .object(let body) = try JSONParser.parse(Array(line.utf8)), let jws = body["signedPayload"]?.stringValue else {
+        guard case .object(let body) = try JSONParser.parse(Array(line.utf8)),
+            let jws = body["signedPayload"]?.stringValue
+        else {
             throw CocoaError(.coderInvalidValue)
         }
         return jws

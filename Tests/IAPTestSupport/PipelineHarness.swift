@@ -3,7 +3,9 @@ public import IAPPipeline
 
 extension TestArchive {
     /// A configuration reading this archive's inputs with the trusted test root, for `fixture`'s app.
-    public func configuration(_ fixture: AppFixture = AppFixture(), _ adjust: (inout PipelineConfiguration) -> Void = { _ in }) throws -> PipelineConfiguration {
+    public func configuration(
+        _ fixture: AppFixture = AppFixture(), _ adjust: (inout PipelineConfiguration) -> Void = { _ in }
+    ) throws -> PipelineConfiguration {
         var configuration = PipelineConfiguration()
         configuration.inputs = [inputs]
         configuration.databasePath = database

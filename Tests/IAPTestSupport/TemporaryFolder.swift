@@ -35,4 +35,3 @@ public func gzip(_ text: String) throws -> [UInt8] {
 }
 
 public enum FixtureError: Error { case compressionFailed }
-

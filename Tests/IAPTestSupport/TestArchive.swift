@@ -30,7 +30,8 @@ public final class TestArchive: @unchecked Sendable {
     @discardableResult
     public func write(_ name: String, bytes: [UInt8], compress: Bool = true) throws -> String {
         let path = inputs + "/" + name
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let data = name.hasSuffix(".gz") && compress ? (Gzip.compress(bytes) ?? bytes) : bytes
         try Data(data).write(to: URL(fileURLWithPath: path))
         return path

@@ -41,7 +41,7 @@ public enum TestPostgres {
             do {
                 try run("GRANT CONNECT ON DATABASE iaplens_test TO \(role); \(grants(role))")
                 break
-            } catch where attempt < 5 && "\(error)".contains("concurrently") {
+            } catch  where attempt < 5 && "\(error)".contains("concurrently") {
                 Thread.sleep(forTimeInterval: 0.05 * Double(attempt))
             }
         }

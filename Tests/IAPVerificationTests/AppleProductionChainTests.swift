@@ -38,11 +38,13 @@ struct AppleProductionChainTests {
         #expect(try reason(at: 1_761_962_975_000, roots: [TrustedRoot.appleRootCAG3]) == nil)
     }
 
-    @Test("Expired at 2042, not yet valid before the leaf's 2025-09-19 start", arguments: [
-        Int64(2_280_946_846_000), // 2042-04-12, after every certificate of the path
-        Int64(1_758_240_000_000), // 2025-09-19T00:00:00Z, hours before the leaf's notBefore
-        Int64(1_700_000_000_000), // 2023-11-14
-    ])
+    @Test(
+        "Expired at 2042, not yet valid before the leaf's 2025-09-19 start",
+        arguments: [
+            Int64(2_280_946_846_000),  // 2042-04-12, after every certificate of the path
+            Int64(1_758_240_000_000),  // 2025-09-19T00:00:00Z, hours before the leaf's notBefore
+            Int64(1_700_000_000_000),  // 2023-11-14
+        ])
     func expiredOutsideValidity(millis: Int64) throws {
         #expect(try reason(at: millis, roots: [TrustedRoot.appleRootCAG3]) == .certificateExpired)
     }

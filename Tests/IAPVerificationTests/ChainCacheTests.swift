@@ -46,7 +46,8 @@ struct ChainCacheTests {
         let signer = JWSSigner(chain: chain)
         let good = try (0..<4).map { try signer.sign(payload: TestPKI.payload(note: "reuse-\($0)")) }
         // A valid signature moved onto another payload, and a flipped last character: both must fail every time.
-        let swapped = good[0].split(separator: ".")[0...1].joined(separator: ".") + "."
+        let swapped =
+            good[0].split(separator: ".")[0...1].joined(separator: ".") + "."
             + good[1].split(separator: ".")[2]
         let flipped = String(good[2].dropLast()) + (good[2].hasSuffix("A") ? "B" : "A")
         let sequence: [(String, Bool)] = [
@@ -74,7 +75,9 @@ struct ChainCacheTests {
         let trusted = try TestPKI.chain("parsed-trusted")
         let foreign = try TestPKI.chain("parsed-foreign")
         let verifier = try TestPKI.verifier(trusting: trusted)
-        let stranger = try (0..<3).map { try JWSSigner(chain: foreign).sign(payload: TestPKI.payload(note: "stranger-\($0)")) }
+        let stranger = try (0..<3).map {
+            try JWSSigner(chain: foreign).sign(payload: TestPKI.payload(note: "stranger-\($0)"))
+        }
         for jws in stranger + stranger {
             #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == .untrustedChain)
         }

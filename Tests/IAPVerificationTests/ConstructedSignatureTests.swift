@@ -1,6 +1,7 @@
 import COpenSSL
-@testable import IAPVerification
 import Testing
+
+@testable import IAPVerification
 
 /// The two rare branches of the table path's last step (`fixed_key_ecdsa.c`, FIPS 186-4 §6.4.2 steps 7-8), which
 /// random signatures reach with probability about 2⁻¹²⁸, built algebraically and run through both paths.

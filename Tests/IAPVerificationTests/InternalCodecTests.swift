@@ -1,7 +1,8 @@
-import IAPFormats
 import COpenSSL
-@testable import IAPVerification
+import IAPFormats
 import Testing
+
+@testable import IAPVerification
 
 @Suite("Base64 and ECDSA signature conversion")
 struct InternalCodecTests {
@@ -17,8 +18,9 @@ struct InternalCodecTests {
         #expect(Base64Decoding.decode("", alphabet: .url) == [])
     }
 
-    @Test("Impossible lengths, stray padding and non-zero leftover bits are rejected",
-          arguments: ["a", "abcde", "a=bc", "aGl=", "aGk==", "ab===", "aG k"])
+    @Test(
+        "Impossible lengths, stray padding and non-zero leftover bits are rejected",
+        arguments: ["a", "abcde", "a=bc", "aGl=", "aGk==", "ab===", "aG k"])
     func base64Rejects(text: String) {
         #expect(Base64Decoding.decode(text, alphabet: .url) == nil)
     }
@@ -26,8 +28,8 @@ struct InternalCodecTests {
     @Test("raw r‖s becomes minimal positive DER integers")
     func derFromRaw() throws {
         var raw = [UInt8](repeating: 0, count: 64)
-        raw[0] = 0x80 // r needs a leading zero byte
-        raw[63] = 0x01 // s is 1 after stripping leading zeros
+        raw[0] = 0x80  // r needs a leading zero byte
+        raw[63] = 0x01  // s is 1 after stripping leading zeros
         let der = try #require(ECDSASignature.derFromRaw(raw))
         #expect(der == [0x30, 0x26, 0x02, 0x21, 0x00, 0x80] + [UInt8](repeating: 0, count: 31) + [0x02, 0x01, 0x01])
         #expect(ECDSASignature.derFromRaw([]) == nil)
@@ -37,7 +39,9 @@ struct InternalCodecTests {
     @Test("DER signatures are what OpenSSL writes for the same r and s (zero, short, high-bit and P-521 sizes)")
     func derFromRawMatchesOpenSSL() throws {
         var generator = SystemRandomNumberGenerator()
-        var cases: [[UInt8]] = [[UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xFF, count: 64), [UInt8](repeating: 0x7F, count: 132)]
+        var cases: [[UInt8]] = [
+            [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xFF, count: 64), [UInt8](repeating: 0x7F, count: 132),
+        ]
         for length in [2, 8, 64, 64, 64, 96, 132] {
             var raw = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             raw[0] = [0x00, 0x01, 0x80][Int.random(in: 0..<3, using: &generator)]

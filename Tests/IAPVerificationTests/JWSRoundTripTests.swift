@@ -33,7 +33,9 @@ struct JWSRoundTripTests {
     func severalRoots() throws {
         let first = try TestPKI.chain("first")
         let second = try TestPKI.chain("second")
-        let verifier = try JWSVerifier(trustedRoots: [TrustedRoot(der: first.rootDER), TrustedRoot(der: second.rootDER)])
+        let verifier = try JWSVerifier(trustedRoots: [
+            TrustedRoot(der: first.rootDER), TrustedRoot(der: second.rootDER),
+        ])
         for chain in [first, second] {
             let jws = try JWSSigner(chain: chain).sign(payload: TestPKI.payload())
             #expect(TestPKI.reason(TestPKI.check(jws, with: verifier)) == nil)
@@ -61,7 +63,8 @@ struct JWSRoundTripTests {
         let prefix = Array(#"{"signedPayload":""#.utf8)
         let line = prefix + Array(jws.utf8) + Array(#""}"#.utf8)
         let inPlace = try CompactJWS.parse(
-            InPlaceString(document: line, range: prefix.count..<(prefix.count + jws.utf8.count))).get()
+            InPlaceString(document: line, range: prefix.count..<(prefix.count + jws.utf8.count))
+        ).get()
         let alone = try CompactJWS.parse(jws).get()
         #expect(inPlace.text == jws)
         #expect(inPlace.payload == alone.payload)

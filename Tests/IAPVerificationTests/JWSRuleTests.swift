@@ -22,7 +22,9 @@ struct JWSRuleTests {
         TestPKI.reason(TestPKI.check(jws, with: verifier, at: millis))
     }
 
-    private func segments(_ jws: String) -> [String] { jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+    private func segments(_ jws: String) -> [String] {
+        jws.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    }
 
     @Test("The unmodified JWS verifies (control)")
     func control() {
@@ -40,12 +42,13 @@ struct JWSRuleTests {
     @Test("x5c with 2, 4 or 0 certificates, or without x5c, is a bad chain", arguments: [2, 4, 0, -1])
     func x5cCount(count: Int) throws {
         let x5c = chain.x5c
-        let header: JWSHeaderOverride = switch count {
-        case 2: .init(x5c: Array(x5c.prefix(2)))
-        case 4: .init(x5c: x5c + [x5c[2]])
-        case 0: .init(x5c: [])
-        default: .init(omitX5C: true)
-        }
+        let header: JWSHeaderOverride =
+            switch count {
+            case 2: .init(x5c: Array(x5c.prefix(2)))
+            case 4: .init(x5c: x5c + [x5c[2]])
+            case 0: .init(x5c: [])
+            default: .init(omitX5C: true)
+            }
         let jws = try signer.sign(payload: TestPKI.payload(), header: header)
         #expect(reason(jws) == .badCertificateChain)
         if count == 2, case .failure(let failure) = TestPKI.check(jws, with: verifier) {
@@ -69,7 +72,9 @@ struct JWSRuleTests {
         #expect(reason(jws) == .badBase64)
     }
 
-    @Test("A leaf that is not DER beside an intermediate that is not base64 is bad base64, before and after the leaf is known")
+    @Test(
+        "A leaf that is not DER beside an intermediate that is not base64 is bad base64, before and after the leaf is known"
+    )
     func base64IsCheckedBeforeDER() throws {
         var x5c = chain.x5c
         x5c[0] = Data("definitely not DER".utf8).base64EncodedString()
@@ -108,7 +113,8 @@ struct JWSRuleTests {
         let datedVerifier = try TestPKI.verifier(trusting: dated)
         let signer = JWSSigner(chain: dated)
         let after = try signer.sign(payload: TestPKI.payload(signedDate: TestPKI.signedDate))
-        #expect(TestPKI.reason(TestPKI.check(after, with: datedVerifier, at: TestPKI.signedDate)) == .certificateExpired)
+        #expect(
+            TestPKI.reason(TestPKI.check(after, with: datedVerifier, at: TestPKI.signedDate)) == .certificateExpired)
         let before = try signer.sign(payload: TestPKI.payload(signedDate: 1_500_000_000_000))
         let result = TestPKI.check(before, with: datedVerifier, at: 1_500_000_000_000)
         #expect(TestPKI.reason(result) == .certificateExpired)
@@ -150,7 +156,9 @@ struct JWSRuleTests {
         #expect(reason(parts.joined(separator: ".")) == .badSignature)
     }
 
-    @Test("alg none, HS256, lower-case es256 or missing is an unsupported algorithm", arguments: ["none", "HS256", "es256", "RS256", ""])
+    @Test(
+        "alg none, HS256, lower-case es256 or missing is an unsupported algorithm",
+        arguments: ["none", "HS256", "es256", "RS256", ""])
     func algorithm(alg: String) throws {
         let header = JWSHeaderOverride(alg: alg.isEmpty ? nil : alg)
         let jws = try signer.sign(payload: TestPKI.payload(), header: header)
@@ -190,7 +198,9 @@ struct JWSRuleTests {
         #expect(reason(parts.joined(separator: ".")) == .badBase64)
     }
 
-    @Test("A header that is base64url but not a JSON object is malformed", arguments: ["[1,2]", "\"ES256\"", "not json", ""])
+    @Test(
+        "A header that is base64url but not a JSON object is malformed",
+        arguments: ["[1,2]", "\"ES256\"", "not json", ""])
     func headerNotObject(raw: String) throws {
         let jws = try signer.sign(payload: TestPKI.payload(), header: .init(rawHeader: raw))
         #expect(reason(jws) == .malformedJWS)

@@ -1,7 +1,8 @@
 import IAPFormats
 import IAPTestSigning
-@testable import IAPVerification
 import Testing
+
+@testable import IAPVerification
 
 /// A leaf key checks with its precomputed table (``PrecomputedKey``) exactly what it checks through EVP.
 @Suite("Leaf keys: the precomputed table and EVP agree")
@@ -20,7 +21,9 @@ struct LeafPublicKeyTests {
     }
 
     /// The signature with every way of getting it wrong, each with whether it must verify.
-    static func variants(of digest: [UInt8], _ signature: [UInt8]) -> [(name: String, digest: [UInt8], signature: [UInt8], valid: Bool)] {
+    static func variants(of digest: [UInt8], _ signature: [UInt8]) -> [(
+        name: String, digest: [UInt8], signature: [UInt8], valid: Bool
+    )] {
         let r = Array(signature[..<32]), s = Array(signature[32...])
         var result: [(String, [UInt8], [UInt8], Bool)] = [("genuine", digest, signature, true)]
         // (r, n - s) is the same signature's twin: ECDSA accepts both, and so does OpenSSL.
@@ -100,7 +103,8 @@ struct LeafPublicKeyTests {
             cases.append(jws)
             // The payload changed after signing, the signature of another payload, another chain's signature.
             let parts = jws.split(separator: ".").map(String.init)
-            let altered = try signer.sign(payload: TestPKI.payload(note: "altered \(index)")).split(separator: ".").map(String.init)
+            let altered = try signer.sign(payload: TestPKI.payload(note: "altered \(index)")).split(separator: ".").map(
+                String.init)
             cases.append([parts[0], altered[1], parts[2]].joined(separator: "."))
             cases.append([parts[0], parts[1], altered[2]].joined(separator: "."))
             cases.append(try JWSSigner(chain: other).sign(payload: TestPKI.payload(note: "other \(index)")))
@@ -117,7 +121,8 @@ struct LeafPublicKeyTests {
 
     @Test("Apple's production leaf key builds its table, and both paths refuse signatures it did not make")
     func appleProductionKey() throws {
-        let certificate = try #require(X509Certificate(der: try AppleProductionChainTests.resource("apple-production-leaf.der")))
+        let certificate = try #require(
+            X509Certificate(der: try AppleProductionChainTests.resource("apple-production-leaf.der")))
         let withTable = try #require(LeafPublicKey(certificate: certificate, tableAfter: 0))
         let throughEVP = try #require(LeafPublicKey(certificate: certificate, tableAfter: .max))
         // A test key's genuine signatures are forgeries for Apple's key.

@@ -14,9 +14,12 @@ struct OrderInverseTests {
         let context = try #require(BN_CTX_new())
         defer { BN_CTX_free(context) }
         let one = [UInt8](repeating: 0, count: 31) + [1]
-        var values: [[UInt8]] = [one, [UInt8](repeating: 0, count: 31) + [2], LeafPublicKeyTests.subtract(order, one),
-                                 LeafPublicKeyTests.subtract(order, [UInt8](repeating: 0, count: 31) + [2]),
-                                 [0x80] + [UInt8](repeating: 0, count: 31), [UInt8](repeating: 0, count: 16) + [UInt8](repeating: 0xFF, count: 16)]
+        var values: [[UInt8]] = [
+            one, [UInt8](repeating: 0, count: 31) + [2], LeafPublicKeyTests.subtract(order, one),
+            LeafPublicKeyTests.subtract(order, [UInt8](repeating: 0, count: 31) + [2]),
+            [0x80] + [UInt8](repeating: 0, count: 31),
+            [UInt8](repeating: 0, count: 16) + [UInt8](repeating: 0xFF, count: 16),
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             var value = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -35,8 +38,10 @@ struct OrderInverseTests {
             #expect(inverse == expected, "\(value)")
         }
         var ignored = [UInt8](repeating: 0, count: 32)
-        for refused in [[UInt8](repeating: 0, count: 32), order, [UInt8](repeating: 0xFF, count: 32),
-                        LeafPublicKeyTests.subtract([UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 31) + [0x10])] {
+        for refused in [
+            [UInt8](repeating: 0, count: 32), order, [UInt8](repeating: 0xFF, count: 32),
+            LeafPublicKeyTests.subtract([UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 31) + [0x10]),
+        ] {
             #expect(iaplens_p256_order_inverse(refused, &ignored) == 0)
         }
     }

@@ -20,7 +20,8 @@ import Testing
     @Test func theDigestIsThatOfTheWholeSigningInputForNewAndCachedHeaders() throws {
         let signature = base64url(String(repeating: "s", count: 64))
         // A header longer than one SHA-256 block and not a multiple of it, so the cached state holds a partial block.
-        let header = base64url(#"{"alg":"ES256","kid":"\#(UUID().uuidString)","x5c":["\#(String(repeating: "A", count: 150))"]}"#)
+        let header = base64url(
+            #"{"alg":"ES256","kid":"\#(UUID().uuidString)","x5c":["\#(String(repeating: "A", count: 150))"]}"#)
         let otherHeader = base64url(#"{"alg":"ES256","kid":"\#(UUID().uuidString)"}"#)
         let payloads = [#"{"signedDate":1}"#, #"{"signedDate":2,"data":"\#(String(repeating: "x", count: 300))"}"#, ""]
         for headerSegment in [header, otherHeader, header, otherHeader] {
@@ -29,7 +30,8 @@ import Testing
                 let jws = try CompactJWS.parse(signingInput + "." + signature).get()
                 #expect(jws.signingInputDigest == directDigest(signingInput))
                 #expect(jws.payload == Array(payload.utf8))
-                #expect(jws.identity == MemoryDigest.sha256Hex(directDigest(signingInput) + Array(".\(signature)".utf8)))
+                #expect(
+                    jws.identity == MemoryDigest.sha256Hex(directDigest(signingInput) + Array(".\(signature)".utf8)))
             }
         }
     }

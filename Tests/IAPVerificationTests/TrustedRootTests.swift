@@ -6,7 +6,8 @@ import Testing
 @Suite("Trusted roots")
 struct TrustedRootTests {
     private func temporaryFile(_ name: String, _ bytes: [UInt8]) throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-roots-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-roots-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)
@@ -34,8 +35,11 @@ struct TrustedRootTests {
     func configurationErrors() throws {
         #expect(throws: VerificationConfigurationError.self) { try TrustedRoot.load(fromFile: "/nonexistent/root.pem") }
         let junk = try temporaryFile("junk.der", Array("hello".utf8))
-        #expect(throws: VerificationConfigurationError.noCertificate(path: junk)) { try TrustedRoot.load(fromFile: junk) }
-        let brokenPEM = try temporaryFile("broken.pem", Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8))
+        #expect(throws: VerificationConfigurationError.noCertificate(path: junk)) {
+            try TrustedRoot.load(fromFile: junk)
+        }
+        let brokenPEM = try temporaryFile(
+            "broken.pem", Array("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8))
         #expect(throws: VerificationConfigurationError.self) { try TrustedRoot.load(fromFile: brokenPEM) }
         #expect(throws: VerificationConfigurationError.noTrustedRoots) { try JWSVerifier(trustedRoots: []) }
         #expect(throws: VerificationConfigurationError.self) { try TrustedRoot(der: [0x30, 0x03, 0x02, 0x01, 0x01]) }

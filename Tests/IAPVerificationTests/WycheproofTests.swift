@@ -1,7 +1,8 @@
 import COpenSSL
 import Foundation
-@testable import IAPVerification
 import Testing
+
+@testable import IAPVerification
 
 /// Project Wycheproof's ECDSA P-256 / SHA-256 vectors (raw `r‖s`, as a JWS carries them) through both signature
 /// paths: the leaf key's precomputed table (``PrecomputedKey``, the fast path) and `EVP_PKEY_verify` (the reference).

@@ -29,7 +29,9 @@ import Testing
         let others = files.filter { $0 != plain }
         let gzipped = try #require(others.filter { $0.hasSuffix(".jsonl") }.max { size($0) < size($1) })
         let gzipBytes = Array(try Data(contentsOf: URL(fileURLWithPath: gzipped)))
-        let gzipHalf = gzipBytes.indices.filter { gzipBytes[$0] == UInt8(ascii: "\n") }[max(0, gzipBytes.filter { $0 == 10 }.count / 2 - 1)] + 1
+        let gzipHalf =
+            gzipBytes.indices.filter { gzipBytes[$0] == UInt8(ascii: "\n") }[
+                max(0, gzipBytes.filter { $0 == 10 }.count / 2 - 1)] + 1
         let inputs = others.filter { $0 != gzipped } + [folder]
 
         let grown = try archive.outputs("grown")
@@ -37,7 +39,10 @@ import Testing
         let cuts = [lineEnds[lineEnds.count / 3] - 7, lineEnds[2 * lineEnds.count / 3], bytes.count]
         for (step, cut) in cuts.enumerated() {
             try Data(bytes[0..<cut]).write(to: URL(fileURLWithPath: growing))
-            if step == 0 { try Data(Gzip.compress(Array(gzipBytes[0..<gzipHalf])) ?? []).write(to: URL(fileURLWithPath: growingGzip)) }
+            if step == 0 {
+                try Data(Gzip.compress(Array(gzipBytes[0..<gzipHalf])) ?? []).write(
+                    to: URL(fileURLWithPath: growingGzip))
+            }
             if step == 1 {
                 let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: growingGzip))
                 try handle.seekToEnd()

@@ -1,8 +1,9 @@
 import Foundation
 import IAPPipeline
-@testable import IAPStore
 import IAPTestSupport
 import Testing
+
+@testable import IAPStore
 
 /// The PostgreSQL schema is in the shape Citus needs: every table has a role
 /// (``CitusTableRoles``), every unique key of a distributed table holds its distribution column, and every foreign
@@ -26,11 +27,14 @@ import Testing
                 "SELECT tablename::text FROM pg_tables WHERE schemaname = ? ORDER BY 1", schema
             ).compactMap { $0[0].text }
         }
-        #expect(tables == CitusTableRoles.tables.map(\.table).sorted(), "every table has a Citus role, and only tables that exist")
+        #expect(
+            tables == CitusTableRoles.tables.map(\.table).sorted(),
+            "every table has a Citus role, and only tables that exist")
 
         // Primary keys and unique indexes, each with its columns.
         let uniqueKeys = try store.read { connection in
-            try connection.rows("""
+            try connection.rows(
+                """
                 SELECT t.relname::text, i.relname::text,
                     array_to_string(array(
                         SELECT a.attname FROM unnest(x.indkey) WITH ORDINALITY AS k (attnum, n)
@@ -46,17 +50,20 @@ import Testing
         }
         var checkedDistributed = 0
         for key in uniqueKeys {
-            let table = key[0].text ?? "", index = key[1].text ?? "", columns = (key[2].text ?? "").split(separator: ",").map(String.init)
+            let table = key[0].text ?? "", index = key[1].text ?? "",
+                columns = (key[2].text ?? "").split(separator: ",").map(String.init)
             guard let column = distributionColumn(of: table) else { continue }
             checkedDistributed += 1
-            #expect(columns.contains(column), "\(index) on \(table) (\(columns)) lacks the distribution column \(column)")
+            #expect(
+                columns.contains(column), "\(index) on \(table) (\(columns)) lacks the distribution column \(column)")
         }
         #expect(checkedDistributed >= 6, "the distributed tables' keys were found")
 
         // Foreign keys: to a reference table from anywhere but a reference table to a distributed one; between
         // distributed tables only within a co-location group, pairing their distribution columns.
         let foreignKeys = try store.read { connection in
-            try connection.rows("""
+            try connection.rows(
+                """
                 SELECT c.conname::text, t.relname::text, r.relname::text,
                     array_to_string(array(
                         SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY AS k (attnum, n)
@@ -91,10 +98,13 @@ import Testing
 
         // One co-location group has one distribution column type.
         let types = try store.read { connection in
-            try Dictionary(uniqueKeysWithValues: connection.rows("""
-                SELECT table_name::text || '.' || column_name::text, data_type::text || ' ' || coalesce(collation_name::text, '')
-                FROM information_schema.columns WHERE table_schema = ?
-                """, schema).map { ($0[0].text ?? "", $0[1].text ?? "") })
+            try Dictionary(
+                uniqueKeysWithValues: connection.rows(
+                    """
+                    SELECT table_name::text || '.' || column_name::text, data_type::text || ' ' || coalesce(collation_name::text, '')
+                    FROM information_schema.columns WHERE table_schema = ?
+                    """, schema
+                ).map { ($0[0].text ?? "", $0[1].text ?? "") })
         }
         var groupTypes: [String: Set<String>] = [:]
         for (table, role) in CitusTableRoles.tables {
@@ -111,8 +121,10 @@ import Testing
         #expect(lines.count == CitusTableRoles.tables.count)
         #expect(lines.contains("SELECT create_reference_table('source_files');"))
         #expect(lines.contains("SELECT create_distributed_table('transactions', 'lineage_id');"))
-        #expect(lines.contains(
-            "SELECT create_distributed_table('renewal_infos', 'original_transaction_id', colocate_with => 'transactions');"))
+        #expect(
+            lines.contains(
+                "SELECT create_distributed_table('renewal_infos', 'original_transaction_id', colocate_with => 'transactions');"
+            ))
         let anchor = lines.firstIndex(of: "SELECT create_distributed_table('transactions', 'lineage_id');")
         let member = lines.firstIndex { $0.contains("'notifications'") }
         #expect(anchor != nil && member != nil && anchor! < member!)
@@ -124,27 +136,40 @@ import Testing
     @Test func joiningByLineageFindsEveryRowTheIDAloneFinds() throws {
         let archive = try SimulatedArchive(seed: 23, subscribers: 60, consumableBuyers: 30, refundRings: 2, months: 8)
         let database = try TestPostgres.freshStore()
-        _ = try Pipeline(configuration: archive.configuration(database: database, reports: archive.root + "/reports")).run()
+        _ = try Pipeline(configuration: archive.configuration(database: database, reports: archive.root + "/reports"))
+            .run()
         let store = try StoreLocation(database).open()
         let checks: [(what: String, sql: String)] = [
-            ("versions without their transaction in their lineage", """
+            (
+                "versions without their transaction in their lineage",
+                """
                 SELECT count(*) FROM transaction_versions AS v WHERE NOT EXISTS (
                     SELECT 1 FROM transactions AS t WHERE t.lineage_id = v.lineage_id AND t.transaction_id = v.transaction_id)
-                """),
-            ("notifications whose transaction is stored only in another lineage", """
+                """
+            ),
+            (
+                "notifications whose transaction is stored only in another lineage",
+                """
                 SELECT count(*) FROM notifications AS n
                 WHERE EXISTS (SELECT 1 FROM transactions AS t WHERE t.transaction_id = n.transaction_id)
                     AND NOT EXISTS (SELECT 1 FROM transactions AS t
                         WHERE t.lineage_id = n.lineage_id AND t.transaction_id = n.transaction_id)
-                """),
-            ("V2 renewal infos of another lineage than their notification", """
+                """
+            ),
+            (
+                "V2 renewal infos of another lineage than their notification",
+                """
                 SELECT count(*) FROM renewal_infos AS r
                 INNER JOIN notifications AS n ON n.notification_id = r.document_id
                 WHERE n.format = 'v2' AND n.lineage_id <> r.original_transaction_id
-                """),
-            ("transactions of one ID in two lineages", """
+                """
+            ),
+            (
+                "transactions of one ID in two lineages",
+                """
                 SELECT count(*) FROM (SELECT transaction_id FROM transactions GROUP BY transaction_id HAVING count(*) > 1) AS x
-                """),
+                """
+            ),
         ]
         for check in checks {
             #expect(try store.read { try $0.integer(check.sql) } == 0, "\(check.what)")

@@ -39,16 +39,24 @@ import Testing
             if command == "analyze" {
                 arguments = ["analyze", "--database", outputs.database, "--bundle-id", SimulatedArchive.bundleId]
             } else if command == "report" {
-                arguments = ["report", "--database", outputs.database, "--reports", outputs.reports, "--bundle-id", SimulatedArchive.bundleId]
+                arguments = [
+                    "report", "--database", outputs.database, "--reports", outputs.reports, "--bundle-id",
+                    SimulatedArchive.bundleId,
+                ]
             } else if command == "ingest" {
-                arguments = ["ingest", "--database", outputs.database, "--bundle-id", SimulatedArchive.bundleId,
-                             "--root-certificate", archive.simulatorRoot] + archive.inputFolders.flatMap { ["--input", $0] }
+                arguments =
+                    [
+                        "ingest", "--database", outputs.database, "--bundle-id", SimulatedArchive.bundleId,
+                        "--root-certificate", archive.simulatorRoot,
+                    ] + archive.inputFolders.flatMap { ["--input", $0] }
             }
             let second = try CLI.run(arguments, timeout: 60)
             #expect(second.status == 75, "\(command): exit \(second.status): \(second.stderr)")
             let lines = second.stderr.split(separator: "\n")
             #expect(lines.count == 1, "\(command): one line expected on stderr, got: \(second.stderr)")
-            #expect(second.stderr.contains("pid \(first.pid) (iaplens run"), "\(command): the message must name the holder: \(second.stderr)")
+            #expect(
+                second.stderr.contains("pid \(first.pid) (iaplens run"),
+                "\(command): the message must name the holder: \(second.stderr)")
             #expect(second.stdout.isEmpty, "\(command): \(second.stdout)")
         }
         kill(first.pid, SIGCONT)
@@ -57,7 +65,8 @@ import Testing
         let difference = Tree.difference(Tree.files(reference.reports), Tree.files(outputs.reports))
         #expect(difference.isEmpty, "\(difference)")
         #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [])
-        #expect(try CrashSafetyTests.rowCounts(outputs.database) == (try CrashSafetyTests.rowCounts(reference.database)))
+        #expect(
+            try CrashSafetyTests.rowCounts(outputs.database) == (try CrashSafetyTests.rowCounts(reference.database)))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -117,6 +126,8 @@ import Testing
         }
         withExtendedLifetime(holder) {}
         holder = nil
-        #expect(throws: Never.self) { _ = try StoreLocation(folder + "/b/other-name.sqlite").lockForRun(command: "ingest") }
+        #expect(throws: Never.self) {
+            _ = try StoreLocation(folder + "/b/other-name.sqlite").lockForRun(command: "ingest")
+        }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import IAPTestSupport
 import GRDB
 import IAPPipeline
 import IAPStore
+import IAPTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -36,7 +36,9 @@ import Testing
             let interrupted = try CLI.killRepeatedly(
                 archive.runArguments(database: outputs.database, reports: outputs.reports), kills: Self.killsPerTrial,
                 window: window, random: &random,
-                expectSuccess: { result, attempt in #expect(result.status == 0, "trial \(trial) \(attempt): \(result.stderr)") },
+                expectSuccess: { result, attempt in
+                    #expect(result.status == 0, "trial \(trial) \(attempt): \(result.stderr)")
+                },
                 afterEach: { attempt throws in
                     guard FileManager.default.fileExists(atPath: outputs.database) else { return }
                     let problems = try SQLiteStore(path: outputs.database).integrityProblems()
@@ -44,17 +46,22 @@ import Testing
                 })
             killedMidway += interrupted
             let rerun = try CLI.run(archive.runArguments(database: outputs.database, reports: outputs.reports))
-            #expect(rerun.status == 0, "trial \(trial): the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")
+            #expect(
+                rerun.status == 0,
+                "trial \(trial): the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")
             #expect(try SQLiteStore(path: outputs.database).integrityProblems() == [])
             let actual = Tree.files(outputs.reports)
             let difference = Tree.difference(expected, actual)
             #expect(difference.isEmpty, "trial \(trial):\n\(difference)")
             #expect(try Self.rowCounts(outputs.database) == expectedCounts, "trial \(trial): rows lost or doubled")
             // A kill during a bulk load leaves its dropped secondary indexes missing; the rerun builds them again.
-            #expect(try Self.indexes(outputs.database) == Self.indexes(reference.database), "trial \(trial): indexes differ")
+            #expect(
+                try Self.indexes(outputs.database) == Self.indexes(reference.database), "trial \(trial): indexes differ"
+            )
         }
         // The delays are random but seeded; nearly all kills must really interrupt a run or the test proves little.
-        #expect(killedMidway >= Self.trials * Self.killsPerTrial * 3 / 4, "only \(killedMidway) kills interrupted a run")
+        #expect(
+            killedMidway >= Self.trials * Self.killsPerTrial * 3 / 4, "only \(killedMidway) kills interrupted a run")
     }
 
     /// A run killed between writing a report's temporary file and renaming it leaves `<name>.tmp-<pid>`; the
@@ -62,16 +69,28 @@ import Testing
     @Test func theNextRunRemovesTemporaryFilesAKilledRunLeftInTheReports() throws {
         let archive = try SimulatedArchive(months: 2)
         let outputs = try archive.outputs("tmp")
-        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports)).run()
-        let month = try #require(try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter { $0.count == 7 && $0.dropFirst(4).first == "-" }.sorted().first)
+        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports))
+            .run()
+        let month = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: outputs.reports).filter {
+                $0.count == 7 && $0.dropFirst(4).first == "-"
+            }.sorted().first)
         let expected = Tree.files(outputs.reports)
         // The manifest's temporary too (found by the test above in CI: `.iaplens-files.tmp-21955` after a rerun).
-        let stale = ["\(month)/churn.csv.tmp-4797", "\(month)/report.md.tmp-12", "index.md.tmp-99999", ".iaplens-files.tmp-21955"]
+        let stale = [
+            "\(month)/churn.csv.tmp-4797", "\(month)/report.md.tmp-12", "index.md.tmp-99999",
+            ".iaplens-files.tmp-21955",
+        ]
         let unrelated = ["\(month)/notes.txt.tmp-1", "\(month)/churn.csv.tmp-x"]
-        for name in stale + unrelated { try Data("partial".utf8).write(to: URL(fileURLWithPath: outputs.reports + "/" + name)) }
-        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports)).run()
+        for name in stale + unrelated {
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: outputs.reports + "/" + name))
+        }
+        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports))
+            .run()
         var actual = Tree.files(outputs.reports)
-        for name in unrelated { #expect(actual.removeValue(forKey: name) != nil, "\(name) is not ours and must be left alone") }
+        for name in unrelated {
+            #expect(actual.removeValue(forKey: name) != nil, "\(name) is not ours and must be left alone")
+        }
         let difference = Tree.difference(expected, actual)
         #expect(difference.isEmpty, "\(difference)")
     }
@@ -79,7 +98,8 @@ import Testing
     /// The store's index definitions (the analysis models' temporary ones excluded).
     static func indexes(_ database: String) throws -> [String] {
         try SQLiteStore(path: database).database.read { db in
-            try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+            try String.fetchAll(
+                db, sql: "SELECT sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
         }
     }
 
@@ -88,9 +108,13 @@ import Testing
     static func rowCounts(_ database: String) throws -> [String: Int] {
         let store = try StoreLocation(database).open()
         var counts: [String: Int] = [:]
-        for table in ["source_files", "documents", "quarantine", "notifications", "renewal_infos",
-                      "order_lookups", "order_lookup_transactions", "transaction_versions", "transactions"] {
-            counts[table] = try store.read { connection in Int(try connection.integer("SELECT count(*) FROM \(table)") ?? -1) }
+        for table in [
+            "source_files", "documents", "quarantine", "notifications", "renewal_infos",
+            "order_lookups", "order_lookup_transactions", "transaction_versions", "transactions",
+        ] {
+            counts[table] = try store.read { connection in
+                Int(try connection.integer("SELECT count(*) FROM \(table)") ?? -1)
+            }
         }
         return counts
     }

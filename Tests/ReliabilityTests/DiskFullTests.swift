@@ -63,7 +63,8 @@ import Testing
         let reports = archive.root + "/reports-full-store"
         let full = try CLI.run(arguments(archive, database: disk.path + "/store.sqlite", reports: reports))
         #expect(full.status == 1)
-        #expect(full.stderr.contains("error: No space left on the file system mounted at \(disk.path)"), "\(full.stderr)")
+        #expect(
+            full.stderr.contains("error: No space left on the file system mounted at \(disk.path)"), "\(full.stderr)")
         #expect(full.stderr.contains("move the store with --database to a larger disk, then rerun"))
         #expect(full.stderr.split(separator: "\n").count == 1)
 
@@ -83,7 +84,8 @@ import Testing
         let reports = disk.path + "/reports"
         let full = try CLI.run(arguments(archive, database: outputs.database, reports: reports))
         #expect(full.status == 1)
-        #expect(full.stderr.contains("error: No space left on the file system mounted at \(disk.path)"), "\(full.stderr)")
+        #expect(
+            full.stderr.contains("error: No space left on the file system mounted at \(disk.path)"), "\(full.stderr)")
         #expect(full.stderr.contains("choose another --reports folder, then rerun `iaplens report`"))
 
         try #require(disk.remount("ro"))

@@ -34,7 +34,9 @@ import Testing
         #expect(difference.isEmpty, "\(difference)")
         // And both are the committed sample reports.
         let committed = Tree.files(CLI.repositoryRoot + "/reports")
-        #expect(Tree.difference(committed, sqlite).isEmpty, "reports/ is not what the sample gives: run scripts/run-sample.sh")
+        #expect(
+            Tree.difference(committed, sqlite).isEmpty,
+            "reports/ is not what the sample gives: run scripts/run-sample.sh")
     }
 
     @Test func aSimulatedArchiveGivesByteIdenticalReportsOnBothEngines() throws {
@@ -54,7 +56,9 @@ import Testing
         let postgres = try TestPostgres.freshStore()
         let reports = archive.root + "/out-postgres-split"
         for folder in archive.inputFolders.reversed() {
-            _ = try Pipeline(configuration: archive.configuration(database: postgres, reports: reports, inputs: [folder])).run()
+            _ = try Pipeline(
+                configuration: archive.configuration(database: postgres, reports: reports, inputs: [folder])
+            ).run()
         }
         let last = try Pipeline(configuration: archive.configuration(database: postgres, reports: reports)).run()
         #expect(last.ingest.filesRead == 0, "every file was read by an earlier run")

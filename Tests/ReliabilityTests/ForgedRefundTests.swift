@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import IAPFormats
 import IAPPipeline
-import IAPTestSigning
 import IAPStore
+import IAPTestSigning
 import IAPTestSupport
 import Testing
 
@@ -23,14 +23,16 @@ import Testing
             .flatMap { CSVReader.records(String(decoding: $0.value, as: UTF8.self)).compactMap { $0["account_id"] } }
         let store = try SQLiteStore(path: database)
         let rows = try store.database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT a.account_id, t.transaction_id, t.original_transaction_id, t.product_id, t.type, t.purchase_date,
-                       t.expires_date, t.price, t.currency, t.app_account_token
-                FROM transactions t JOIN ref_accounts a ON a.app_account_token = t.app_account_token
-                WHERE t.revocation_date IS NULL AND t.format = 'v2' AND t.environment = 'Production'
-                  AND t.price IS NOT NULL AND t.purchase_date IS NOT NULL
-                ORDER BY a.account_id, t.purchase_date, t.transaction_id
-                """)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.account_id, t.transaction_id, t.original_transaction_id, t.product_id, t.type, t.purchase_date,
+                           t.expires_date, t.price, t.currency, t.app_account_token
+                    FROM transactions t JOIN ref_accounts a ON a.app_account_token = t.app_account_token
+                    WHERE t.revocation_date IS NULL AND t.format = 'v2' AND t.environment = 'Production'
+                      AND t.price IS NOT NULL AND t.purchase_date IS NOT NULL
+                    ORDER BY a.account_id, t.purchase_date, t.transaction_id
+                    """)
         }
         let byAccount = Dictionary(grouping: rows) { $0["account_id"] as String }.filter { !flagged.contains($0.key) }
         let (account, purchases) = try #require(byAccount.max { ($0.value.count, $1.key) < ($1.value.count, $0.key) })
@@ -40,9 +42,14 @@ import Testing
             let purchase: Int64 = row["purchase_date"]
             let expires: Int64? = row["expires_date"]
             return app.transaction(
-                id: row["transaction_id"], original: row["original_transaction_id"], product: row["product_id"], type: row["type"],
-                purchase: purchase, expires: expires, price: row["price"], currency: row["currency"], signedDate: purchase + 2 * 86_400_000,
-                extra: ["appAccountToken": JSONValue.string(row["app_account_token"]), "revocationDate": JSONValue.int(purchase + 86_400_000), "revocationReason": 0])
+                id: row["transaction_id"], original: row["original_transaction_id"], product: row["product_id"],
+                type: row["type"],
+                purchase: purchase, expires: expires, price: row["price"], currency: row["currency"],
+                signedDate: purchase + 2 * 86_400_000,
+                extra: [
+                    "appAccountToken": JSONValue.string(row["app_account_token"]),
+                    "revocationDate": JSONValue.int(purchase + 86_400_000), "revocationReason": 0,
+                ])
         }
         return Target(account: account, transactions: transactions)
     }
@@ -60,14 +67,18 @@ import Testing
         var nested: [String] = []
         for (index, transaction) in target.transactions.enumerated() {
             let revoked = transaction["revocationDate"]?.numberValue?.int64 ?? 0
-            let payload = try app.notificationPayload(type: "REFUND", uuid: "forged-\(index)", signedDate: revoked, transaction: transaction)
+            let payload = try app.notificationPayload(
+                type: "REFUND", uuid: "forged-\(index)", signedDate: revoked, transaction: transaction)
             let line = AppFixture.body(try app.sign(payload))
             webhook.append(line)
             envelopes.append(try AppFixture.envelope(receivedAt: .int(revoked + 1_000), body: line))
-            history.append(["signedPayload": .string(try app.sign(payload.setting("notificationUUID", .string("forged-h\(index)"))))])
+            history.append([
+                "signedPayload": .string(try app.sign(payload.setting("notificationUUID", .string("forged-h\(index)"))))
+            ])
             // A trusted outer notification whose nested transaction is the forgery.
-            let outer = try trustedOuter.notificationPayload(type: "REFUND", uuid: "forged-n\(index)", signedDate: revoked,
-                                                             data: ["signedTransactionInfo": .string(try app.sign(transaction))])
+            let outer = try trustedOuter.notificationPayload(
+                type: "REFUND", uuid: "forged-n\(index)", signedDate: revoked,
+                data: ["signedTransactionInfo": .string(try app.sign(transaction))])
             nested.append(AppFixture.body(try trustedOuter.sign(outer)))
         }
         let historyPage: JSONValue = ["notificationHistory": .array(history), "hasMore": false]
@@ -89,8 +100,11 @@ import Testing
     }
 
     static func flaggedAccounts(_ reports: String) -> Set<String> {
-        Set(Tree.files(reports).filter { $0.key.hasSuffix("flagged_accounts.csv") }
-            .flatMap { CSVReader.records(String(decoding: $0.value, as: UTF8.self)).compactMap { $0["account_id"] } })
+        Set(
+            Tree.files(reports).filter { $0.key.hasSuffix("flagged_accounts.csv") }
+                .flatMap {
+                    CSVReader.records(String(decoding: $0.value, as: UTF8.self)).compactMap { $0["account_id"] }
+                })
     }
 
     @Test func forgedRefundsForARealAccountNeverFlagItNorMoveAFigure() throws {
@@ -108,8 +122,12 @@ import Testing
         var configuration = archive.configuration(database: control.database, reports: control.reports)
         configuration.inputs.append(controlFolder)
         let controlSummary = try Pipeline(configuration: configuration).run()
-        #expect(controlSummary.ingest.quarantined == (try Self.quarantined(clean.database)), "the control documents must all be accepted")
-        #expect(Self.flaggedAccounts(control.reports).contains(target.account), "control: the trusted forgeries should flag \(target.account)")
+        #expect(
+            controlSummary.ingest.quarantined == (try Self.quarantined(clean.database)),
+            "the control documents must all be accepted")
+        #expect(
+            Self.flaggedAccounts(control.reports).contains(target.account),
+            "control: the trusted forgeries should flag \(target.account)")
         #expect(Tree.csvFiles(control.reports) != expected)
 
         // The forgeries: same documents, untrusted chain. Added to the clean store, and read together in a fresh one.
@@ -125,18 +143,27 @@ import Testing
             #expect(!Self.flaggedAccounts(outputs.reports).contains(target.account), "\(name)")
             let store = try SQLiteStore(path: outputs.database)
             let reasons = try store.database.read { db in
-                try String.fetchAll(db, sql: "SELECT reason FROM quarantine WHERE path LIKE ?", arguments: [forgedFolder + "/%"])
+                try String.fetchAll(
+                    db, sql: "SELECT reason FROM quarantine WHERE path LIKE ?", arguments: [forgedFolder + "/%"])
             }
-            #expect(reasons.count == forgeries.count * target.transactions.count, "\(name): one quarantined entry per forged document: \(reasons)")
+            #expect(
+                reasons.count == forgeries.count * target.transactions.count,
+                "\(name): one quarantined entry per forged document: \(reasons)")
             #expect(Set(reasons) == ["untrusted_chain"], "\(name): \(reasons)")
             let revoked = try store.database.read { db in
-                try Int.fetchOne(db, sql: "SELECT count(*) FROM transactions WHERE revocation_date IS NOT NULL AND app_account_token IN (SELECT app_account_token FROM ref_accounts WHERE account_id = ?)", arguments: [target.account])
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT count(*) FROM transactions WHERE revocation_date IS NOT NULL AND app_account_token IN (SELECT app_account_token FROM ref_accounts WHERE account_id = ?)",
+                    arguments: [target.account])
             }
             #expect(revoked == 0, "\(name)")
         }
     }
 
     static func quarantined(_ database: String) throws -> Int {
-        try SQLiteStore(path: database).database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine") ?? 0 }
+        try SQLiteStore(path: database).database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM quarantine") ?? 0
+        }
     }
 }

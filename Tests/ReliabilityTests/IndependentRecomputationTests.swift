@@ -23,13 +23,17 @@ import Testing
 
     /// Simulates an archive into `root/archive` with `simulate` (seed, sizes, months) and runs it whole into
     /// `root/store.sqlite` and `root/reports` with `run` (settings, reference files).
-    private static func simulateAndRun(root: String, simulate: [String], run settings: [String], references: [String]) throws {
+    private static func simulateAndRun(root: String, simulate: [String], run settings: [String], references: [String])
+        throws
+    {
         let archive = root + "/archive"
         let simulated = try CLI.run(["simulate", "--quiet", "--output", archive] + simulate)
         #expect(simulated.status == 0, "\(simulated.stderr.suffix(500))")
         let run = try CLI.run(
             ["run", "--quiet"] + settings
-                + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", archive + "/" + $0] }
+                + ["notifications", "history", "refunds", "orders", "finance"].flatMap {
+                    ["--input", archive + "/" + $0]
+                }
                 + references.flatMap { ["--" + $0, archive + "/" + $0 + ".csv"] }
                 + [
                     "--database", root + "/store.sqlite", "--reports", root + "/reports",
@@ -42,16 +46,19 @@ import Testing
     @Test func theSampleAgreesAndAChangedCellIsFound() throws {
         let root = try Self.folder("recompute")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let run = try ReferencePathTests.sampleRun(reports: root + "/reports", database: root + "/store.sqlite", environment: [:])
+        let run = try ReferencePathTests.sampleRun(
+            reports: root + "/reports", database: root + "/store.sqlite", environment: [:])
         #expect(run.status == 0, "\(run.stderr.suffix(500))")
 
         let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
         #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
-        #expect(agreed.stdout.contains("12 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+        #expect(
+            agreed.stdout.contains("12 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
 
         // One milliunit more in one MRR cell: found, named, and the exit status says so.
         let mrr = root + "/reports/2025-06/mrr.csv"
-        var lines = try String(contentsOfFile: mrr, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = try String(contentsOfFile: mrr, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let cells = lines[1].split(separator: ",")
         let changed = String(Int(cells.last!)! + 1)
         lines[1] = (cells.dropLast() + [Substring(changed)]).joined(separator: ",")[...]
@@ -90,8 +97,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Self.simulateAndRun(
             root: root,
-            simulate: ["--seed", "7", "--subscribers", "300", "--consumable-buyers", "100", "--refund-rings", "3", "--months", "16",
-                       "--start-month", "2023-03"],
+            simulate: [
+                "--seed", "7", "--subscribers", "300", "--consumable-buyers", "100", "--refund-rings", "3", "--months",
+                "16",
+                "--start-month", "2023-03",
+            ],
             run: ["--small-business", "--as-of", "2024-04-15T10:00:00Z", "--apple-time-zone", "Asia/Tokyo"],
             references: ["accounts"])
         let agreed = try Self.recompute(
@@ -110,11 +120,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try Self.simulateAndRun(
             root: root,
-            simulate: ["--seed", "1234", "--subscribers", "1500", "--consumable-buyers", "400", "--refund-rings", "8",
-                       "--months", "30", "--start-month", "2023-05"],
+            simulate: [
+                "--seed", "1234", "--subscribers", "1500", "--consumable-buyers", "400", "--refund-rings", "8",
+                "--months", "30", "--start-month", "2023-05",
+            ],
             run: [], references: ["products", "accounts"])
         let agreed = try Self.recompute(store: root + "/store.sqlite", reports: root + "/reports")
         #expect(agreed.status == 0, "\(agreed.stdout)\(agreed.stderr)")
-        #expect(agreed.stdout.contains("30 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
+        #expect(
+            agreed.stdout.contains("30 months") && agreed.stdout.hasSuffix(": 0 difference(s)\n"), "\(agreed.stdout)")
     }
 }

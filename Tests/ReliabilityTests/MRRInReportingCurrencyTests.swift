@@ -11,7 +11,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let reports = root + "/reports"
-        _ = try Pipeline(configuration: SimulatedArchive.sampleConfiguration(database: root + "/store.sqlite", reports: reports)).run()
+        _ = try Pipeline(
+            configuration: SimulatedArchive.sampleConfiguration(database: root + "/store.sqlite", reports: reports)
+        ).run()
         var checked = 0
         for month in (1...12).map({ String(format: "2025-%02d", $0) }) {
             var totals: [String: Int64] = [:]
@@ -20,7 +22,9 @@ import Testing
             }
             let page = try String(contentsOfFile: "\(reports)/\(month)/report.md", encoding: .utf8)
             let line = try #require(
-                page.split(separator: "\n").first { $0.hasPrefix("**In USD**: ") && $0.contains(" a month, each currency") },
+                page.split(separator: "\n").first {
+                    $0.hasPrefix("**In USD**: ") && $0.contains(" a month, each currency")
+                },
                 "\(month) states its MRR in USD")
             // The rates the line names: `EUR 1.08231 (fiscal 2025-10)`.
             var rates: [String: Decimal] = ["USD": 1]

@@ -14,7 +14,8 @@ import Testing
         let archive = try SimulatedArchive(seed: 3, subscribers: 40, consumableBuyers: 30, refundRings: 3, months: 8)
         let outputs = try archive.outputs(kind.rawValue)
         let database = try kind.freshDatabase(in: (outputs.database as NSString).deletingLastPathComponent)
-        let summary = try Pipeline(configuration: archive.configuration(database: database, reports: outputs.reports)).run()
+        let summary = try Pipeline(configuration: archive.configuration(database: database, reports: outputs.reports))
+            .run()
         let store = try StoreLocation(database).open()
         for mart in SQLModelCatalog.marts {
             let rows = summary.analysis.martRowCounts.first { $0.mart == mart.name }?.rows ?? 0
@@ -25,12 +26,15 @@ import Testing
             #expect(rows > 0, "\(mart.name) is empty on the simulated archive: the test would prove nothing")
             let key = mart.grain.joined(separator: ", ")
             let repeated = try store.read { connection in
-                try connection.integer("select count(*) from (select \(key) from \(mart.name) group by \(key) having count(*) > 1) as repeated")
+                try connection.integer(
+                    "select count(*) from (select \(key) from \(mart.name) group by \(key) having count(*) > 1) as repeated"
+                )
             }
             #expect(repeated == 0, "\(mart.name): \(repeated ?? -1) keys (\(key)) appear more than once")
             let nulls = try store.read { connection in
                 try connection.integer(
-                    "select count(*) from \(mart.name) where " + mart.grain.map { "\($0) is null" }.joined(separator: " or "))
+                    "select count(*) from \(mart.name) where "
+                        + mart.grain.map { "\($0) is null" }.joined(separator: " or "))
             }
             #expect(nulls == 0, "\(mart.name): \(nulls ?? -1) rows with a null key column")
         }

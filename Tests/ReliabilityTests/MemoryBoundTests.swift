@@ -1,8 +1,8 @@
 import Foundation
-import IAPFormats
 import GRDB
-import IAPTestSupport
+import IAPFormats
 import IAPStore
+import IAPTestSupport
 import Testing
 
 /// Memory stays bounded whatever the input holds: lines of 30 MB (over the 16 MiB limit), documents just
@@ -17,12 +17,22 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder + "/in", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Twelve lines of 30 MB, one gzip member each (the file is small; its content is not).
-        try writeMembers(folder + "/in/oversized.jsonl.gz", count: 12) { Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 30 << 20) + Array("\"}\n".utf8) }
+        try writeMembers(folder + "/in/oversized.jsonl.gz", count: 12) {
+            Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 30 << 20) + Array("\"}\n".utf8)
+        }
         // Six documents just under the 16 MiB limit: parsed, not cut.
-        try writeMembers(folder + "/in/near-limit.jsonl.gz", count: 6) { Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: (16 << 20) - 20) + Array("\"}\n".utf8) }
+        try writeMembers(folder + "/in/near-limit.jsonl.gz", count: 6) {
+            Array("{\"x\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: (16 << 20) - 20) + Array("\"}\n".utf8)
+        }
         // Three hundred lines of a megabyte each, plain.
-        let megabyte = Array("{\"signedPayload\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 1 << 20) + Array("\"}\n".utf8)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: { _ = FileManager.default.createFile(atPath: folder + "/in/megabytes.jsonl", contents: nil); return folder + "/in/megabytes.jsonl" }()))
+        let megabyte =
+            Array("{\"signedPayload\":\"".utf8) + repeatElement(UInt8(ascii: "A"), count: 1 << 20) + Array("\"}\n".utf8)
+        let handle = try FileHandle(
+            forWritingTo: URL(
+                fileURLWithPath: {
+                    _ = FileManager.default.createFile(atPath: folder + "/in/megabytes.jsonl", contents: nil);
+                    return folder + "/in/megabytes.jsonl"
+                }()))
         for _ in 0..<300 { try handle.write(contentsOf: Data(megabyte)) }
         try handle.close()
 
@@ -38,7 +48,11 @@ import Testing
 
         let store = try SQLiteStore(path: database)
         let rows = try store.database.read { db in
-            try Row.fetchAll(db, sql: "SELECT reason, count(*), max(length(excerpt)), max(length(message)) FROM quarantine GROUP BY reason ORDER BY reason")
+            try Row.fetchAll(
+                db,
+                sql:
+                    "SELECT reason, count(*), max(length(excerpt)), max(length(message)) FROM quarantine GROUP BY reason ORDER BY reason"
+            )
         }
         let counts = Dictionary(uniqueKeysWithValues: rows.map { ($0[0] as String, $0[1] as Int) })
         #expect(counts == ["document_too_large": 12, "malformed_jws": 300, "unknown_shape": 6])
@@ -54,7 +68,8 @@ import Testing
         let world = try FetchWorld()
         let key = try TestAPIKey(folder: archive.root + "/keys")
         let server = FakeAppStoreServer(
-            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: world.app.bundleId,
             faults: [1: .oversized(200 << 20)])
         let url = try server.start()
         defer { server.stop() }
@@ -70,7 +85,10 @@ import Testing
         #expect(result.seconds < 120, "a refused body costs one request, not minutes")
         #expect(server.requests.count == 1, "\(server.requests)")
         #expect(peak > 0 && peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
-        let saved = FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonl") } ?? []
+        let saved =
+            FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter {
+                $0.hasSuffix(".json") || $0.hasSuffix(".jsonl")
+            } ?? []
         #expect(saved.isEmpty, "nothing of the oversized answer was saved: \(saved)")
     }
 
@@ -81,9 +99,11 @@ import Testing
         let archive = try TestArchive()
         let world = try FetchWorld()
         let key = try TestAPIKey(folder: archive.root + "/keys")
-        let connect = try TestAPIKey(folder: archive.root + "/connect", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
+        let connect = try TestAPIKey(
+            folder: archive.root + "/connect", keyId: "CONNECT123", issuerId: "69a6de7e-0000-47e3-e053-5b8c7c11a4d1")
         let server = FakeAppStoreServer(
-            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: world.app.bundleId,
             faults: [1: .oversized(300 << 20)])
         server.acceptConnectKey(try connect.key(), keyId: connect.keyId, issuerId: connect.issuerId)
         let url = try server.start()
@@ -92,14 +112,20 @@ import Testing
         let since = ISO8601Millis.format(Int64(Date().timeIntervalSince1970 * 1000) - 60 * 86_400_000)
         let running = try CLI.Running([
             "fetch", "--archive", fetched, "--database", archive.database, "--bundle-id", world.app.bundleId,
-            "--connect-issuer-id", connect.issuerId, "--connect-key-id", connect.keyId, "--connect-private-key", connect.path,
+            "--connect-issuer-id", connect.issuerId, "--connect-key-id", connect.keyId, "--connect-private-key",
+            connect.path,
             "--vendor-number", "85012345", "--connect-api-url", url, "--since", since,
         ])
         let (result, peak) = try Self.waitMeasuringPeak(running)
         #expect(result.status != 0, "\(result.stderr)")
-        #expect(result.stderr.contains("more than 64 MiB") && result.stderr.contains("asks for it again"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("more than 64 MiB") && result.stderr.contains("asks for it again"),
+            "\(result.stderr)")
         #expect(peak > 0 && peak < Self.bound, "peak resident memory \(peak / 1024) MB, over the 200 MB bound")
-        let saved = FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter { $0.contains("FINANCE") } ?? []
+        let saved =
+            FileManager.default.enumerator(atPath: fetched)?.allObjects.compactMap { $0 as? String }.filter {
+                $0.contains("FINANCE")
+            } ?? []
         #expect(saved.isEmpty, "\(saved)")
     }
 

@@ -23,7 +23,8 @@ import Testing
         let reports = archive.root + "/out-postgres/reports"
         // The length of an uninterrupted PostgreSQL run: the window the kills are drawn from.
         let timing = try archive.outputs("timing")
-        let timed = try CLI.run(archive.runArguments(database: try TestPostgres.freshStore("timing"), reports: timing.reports))
+        let timed = try CLI.run(
+            archive.runArguments(database: try TestPostgres.freshStore("timing"), reports: timing.reports))
         try #require(timed.status == 0, "timing run failed: \(timed.stderr)")
         var random = SeededRandom(seed: 0x9e5)
         let interrupted = try CLI.killRepeatedly(
@@ -35,6 +36,8 @@ import Testing
         #expect(rerun.status == 0, "the rerun after kills failed (a stale lock gives 75): \(rerun.stderr)")
         let difference = Tree.difference(Tree.files(reference.reports), Tree.files(reports))
         #expect(difference.isEmpty, "\(difference)")
-        #expect(try CrashSafetyTests.rowCounts(database) == (try CrashSafetyTests.rowCounts(reference.database)), "rows lost or doubled")
+        #expect(
+            try CrashSafetyTests.rowCounts(database) == (try CrashSafetyTests.rowCounts(reference.database)),
+            "rows lost or doubled")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
-import IAPTestSupport
 import IAPFormats
-@testable import IAPPipeline
 import IAPStore
+import IAPTestSupport
 import IAPVerification
 import Testing
+
+@testable import IAPPipeline
 
 /// Every reason code a document can be quarantined for is documented with what to do: the failure codes
 /// of the reading and verification layers keep their names as ``QuarantineReason``s (the conversion is an exhaustive

@@ -14,7 +14,10 @@ import Testing
     static func sampleRun(reports: String, database: String, environment: [String: String]) throws -> CLI.Result {
         let sample = CLI.repositoryRoot + "/data/sample/archive"
         return try CLI.run(
-            ["run", "--quiet"] + ["notifications", "history", "refunds", "orders", "finance"].flatMap { ["--input", sample + "/" + $0] }
+            ["run", "--quiet"]
+                + ["notifications", "history", "refunds", "orders", "finance"].flatMap {
+                    ["--input", sample + "/" + $0]
+                }
                 + [
                     "--database", database, "--reports", reports, "--bundle-id", "com.example.iaplens.demo",
                     "--app-apple-id", "1234567890", "--root-certificate", sample + "/certs/root.pem",
@@ -38,7 +41,8 @@ import Testing
     }
 
     @Test func aNameThatIsNoFastPathStopsTheCommandWithTheNames() throws {
-        let result = try CLI.run(["status", "--database", "/nonexistent.sqlite"], environment: ["IAPLENS_REFERENCE": "leaf-key-tabel"])
+        let result = try CLI.run(
+            ["status", "--database", "/nonexistent.sqlite"], environment: ["IAPLENS_REFERENCE": "leaf-key-tabel"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("\"leaf-key-tabel\", which is not a fast path"), "\(result.stderr)")
         #expect(result.stderr.contains(FastPath.leafKeyTable.rawValue))
@@ -47,8 +51,9 @@ import Testing
     @Test func theSwitchParsesAllAndLists() throws {
         #expect(try FastPath.enabled(byReference: "") == Set(FastPath.allCases))
         #expect(try FastPath.enabled(byReference: "all").isEmpty)
-        #expect(try FastPath.enabled(byReference: " leaf-key-table , vector-text")
-            == Set(FastPath.allCases).subtracting([.leafKeyTable, .vectorText]))
+        #expect(
+            try FastPath.enabled(byReference: " leaf-key-table , vector-text")
+                == Set(FastPath.allCases).subtracting([.leafKeyTable, .vectorText]))
         #expect(throws: UnknownFastPath.self) { try FastPath.enabled(byReference: "signature-reuse") }
         #expect(throws: UnknownFastPath.self) { try FastPath.enabled(byReference: "everything") }
     }

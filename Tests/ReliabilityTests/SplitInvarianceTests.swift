@@ -6,8 +6,12 @@ import Testing
 /// The same archive gives the same reports however it arrives: in one run, in ten runs of random
 /// (overlapping) file subsets, one file per run in reverse order, and in one run listing the files backwards.
 @Suite struct SplitInvarianceTests {
-    func run(_ archive: SimulatedArchive, _ outputs: (database: String, reports: String), inputs: [String]? = nil) throws {
-        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports, inputs: inputs)).run()
+    func run(_ archive: SimulatedArchive, _ outputs: (database: String, reports: String), inputs: [String]? = nil)
+        throws
+    {
+        _ = try Pipeline(
+            configuration: archive.configuration(database: outputs.database, reports: outputs.reports, inputs: inputs)
+        ).run()
     }
 
     @Test func reportsDoNotDependOnHowTheArchiveIsSplitIntoRuns() throws {

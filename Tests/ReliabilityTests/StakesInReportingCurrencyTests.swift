@@ -8,7 +8,8 @@ import Testing
 /// currency at stake converted at the month's paid rate and summed, on both engines alike; without the option the
 /// bank currency of the latest paid summary (USD in the sample), as the pages' money figures.
 @Suite struct StakesInReportingCurrencyTests {
-    private func flaggedRows(_ kind: StoreKind, reporting: String?, root: String) throws -> [String: [[String: String]]] {
+    private func flaggedRows(_ kind: StoreKind, reporting: String?, root: String) throws -> [String: [[String: String]]]
+    {
         let folder = root + "/" + kind.rawValue + (reporting ?? "-main")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = SimulatedArchive.sampleConfiguration(
@@ -39,8 +40,11 @@ import Testing
             for (before, after) in zip(rows, converted) {
                 #expect(before["account_id"] == after["account_id"])
                 // Only the two at-stake columns change.
-                #expect(before.filter { !$0.key.hasPrefix("at_stake") } == after.filter { !$0.key.hasPrefix("at_stake") })
-                guard before["at_stake_currency"] == "USD", let usd = Double(before["at_stake_milli"] ?? ""), usd > 10_000 else { continue }
+                #expect(
+                    before.filter { !$0.key.hasPrefix("at_stake") } == after.filter { !$0.key.hasPrefix("at_stake") })
+                guard before["at_stake_currency"] == "USD", let usd = Double(before["at_stake_milli"] ?? ""),
+                    usd > 10_000
+                else { continue }
                 #expect(after["at_stake_currency"] == "EUR")
                 ratios.append((Double(after["at_stake_milli"] ?? "") ?? 0) / usd)
                 compared += 1

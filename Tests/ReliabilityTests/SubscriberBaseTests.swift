@@ -14,9 +14,11 @@ import Testing
         // 400 subscribers, all V2: a monthly period ends in a cancellation 6 % of the time, in a refund 3 %, and a
         // price increase (4 %) is sometimes declined: voluntary churn about 10-13 % a month; 35 % of new monthly
         // subscribers start with a free week that converts 65 % of the time.
-        let archive = try SimulatedArchive(seed: 7, subscribers: 400, consumableBuyers: 10, refundRings: 0, months: 12, allV2: true)
+        let archive = try SimulatedArchive(
+            seed: 7, subscribers: 400, consumableBuyers: 10, refundRings: 0, months: 12, allV2: true)
         let outputs = try archive.outputs("sqlite")
-        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports)).run()
+        _ = try Pipeline(configuration: archive.configuration(database: outputs.database, reports: outputs.reports))
+            .run()
         let months = try FileManager.default.contentsOfDirectory(atPath: outputs.reports)
             .filter { $0.count == 7 && $0.hasPrefix("20") }.sorted()
         var activeStart = 0, voluntary = 0, trialsEnded = 0, converted = 0
@@ -27,18 +29,23 @@ import Testing
                 let next = try records(outputs.reports, months[index + 1])
                 for row in rows {
                     let following = next.first { $0["product_id"] == row["product_id"] }?["active_start"] ?? "0"
-                    #expect(row["active_end"] == following, "\(month) \(row["product_id"] ?? ""): end \(row["active_end"] ?? "") vs next start \(following)")
+                    #expect(
+                        row["active_end"] == following,
+                        "\(month) \(row["product_id"] ?? ""): end \(row["active_end"] ?? "") vs next start \(following)"
+                    )
                 }
             }
             // Steady months (the first quarter fills the base up) of the monthly plan.
-            for row in rows where row["product_id"]?.hasSuffix(".monthly") == true && index >= 3 && index + 1 < months.count {
+            for row in rows
+            where row["product_id"]?.hasSuffix(".monthly") == true && index >= 3 && index + 1 < months.count {
                 activeStart += Int(row["active_start"] ?? "") ?? 0
                 voluntary += Int(row["churned_voluntary"] ?? "") ?? 0
                 trialsEnded += Int(row["trials_ended"] ?? "") ?? 0
                 converted += Int(row["trials_converted"] ?? "") ?? 0
             }
         }
-        #expect(activeStart > 300 && trialsEnded > 25, "enough to measure: \(activeStart) active, \(trialsEnded) trials")
+        #expect(
+            activeStart > 300 && trialsEnded > 25, "enough to measure: \(activeStart) active, \(trialsEnded) trials")
         let churnRate = Double(voluntary) / Double(max(1, activeStart))
         let conversion = Double(converted) / Double(max(1, trialsEnded))
         #expect((0.08...0.17).contains(churnRate), "voluntary churn rate \(churnRate)")
@@ -47,7 +54,9 @@ import Testing
 
     @Test func theSamplePagesMarkProvisionalMonthsAndComputeNoChangeFromThem() throws {
         let reports = CLI.repositoryRoot + "/reports"
-        let months = try FileManager.default.contentsOfDirectory(atPath: reports).filter { $0.count == 7 && $0.hasPrefix("20") }.sorted()
+        let months = try FileManager.default.contentsOfDirectory(atPath: reports).filter {
+            $0.count == 7 && $0.hasPrefix("20")
+        }.sorted()
         var provisional = 0
         for month in months {
             let page = try String(contentsOfFile: "\(reports)/\(month)/report.md", encoding: .utf8)
@@ -58,11 +67,17 @@ import Testing
                 guard cells.count == 4, cells[3].hasSuffix("%)") || cells[3].hasSuffix(" pp") else { continue }
                 // Only the figures that still move while a month is provisional go uncompared; money and counts of
                 // what happened are final at once.
-                let settles = ["Churn rate", "Trial conversion", "Subscriptions churned", "Billing-retry"].contains { cells[0].hasPrefix($0) }
+                let settles = ["Churn rate", "Trial conversion", "Subscriptions churned", "Billing-retry"].contains {
+                    cells[0].hasPrefix($0)
+                }
                 #expect(!isProvisional || !settles, "\(month): a change from a provisional month: \(line)")
                 // A percentage only from a base of at least 10.
                 if cells[3].hasSuffix("%)") {
-                    let base = Double(cells[2].split(separator: " ").first.map(String.init)?.replacingOccurrences(of: "−", with: "-").replacingOccurrences(of: ",", with: "") ?? "") ?? 0
+                    let base =
+                        Double(
+                            cells[2].split(separator: " ").first.map(String.init)?.replacingOccurrences(
+                                of: "−", with: "-"
+                            ).replacingOccurrences(of: ",", with: "") ?? "") ?? 0
                     #expect(abs(base) >= 10, "\(month): a percentage from a base under 10: \(line)")
                 }
             }

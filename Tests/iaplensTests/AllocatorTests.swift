@@ -11,7 +11,8 @@ import Testing
         let result = try CLI.run(["--version"], environment: ["MALLOC_CONF": "stats_print:true"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            result.stderr.contains("Begin jemalloc statistics"), "iaplens did not run on jemalloc: \(result.stderr.prefix(300))")
+            result.stderr.contains("Begin jemalloc statistics"),
+            "iaplens did not run on jemalloc: \(result.stderr.prefix(300))")
         // CJemallocSettings' malloc_conf reached it: freed pages go back after a second, not ten (report's peak).
         #expect(result.stderr.contains("opt.dirty_decay_ms: 1000"))
     }
@@ -26,11 +27,12 @@ import Testing
 
         let archive = try TestArchive()
         let sample = CLITests.repository.appendingPathComponent("data/sample/archive").path
-        let result = try CLI.run([
-            "ingest", "--quiet", "--input", sample + "/notifications", "--database", archive.root + "/store.sqlite",
-            "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
-            "--root-certificate", sample + "/certs/root.pem",
-        ], environment: settings)
+        let result = try CLI.run(
+            [
+                "ingest", "--quiet", "--input", sample + "/notifications", "--database", archive.root + "/store.sqlite",
+                "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
+                "--root-certificate", sample + "/certs/root.pem",
+            ], environment: settings)
         #expect(result.status == 0, "\(result.stderr.suffix(500))")
         let sweeps = try #require(Self.dirtyPurgeSweeps(result.stderr))
         #expect(sweeps >= idle + 10, "\(sweeps) purge sweeps during the ingest: MemoryRelease did not reach jemalloc")
@@ -41,7 +43,9 @@ import Testing
     /// the merged arenas' when several arenas were used, else the only arena's.
     static func dirtyPurgeSweeps(_ statistics: String) -> Int? {
         let lines = statistics.split(separator: "\n")
-        guard let header = lines.firstIndex(where: { $0.hasPrefix("decaying:") }), header + 1 < lines.count else { return nil }
+        guard let header = lines.firstIndex(where: { $0.hasPrefix("decaying:") }), header + 1 < lines.count else {
+            return nil
+        }
         let fields = lines[header + 1].split(separator: " ")
         guard fields.first == "dirty:", fields.count > 3 else { return nil }
         return Int(fields[3])

@@ -6,8 +6,10 @@ import Testing
 @Suite struct AnalyzeCommandTests {
     @Test func aSecondAnalysisWithNothingNewKeepsTheModelsUnlessAskedToRebuild() throws {
         let (archive, app) = try CLITests.oneSubscriptionArchive()
-        let runArguments = ["run", "--json", "--input", archive.inputs, "--database", archive.database, "--reports",
-                            archive.reports, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot()]
+        let runArguments = [
+            "run", "--json", "--input", archive.inputs, "--database", archive.database, "--reports",
+            archive.reports, "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot(),
+        ]
         func modelsRebuilt(_ output: CLI.Result) throws -> Bool? {
             let summary = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
             return (summary?["analysis"] as? [String: Any])?["models_rebuilt"] as? Bool

@@ -13,7 +13,9 @@ import Testing
         let section: String?
         let isAnchor: Bool
         let citedIn: String
-        var description: String { "\(citedIn): Documentation/\(file)" + (section.map { isAnchor ? "#\($0)" : " \"\($0)\"" } ?? "") }
+        var description: String {
+            "\(citedIn): Documentation/\(file)" + (section.map { isAnchor ? "#\($0)" : " \"\($0)\"" } ?? "")
+        }
     }
 
     static func references() throws -> [Reference] {
@@ -27,24 +29,30 @@ import Testing
         for folder in ["Sources", "Tests", "Documentation", "scripts"] {
             let enumerator = FileManager.default.enumerator(atPath: repository.appendingPathComponent(folder).path)
             while let name = enumerator?.nextObject() as? String {
-                if [".swift", ".sql", ".md", ".c", ".h", ".sh"].contains(where: name.hasSuffix) { paths.append(folder + "/" + name) }
+                if [".swift", ".sql", ".md", ".c", ".h", ".sh"].contains(where: name.hasSuffix) {
+                    paths.append(folder + "/" + name)
+                }
             }
         }
         for path in paths where !path.hasSuffix("DocumentationReferenceTests.swift") {
             // Comments wrap: a quoted section may continue on the next comment line (`///`, `--`, a C comment's
             // ` *`, a script's `#`).
-            let comment = path.hasSuffix(".sh") ? "#" : path.hasSuffix(".c") || path.hasSuffix(".h") ? #"\*|//"# : "///|//|--"
+            let comment =
+                path.hasSuffix(".sh") ? "#" : path.hasSuffix(".c") || path.hasSuffix(".h") ? #"\*|//"# : "///|//|--"
             let text = try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)
                 .replacingOccurrences(of: #"\n\s*("# + comment + #")\s*"#, with: " ", options: .regularExpression)
             let range = NSRange(text.startIndex..., in: text)
-            let matches = pattern.matches(in: text, range: range)
+            let matches =
+                pattern.matches(in: text, range: range)
                 + (path.hasPrefix("Documentation/") ? neighbour.matches(in: text, range: range) : [])
             for match in matches {
                 let group = { (index: Int) -> String? in
                     Range(match.range(at: index), in: text).map { String(text[$0]) }
                 }
                 let anchor = group(2)
-                found.append(Reference(file: group(1) ?? "", section: anchor ?? group(3), isAnchor: anchor != nil, citedIn: path))
+                found.append(
+                    Reference(file: group(1) ?? "", section: anchor ?? group(3), isAnchor: anchor != nil, citedIn: path)
+                )
             }
         }
         return found
@@ -52,11 +60,12 @@ import Testing
 
     /// GitHub's anchor of a heading: lower-cased, punctuation but `-` and `_` dropped, spaces to `-`.
     static func anchor(_ heading: String) -> String {
-        String(heading.lowercased().compactMap { character -> Character? in
-            if character == " " { return "-" }
-            if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
-            return nil
-        })
+        String(
+            heading.lowercased().compactMap { character -> Character? in
+                if character == " " { return "-" }
+                if character.isLetter || character.isNumber || character == "-" || character == "_" { return character }
+                return nil
+            })
     }
 
     @Test func everyCitedDocumentAndSectionExists() throws {
@@ -74,15 +83,18 @@ import Testing
             // A defined term counts as a section too: `**Account** of a transaction` in a list of definitions.
             let terms = text.components(separatedBy: "**").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             let bare = { (text: String) in text.replacingOccurrences(of: "`", with: "") }
-            let found = reference.isAnchor
+            let found =
+                reference.isAnchor
                 ? headings.contains { Self.anchor($0) == section }
-                : headings.contains { bare($0).contains(bare(section)) } || terms.contains { bare($0).hasPrefix(bare(section)) }
+                : headings.contains { bare($0).contains(bare(section)) }
+                    || terms.contains { bare($0).hasPrefix(bare(section)) }
             #expect(found, "\(reference): no such section")
         }
     }
 
     @Test func aMissingSectionIsCaught() {
-        #expect(Self.anchor("`apple_reconciliation.csv`: the archive against Apple's own books")
-            == "apple_reconciliationcsv-the-archive-against-apples-own-books")
+        #expect(
+            Self.anchor("`apple_reconciliation.csv`: the archive against Apple's own books")
+                == "apple_reconciliationcsv-the-archive-against-apples-own-books")
     }
 }

@@ -9,7 +9,8 @@ import Testing
         let world = try FetchWorld()
         let key = try TestAPIKey(folder: archive.root + "/keys")
         let server = FakeAppStoreServer(
-            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId
+        )
         let url = try server.start()
         defer { server.stop() }
         let config = archive.root + "/iaplens.json"
@@ -30,7 +31,9 @@ import Testing
         // The same job again: nothing new, so no new page and no change.
         let again = try CLITests.run(["run", "--config", config])
         #expect(again.status == 0)
-        #expect(again.stdout.contains("notification history 1 page(s)") || again.stdout.contains("notification history 0 page(s)"))
+        #expect(
+            again.stdout.contains("notification history 1 page(s)")
+                || again.stdout.contains("notification history 0 page(s)"))
     }
 
     @Test func aMissingKeyOptionIsAUsageError() throws {
@@ -49,11 +52,14 @@ import Testing
         let archive = try TestArchive()
         let output = try CLITests.run([
             "fetch", "--archive", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests",
-            "--issuer-id", "i", "--key-id", "K", "--private-key", archive.root + "/none.p8", "--since", "2026-03-01T00:00:00",
+            "--issuer-id", "i", "--key-id", "K", "--private-key", archive.root + "/none.p8", "--since",
+            "2026-03-01T00:00:00",
         ])
         #expect(output.status == 64)
-        #expect(output.stderr.contains(
-            "--since must be an ISO 8601 time with Z or an offset, e.g. 2026-10-01T00:00:00Z (got 2026-03-01T00:00:00, which has no time zone)."),
+        #expect(
+            output.stderr.contains(
+                "--since must be an ISO 8601 time with Z or an offset, e.g. 2026-10-01T00:00:00Z (got 2026-03-01T00:00:00, which has no time zone)."
+            ),
             "\(output.stderr)")
     }
 
@@ -63,7 +69,8 @@ import Testing
         let key = try TestAPIKey(folder: archive.root + "/keys")
         let other = try TestAPIKey(folder: archive.root + "/other", keyId: key.keyId, issuerId: key.issuerId)
         let server = FakeAppStoreServer(
-            data: world.data, key: try other.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId)
+            data: world.data, key: try other.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: world.app.bundleId)
         let url = try server.start()
         defer { server.stop() }
         let output = try CLITests.run([
@@ -81,7 +88,8 @@ import Testing
         let world = try FetchWorld()
         let key = try TestAPIKey(folder: archive.root + "/keys")
         let server = FakeAppStoreServer(
-            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId, bundleId: world.app.bundleId,
+            data: world.data, key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: world.app.bundleId,
             faults: [2: .delay(.seconds(20))])
         let url = try server.start()
         defer { server.stop() }
@@ -107,16 +115,21 @@ import Testing
         server.setFaults([:])
         let resumed = try CLITests.run(arguments)
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        let pages = FileManager.default.enumerator(atPath: firstPage)?.allObjects.compactMap { $0 as? String }.filter { $0.hasSuffix(".json") } ?? []
+        let pages =
+            FileManager.default.enumerator(atPath: firstPage)?.allObjects.compactMap { $0 as? String }.filter {
+                $0.hasSuffix(".json")
+            } ?? []
         #expect(pages.count == 2, "\(pages)")
 
         let root = try archive.trustedRoot()
         let common = ["--database", database, "--bundle-id", world.app.bundleId, "--root-certificate", root]
-        let run = try CLITests.run(["run", "--input", fetched, "--reports", archive.root + "/fetched-reports"] + common)
+        let run = try CLITests.run(
+            ["run", "--input", fetched, "--reports", archive.root + "/fetched-reports"] + common)
         #expect(run.status == 0, "\(run.stderr)")
         for (name, lines) in world.fileLines { try archive.write(name, lines: lines) }
         let files = try CLITests.run([
-            "run", "--input", archive.inputs, "--reports", archive.root + "/files-reports", "--database", archive.root + "/files.sqlite",
+            "run", "--input", archive.inputs, "--reports", archive.root + "/files-reports", "--database",
+            archive.root + "/files.sqlite",
             "--bundle-id", world.app.bundleId, "--root-certificate", root,
         ])
         #expect(files.status == 0)
@@ -132,20 +145,31 @@ import Testing
         let archive = try TestArchive()
         let app = AppFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        let coins = app.transaction(id: "c1", product: "com.example.coins", type: "Consumable", purchase: now - 86_400_000, price: 990, signedDate: now - 86_400_000)
-        try archive.write("n.jsonl", lines: [
-            try app.notification(type: "ONE_TIME_CHARGE", uuid: "buy", signedDate: now - 86_400_000, transaction: coins),
-            try app.notification(type: "CONSUMPTION_REQUEST", uuid: "ask", signedDate: now - 3_600_000, transaction: coins),
-        ])
+        let coins = app.transaction(
+            id: "c1", product: "com.example.coins", type: "Consumable", purchase: now - 86_400_000, price: 990,
+            signedDate: now - 86_400_000)
+        try archive.write(
+            "n.jsonl",
+            lines: [
+                try app.notification(
+                    type: "ONE_TIME_CHARGE", uuid: "buy", signedDate: now - 86_400_000, transaction: coins),
+                try app.notification(
+                    type: "CONSUMPTION_REQUEST", uuid: "ask", signedDate: now - 3_600_000, transaction: coins),
+            ])
         let facts = archive.root + "/facts.csv"
-        try "transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided\nc1,true,DELIVERED,100000,false\n"
+        try
+            "transaction_id,customer_consented,delivery_status,consumption_percentage,sample_content_provided\nc1,true,DELIVERED,100000,false\n"
             .write(toFile: facts, atomically: true, encoding: .utf8)
         let common = ["--database", archive.database, "--bundle-id", app.bundleId]
-        let ingest = try CLITests.run(["ingest", "--input", archive.inputs, "--root-certificate", try archive.trustedRoot()] + common)
+        let ingest = try CLITests.run(
+            ["ingest", "--input", archive.inputs, "--root-certificate", try archive.trustedRoot()] + common)
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let dry = try CLITests.run(["consumption", "--dry-run", "--facts", facts] + common)
         #expect(dry.status == 0, "\(dry.stderr)")
-        #expect(dry.stdout == #"{"consumptionPercentage":100000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"# + "\n")
+        #expect(
+            dry.stdout
+                == #"{"consumptionPercentage":100000,"customerConsented":true,"deliveryStatus":"DELIVERED","sampleContentProvided":false}"#
+                + "\n")
         #expect(dry.stderr.contains("1 would_send"))
         // The store names its app: without --bundle-id the same (before: "--bundle-id is missing").
         let storeApp = try CLITests.run(["consumption", "--dry-run", "--facts", facts, "--database", archive.database])

@@ -17,7 +17,8 @@ import Testing
         // An empty IAPLENS_SQL_DIR counts as unset: the models must come from the binary itself.
         let result = try CLI.Running(
             [
-                "run", "--quiet", "--input", sample + "/notifications", "--database", "store.sqlite", "--reports", "reports",
+                "run", "--quiet", "--input", sample + "/notifications", "--database", "store.sqlite", "--reports",
+                "reports",
                 "--bundle-id", "com.example.iaplens.demo", "--app-apple-id", "1234567890",
                 "--root-certificate", sample + "/certs/root.pem",
             ], environment: ["IAPLENS_SQL_DIR": ""], workingDirectory: work, executable: bin + "/iaplens"

@@ -56,7 +56,8 @@ public struct AnalysisOptions: Sendable, Equatable {
         if let problem = thresholds.problem() { throw .invalidOptions(problem) }
         if AppleTimeZone(identifier: appleTimeZone) == nil {
             throw .invalidOptions(
-                "--apple-time-zone \(appleTimeZone) is not a time zone this machine knows: write an IANA name such as \(AppleTimeZone.defaultIdentifier).")
+                "--apple-time-zone \(appleTimeZone) is not a time zone this machine knows: write an IANA name such as \(AppleTimeZone.defaultIdentifier)."
+            )
         }
     }
 
@@ -64,7 +65,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// with other options.
     var modelKey: String {
         [
-            environment, asOf.map(String.init) ?? "-", smallBusiness ? "1" : "0", requestedMonths.joined(separator: ","),
+            environment, asOf.map(String.init) ?? "-", smallBusiness ? "1" : "0",
+            requestedMonths.joined(separator: ","),
             thresholds.canonicalText, appleTimeZone,
         ].joined(separator: "|")
     }

@@ -31,7 +31,9 @@ final class ModelBuildCounter: Sendable {
             count += 1
             return count
         }
-        report(AnalysisProgress(
-            modelsBuilt: count, totalModels: totalModels, lastModel: model.name, elapsed: ContinuousClock.now - start))
+        report(
+            AnalysisProgress(
+                modelsBuilt: count, totalModels: totalModels, lastModel: model.name,
+                elapsed: ContinuousClock.now - start))
     }
 }

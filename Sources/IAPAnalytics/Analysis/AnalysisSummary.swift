@@ -14,7 +14,9 @@ public struct AnalysisSummary: Sendable, Equatable {
     public var modelsWereCurrent = false
 
     /// Creates a summary.
-    public init(asOf: Int64?, months: [String], martRowCounts: [MartRowCount], recentlyMissedConsumptionRequests: Int = 0) {
+    public init(
+        asOf: Int64?, months: [String], martRowCounts: [MartRowCount], recentlyMissedConsumptionRequests: Int = 0
+    ) {
         self.asOf = asOf
         self.months = months
         self.martRowCounts = martRowCounts

@@ -59,17 +59,19 @@ public struct Analyzer: Sendable {
                 let rows = try connection.integer("select count(*) from \(mart.name)") ?? 0
                 counts.append(MartRowCount(mart: mart.name, rows: Int(rows)))
             }
-            let missed = try connection.integer(
-                """
-                select count(*) from consumption_request_outcomes
-                where answer = '\(ConsumptionRequestOutcome.missed.rawValue)'
-                    and signed_at_ms >= (select as_of_ms from analysis_parameters) - \(ConsumptionRequestOutcome.recentlyMissedWindowMs)
-                    and exists (select 1 from consumption_answers)
-                """) ?? 0
+            let missed =
+                try connection.integer(
+                    """
+                    select count(*) from consumption_request_outcomes
+                    where answer = '\(ConsumptionRequestOutcome.missed.rawValue)'
+                        and signed_at_ms >= (select as_of_ms from analysis_parameters) - \(ConsumptionRequestOutcome.recentlyMissedWindowMs)
+                        and exists (select 1 from consumption_answers)
+                    """) ?? 0
             return AnalysisSummary(
                 asOf: asOf, months: months, martRowCounts: counts, recentlyMissedConsumptionRequests: Int(missed))
         }
-        if keepingCurrentModels, let current = try summaryOfCurrentModels(options, models: models, summarize: summarize) {
+        if keepingCurrentModels, let current = try summaryOfCurrentModels(options, models: models, summarize: summarize)
+        {
             return current
         }
         if let workspace = try store.makeModelWorkspace(workers: modelWorkers) {
@@ -123,13 +125,15 @@ public struct Analyzer: Sendable {
 
     /// Every environment variable analysis reads: the workers, the timing and plan printouts, the SQL folder.
     public static let environmentVariables = [
-        workersEnvironmentVariable, SQLModelRunner.timingsEnvironmentVariable, SQLModelRunner.explainEnvironmentVariable,
+        workersEnvironmentVariable, SQLModelRunner.timingsEnvironmentVariable,
+        SQLModelRunner.explainEnvironmentVariable,
         SQLModelSource.environmentVariable,
     ]
 
     /// ``workersEnvironmentVariable``, else one worker per core up to 4 (the models' graph is rarely wider).
     static var defaultModelWorkers: Int {
-        if let text = ProcessInfo.processInfo.environment[workersEnvironmentVariable], let count = Int(text), count >= 1 {
+        if let text = ProcessInfo.processInfo.environment[workersEnvironmentVariable], let count = Int(text), count >= 1
+        {
             return count
         }
         return min(ProcessInfo.processInfo.activeProcessorCount, 4)
@@ -177,11 +181,15 @@ public struct Analyzer: Sendable {
             ].compactMap { $0 }
             let appleReports = try connection.rows(
                 "select period_start, period_end, row_count from apple_reports order by period_start collate \(connection.dialect.binaryCollation)"
-            ).map { AppleReportCoverage(firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0)) }
+            ).map {
+                AppleReportCoverage(
+                    firstDay: $0[0].text ?? "", lastDay: $0[1].text ?? "", rows: Int($0[2].integer ?? 0))
+            }
             return ReportSet(
                 asOf: asOf ?? 0, environment: options.environment, bundleId: options.bundleId,
                 smallBusiness: options.smallBusiness, months: months, dataQuality: dataQuality,
-                notes: [quarantine].compactMap { $0 } + Self.notes(options, asOf: asOf, dataQuality: dataQuality) + others,
+                notes: [quarantine].compactMap { $0 } + Self.notes(options, asOf: asOf, dataQuality: dataQuality)
+                    + others,
                 flagRules: options.thresholds, appleReports: appleReports, appleTimeZone: options.appleTimeZone,
                 archiveMonths: archiveMonths, appleBeforeArchive: appleBefore,
                 cohorts: try ArchiveMonthReader.cohorts(in: connection),
@@ -214,15 +222,18 @@ public struct Analyzer: Sendable {
     /// The warnings (``ReportSet/warnings``): said at the top of every page and by `report` itself. This one: the
     /// store's documents quarantined beyond `--max-quarantine-percent` (the figures rest on the rest).
     static func quarantineWarning(_ options: AnalysisOptions, dataQuality: DataQualitySummary) -> String? {
-        QuarantineShare(documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) })
-            .warning(beyond: options.maxQuarantinePercent)
+        QuarantineShare(
+            documents: dataQuality.documentsRead, byReason: dataQuality.quarantinedByReason.map { ($0.label, $0.count) }
+        )
+        .warning(beyond: options.maxQuarantinePercent)
     }
 
     /// When most documents stored are of another environment than the one counted (an archive of Production read
     /// with `--environment Sandbox`, or the reverse), the figures rest on the few left: said, with the environments.
     static func otherEnvironmentWarning(_ options: AnalysisOptions, dataQuality: DataQualitySummary) -> String? {
         let others = dataQuality.otherEnvironments.reduce(0) { $0 + $1.count }
-        guard others > dataQuality.accepted, let largest = dataQuality.otherEnvironments.max(by: { $0.count < $1.count })
+        guard others > dataQuality.accepted,
+            let largest = dataQuality.otherEnvironments.max(by: { $0.count < $1.count })
         else { return nil }
         let listed = dataQuality.otherEnvironments.map { "\($0.label) \($0.count)" }.joined(separator: ", ")
         return "\(others) of the \(others + dataQuality.accepted) documents stored are of another environment than "
@@ -250,7 +261,9 @@ public struct Analyzer: Sendable {
                     + "counted in sales/refunds and unpriced, with currency XXX and 0 in money columns.")
         }
         if options.smallBusiness {
-            notes.append("Proceeds use the Small Business Program rate (\(BusinessRules.reducedProceedsPercent) %) for every transaction.")
+            notes.append(
+                "Proceeds use the Small Business Program rate (\(BusinessRules.reducedProceedsPercent) %) for every transaction."
+            )
         }
         notes.append("Estimated proceeds are estimates: taxes are not modelled.")
         return notes

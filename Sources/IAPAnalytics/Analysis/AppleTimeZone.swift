@@ -1,6 +1,6 @@
+import Foundation
 import IAPFinanceFiles
 import IAPFormats
-import Foundation
 
 /// The zone Apple's financial reports date their rows in, as a table of UTC offsets the models join: SQLite has no
 /// time-zone database and PostgreSQL's may differ from this machine's, so both engines read the same offsets, written
@@ -26,7 +26,8 @@ public struct AppleTimeZone: Sendable {
         let midnightUTC = Int64(day.daysSinceEpoch) * CivilCalendar.millisecondsPerDay
         var offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC) / 1000))) * 1000
         // The offset in force at local midnight, which may differ from the one at UTC midnight on a transition day.
-        offset = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC - offset) / 1000))) * 1000
+        offset =
+            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(midnightUTC - offset) / 1000))) * 1000
         return midnightUTC - offset
     }
 

@@ -89,7 +89,8 @@ public struct FlagThresholds: Sendable, Equatable {
     /// The first value outside its range, as a sentence naming the flag.
     public func problem() -> String? {
         for threshold in FlagThreshold.allCases where !threshold.range.contains(self[threshold]) {
-            return "\(threshold.option) must be between \(threshold.range.lowerBound) and \(threshold.range.upperBound) "
+            return
+                "\(threshold.option) must be between \(threshold.range.lowerBound) and \(threshold.range.upperBound) "
                 + "(got \(self[threshold]))."
         }
         return nil

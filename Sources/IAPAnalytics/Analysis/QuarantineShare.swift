@@ -38,7 +38,11 @@ public struct QuarantineShare: Sendable, Equatable {
         var text = "\(share) of the documents read (\(quarantined) of \(documents)) were quarantined"
         if let main = mainReason {
             text += ", most for \(main.code) (\(main.count))"
-            if let reason = QuarantineReason(rawValue: main.code) { text += ": \(reason.meaning). \(reason.remedy)" } else { text += "." }
+            if let reason = QuarantineReason(rawValue: main.code) {
+                text += ": \(reason.meaning). \(reason.remedy)"
+            } else {
+                text += "."
+            }
         } else {
             text += "."
         }

@@ -42,9 +42,11 @@ public enum SQLModelCatalog {
             "int_refunding_account_transactions", .intermediate, .temporaryTable,
             // By account, then purchase date: int_flag_window_figures reads an account's paid purchases before
             // each window's end from the last entry before it, in this index alone.
-            indexes: [.on(
-                "int_refunding_account_transactions_by_account",
-                ["account_id", "purchased_at_ms", "paid_purchases_through"])]),
+            indexes: [
+                .on(
+                    "int_refunding_account_transactions_by_account",
+                    ["account_id", "purchased_at_ms", "paid_purchases_through"])
+            ]),
         SQLModel(
             "int_subscription_periods", .intermediate, .temporaryTable,
             indexes: [

@@ -1,5 +1,5 @@
-import IAPFormats
 import Foundation
+import IAPFormats
 import IAPStore
 
 /// Builds the models in catalog order inside the caller's transaction, after (re)creating the run-scoped
@@ -36,8 +36,9 @@ struct SQLModelRunner {
         for (model, sql) in models {
             if model.name == explained {
                 let select = try template.render(sql)
-                FileHandle.standardError.write(Data(
-                    (try Self.statements(model, select: select, dialect: connection.dialect) + "\n").utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        (try Self.statements(model, select: select, dialect: connection.dialect) + "\n").utf8))
                 try Self.printPlan(of: select, in: connection)
             }
             let start = ContinuousClock.now
@@ -47,15 +48,18 @@ struct SQLModelRunner {
             }
             if printsTimings {
                 let megabytes = Double(Self.bytesRead() - readBefore) / 1_000_000
-                FileHandle.standardError.write(Data(
-                    "model \(model.name): \(Self.seconds(ContinuousClock.now - start)) s, read \(String(format: "%.0f", megabytes)) MB\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "model \(model.name): \(Self.seconds(ContinuousClock.now - start)) s, read \(String(format: "%.0f", megabytes)) MB\n"
+                            .utf8))
             }
             counter?.finished(model)
         }
     }
 
     /// Runs the script `statements` gives for `model`; any failure, rendering included, is said as the model's.
-    static func execute(_ model: SQLModel, in connection: any StoreConnection, _ statements: () throws -> String) throws {
+    static func execute(_ model: SQLModel, in connection: any StoreConnection, _ statements: () throws -> String) throws
+    {
         do {
             try connection.executeScript(try statements())
         } catch let error as AnalysisError {
@@ -89,7 +93,8 @@ struct SQLModelRunner {
     }
 
     static func printPlan(of select: String, in connection: any StoreConnection) throws {
-        let query = select.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(in: CharacterSet(charactersIn: ";"))
+        let query = select.trimmingCharacters(in: .whitespacesAndNewlines).trimmingCharacters(
+            in: CharacterSet(charactersIn: ";"))
         let explain = connection.dialect == .postgres ? "explain (analyze, buffers) " : "explain query plan "
         for row in try connection.rows(explain + query) {
             FileHandle.standardError.write(Data(((row.values.last?.text ?? "") + "\n").utf8))
@@ -103,13 +108,15 @@ struct SQLModelRunner {
         let temporary = model.materialization.isTemporary ? "temp " : ""
         var statements = [
             "drop \(kind) if exists \(qualified)\(dialect.dropCascade)",
-            "create \(temporary)\(kind) \(model.name) as\n" + select.trimmingCharacters(in: .whitespacesAndNewlines)
+            "create \(temporary)\(kind) \(model.name) as\n"
+                + select.trimmingCharacters(in: .whitespacesAndNewlines)
                 .trimmingCharacters(in: CharacterSet(charactersIn: ";")),
         ]
         for index in model.indexes {
-            statements.append(dialect.createIndex(
-                index.name, on: model.name, temporary: model.materialization.isTemporary, columns: index.columns,
-                unique: index.isUnique))
+            statements.append(
+                dialect.createIndex(
+                    index.name, on: model.name, temporary: model.materialization.isTemporary, columns: index.columns,
+                    unique: index.isUnique))
         }
         if !model.materialization.isView, let analyze = dialect.analyzeTable(qualified) { statements.append(analyze) }
         return statements.joined(separator: ";\n") + ";"
@@ -149,13 +156,20 @@ struct SQLModelRunner {
             ("is_small_business", "\(integer) not null", SQLValue(options.smallBusiness)),
             ("repeat_refunds_min", "\(integer) not null", SQLValue(options.thresholds.repeatRefunds)),
             ("burst_refunds_min", "\(integer) not null", SQLValue(options.thresholds.burstRefunds)),
-            ("burst_window_ms", "\(integer) not null", .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000)),
+            (
+                "burst_window_ms", "\(integer) not null",
+                .integer(Int64(options.thresholds.burstWindowHours) * 3_600_000)
+            ),
             ("high_rate_min_refunds", "\(integer) not null", SQLValue(options.thresholds.highRateRefunds)),
             ("high_rate_min_percent", "\(integer) not null", SQLValue(options.thresholds.highRatePercent)),
-            ("window_ms", "\(integer) not null", .integer(Int64(options.thresholds.windowDays) * CivilCalendar.millisecondsPerDay)),
+            (
+                "window_ms", "\(integer) not null",
+                .integer(Int64(options.thresholds.windowDays) * CivilCalendar.millisecondsPerDay)
+            ),
             ("model_key", "\(text) not null", .text(key)),
         ]
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             drop table if exists \(analysisParameters)\(dialect.dropCascade);
             create table \(analysisParameters) (
                 \(parameters.map { "\($0.name) \($0.type)" }.joined(separator: ",\n    "))
@@ -187,7 +201,8 @@ struct SQLModelRunner {
             try connection.execute("insert into \(requestedMonths) (month) values (?)", [.text(month)])
         }
         // Apple's reporting zone as offsets by instant (AppleTimeZone): `{{ apple_day_of_ms(…) }}` reads them.
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             drop table if exists \(timeZoneOffsets)\(dialect.dropCascade);
             create table \(timeZoneOffsets) (
                 from_ms \(integer) primary key,

@@ -33,7 +33,9 @@ final class SQLModelSchedule: @unchecked Sendable {
             chain[model.name] = (model.materialization.isView ? 0 : 1) + (readers.max() ?? 0)
         }
         self.models = known.enumerated()
-            .sorted { ((chain[$0.element.model.name] ?? 0), -$0.offset) > ((chain[$1.element.model.name] ?? 0), -$1.offset) }
+            .sorted {
+                ((chain[$0.element.model.name] ?? 0), -$0.offset) > ((chain[$1.element.model.name] ?? 0), -$1.offset)
+            }
             .map(\.element)
     }
 
@@ -59,7 +61,8 @@ final class SQLModelSchedule: @unchecked Sendable {
                 madeViewReady = false
                 for (model, references) in models
                 where model.materialization.isView && !started.contains(model.name)
-                    && references.allSatisfy({ placements[$0] != nil }) {
+                    && references.allSatisfy({ placements[$0] != nil })
+                {
                     started.insert(model.name)
                     placements[model.name] = .some(nil)
                     views.append(model)

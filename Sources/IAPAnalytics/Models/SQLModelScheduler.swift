@@ -36,7 +36,8 @@ struct SQLModelScheduler {
                 switch model.materialization {
                 case .view:
                     try SQLModelRunner.execute(model, in: connection) {
-                        try SQLModelRunner.statements(model, select: try template.render(sql), dialect: connection.dialect)
+                        try SQLModelRunner.statements(
+                            model, select: try template.render(sql), dialect: connection.dialect)
                     }
                 case .table:
                     guard let source = placed[model.name] else { continue }
@@ -55,7 +56,10 @@ struct SQLModelScheduler {
     static func copyStatements(_ model: SQLModel, from source: String, schema: String, dialect: SQLDialect) -> String {
         let target = dialect.storeTable(model.name, schema: schema)
         return script(
-            ["drop table if exists \(target)\(dialect.dropCascade)", "create table \(target) as select * from \(source)"],
+            [
+                "drop table if exists \(target)\(dialect.dropCascade)",
+                "create table \(target) as select * from \(source)",
+            ],
             model
         ) { dialect.createIndex($0.name, on: model.name, temporary: false, columns: $0.columns, unique: $0.isUnique) }
     }
@@ -71,7 +75,10 @@ struct SQLModelScheduler {
         }
         let table = "\(schema).\(model.name)"
         return script(
-            ["drop table if exists \(table)\(dialect.dropCascade)", "create \(dialect.scratchTable) \(table) as\n\(query)"],
+            [
+                "drop table if exists \(table)\(dialect.dropCascade)",
+                "create \(dialect.scratchTable) \(table) as\n\(query)",
+            ],
             model, then: dialect.analyzeTable(table).map { [$0] } ?? []
         ) { dialect.createIndex($0.name, on: model.name, inSchema: schema, columns: $0.columns, unique: $0.isUnique) }
     }
@@ -99,9 +106,10 @@ struct SQLModelScheduler {
         }
         group.wait()
         if let failure = plan.failure { throw failure }
-        return Dictionary(uniqueKeysWithValues: plan.tablePlacements.map { name, worker in
-            (name, "\(workspace.schema(ofWorker: worker)).\(name)")
-        })
+        return Dictionary(
+            uniqueKeysWithValues: plan.tablePlacements.map { name, worker in
+                (name, "\(workspace.schema(ofWorker: worker)).\(name)")
+            })
     }
 
     /// One worker's loop: takes the next job until none is left, builds it (after the views it may read), and says
@@ -118,7 +126,8 @@ struct SQLModelScheduler {
                     var placements: [String: String] = [:]
                     for table in SQLModelRunner.parameterTables { placements[table] = "\(parameterSchema).\(table)" }
                     for (name, place) in job.placements {
-                        placements[name] = place.map { "\(workspace.schema(ofWorker: $0)).\(name)" }
+                        placements[name] =
+                            place.map { "\(workspace.schema(ofWorker: $0)).\(name)" }
                             ?? connection.dialect.temporaryTable(name)
                     }
                     let template = SQLTemplate(dialect: connection.dialect, schema: schema, placements: placements)

@@ -1,6 +1,6 @@
 import Foundation
-public import IAPStore
 import IAPFormats
+public import IAPStore
 
 /// The few template functions the model files use, in the spirit of dbt's `ref()`, `source()` and cross-database
 /// macros: `{{ name(arguments) }}`, rendered for one ``SQLDialect``. Arguments are SQL text (quoted names for
@@ -80,7 +80,9 @@ public struct SQLTemplate: Sendable {
     private func call(_ text: String) throws(Failure) -> String {
         let call = Self.parse(text)
         func one() throws(Failure) -> String {
-            guard call.arguments.count == 1 else { throw Failure(description: "\(call.name) takes one argument: {{\(text)}}") }
+            guard call.arguments.count == 1 else {
+                throw Failure(description: "\(call.name) takes one argument: {{\(text)}}")
+            }
             return call.arguments[0]
         }
         switch call.name {
@@ -90,7 +92,8 @@ public struct SQLTemplate: Sendable {
                 throw Failure(description: "ref('\(name)') names no model of the catalog")
             }
             if let placed = placements[name] { return placed }
-            return model.materialization.isTemporary ? dialect.temporaryTable(name) : dialect.storeTable(name, schema: schema)
+            return model.materialization.isTemporary
+                ? dialect.temporaryTable(name) : dialect.storeTable(name, schema: schema)
         case "source":
             return sourceTable(Self.unquoted(try one()))
         case "month_of_ms":
@@ -104,7 +107,8 @@ public struct SQLTemplate: Sendable {
             // zone's offsets (written from the system's time-zone database), so both engines agree to the day
             // without either one's own zone data.
             let instant = try one()
-            let offset = "(select offset_ms from \(sourceTable("analysis_time_zone_offsets")) "
+            let offset =
+                "(select offset_ms from \(sourceTable("analysis_time_zone_offsets")) "
                 + "where from_ms <= (\(instant)) order by from_ms desc limit 1)"
             return call.name == "apple_offset_ms" ? offset : dialect.dayOfMilliseconds("(\(instant)) + \(offset)")
         case "day_of_ms":
@@ -114,7 +118,9 @@ public struct SQLTemplate: Sendable {
         case "month_end_ms":
             return dialect.monthEndMilliseconds(try one())
         case "string_agg":
-            guard call.arguments.count == 2 else { throw Failure(description: "string_agg takes two arguments: {{\(text)}}") }
+            guard call.arguments.count == 2 else {
+                throw Failure(description: "string_agg takes two arguments: {{\(text)}}")
+            }
             return dialect.stringAggregate(call.arguments[0], call.arguments[1])
         case "fixed_order_join":
             return dialect.fixedOrderJoin
@@ -122,7 +128,9 @@ public struct SQLTemplate: Sendable {
             return Self.productTypeName(try one())
         case "rule":
             let name = Self.unquoted(try one())
-            guard let value = BusinessRules.byName[name] else { throw Failure(description: "rule('\(name)') names no business rule") }
+            guard let value = BusinessRules.byName[name] else {
+                throw Failure(description: "rule('\(name)') names no business rule")
+            }
             return String(value)
         case "product_type":
             return try Self.quoted(try one(), among: ProductType.allCases.map(\.reportName), what: "product type")
@@ -131,9 +139,11 @@ public struct SQLTemplate: Sendable {
         case "churn_type":
             return try Self.quoted(try one(), among: ChurnType.allCases.map(\.rawValue), what: "churn type")
         case "consumption_result":
-            return try Self.quoted(try one(), among: ConsumptionAnswerResult.allCases.map(\.rawValue), what: "consumption result")
+            return try Self.quoted(
+                try one(), among: ConsumptionAnswerResult.allCases.map(\.rawValue), what: "consumption result")
         case "consumption_outcome":
-            return try Self.quoted(try one(), among: ConsumptionRequestOutcome.allCases.map(\.rawValue), what: "consumption outcome")
+            return try Self.quoted(
+                try one(), among: ConsumptionRequestOutcome.allCases.map(\.rawValue), what: "consumption outcome")
         case "consumption_results":
             guard let list = Self.resultLists[Self.unquoted(try one())] else {
                 throw Failure(description: "consumption_results takes 'final' or 'sent': {{\(text)}}")
@@ -145,10 +155,14 @@ public struct SQLTemplate: Sendable {
             }
             return "case (\(try one())) \(branches.joined(separator: " ")) else '\(ChurnReason.unknown.rawValue)' end"
         case "churn_reason_of_expired_subtype":
-            let branches = ChurnReason.allCases.compactMap { reason in reason.expiredSubtype.map { "when '\($0)' then '\(reason.rawValue)'" } }
+            let branches = ChurnReason.allCases.compactMap { reason in
+                reason.expiredSubtype.map { "when '\($0)' then '\(reason.rawValue)'" }
+            }
             return "case (\(try one())) \(branches.joined(separator: " ")) end"
         case "expiration_intent_of_churn_reason":
-            let branches = ChurnReason.allCases.compactMap { reason in reason.expirationIntent.map { "when '\(reason.rawValue)' then \($0)" } }
+            let branches = ChurnReason.allCases.compactMap { reason in
+                reason.expirationIntent.map { "when '\(reason.rawValue)' then \($0)" }
+            }
             return "case (\(try one())) \(branches.joined(separator: " ")) end"
         case "churn_type_of_reason":
             let branches = ChurnReason.allCases.map { "when '\($0.rawValue)' then '\($0.churnType.rawValue)'" }
@@ -173,9 +187,12 @@ public struct SQLTemplate: Sendable {
 
     /// `case` from Apple's spelling and the reports' spelling (exact, as stored) to the reports' spelling.
     static func productTypeName(_ expression: String) -> String {
-        let spellings = ProductType.allCases.map { ($0.rawValue, $0.reportName) } + ProductType.allCases.map { ($0.reportName, $0.reportName) }
+        let spellings =
+            ProductType.allCases.map { ($0.rawValue, $0.reportName) }
+            + ProductType.allCases.map { ($0.reportName, $0.reportName) }
         let branches = spellings.map { "when '\($0.0)' then '\($0.1)'" }.joined(separator: " ")
-        return "case when (\(expression)) is null then null else case (\(expression)) \(branches) else 'unknown' end end"
+        return
+            "case when (\(expression)) is null then null else case (\(expression)) \(branches) else 'unknown' end end"
     }
 
     private struct Call {
@@ -196,7 +213,9 @@ public struct SQLTemplate: Sendable {
     /// `name(a, b)` → name and the arguments split at top-level commas (not inside parentheses or quotes).
     private static func parse(_ text: String) -> Call {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else { return Call(name: trimmed, arguments: []) }
+        guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")") else {
+            return Call(name: trimmed, arguments: [])
+        }
         let name = String(trimmed[..<open]).trimmingCharacters(in: .whitespaces)
         let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
         var arguments: [String] = []

@@ -7,7 +7,10 @@ public struct AppleTotal: Sendable, Equatable {
     public let unitsReturned: Int64
     public let proceedsMilli: Int64
 
-    public init(currency: String, firstDay: String, lastDay: String, unitsSold: Int64, unitsReturned: Int64, proceedsMilli: Int64) {
+    public init(
+        currency: String, firstDay: String, lastDay: String, unitsSold: Int64, unitsReturned: Int64,
+        proceedsMilli: Int64
+    ) {
         self.currency = currency
         self.firstDay = firstDay
         self.lastDay = lastDay

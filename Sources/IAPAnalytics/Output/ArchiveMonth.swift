@@ -11,7 +11,9 @@ public struct ArchiveMonth: Sendable, Equatable {
     /// The month's days a loaded Apple financial report covers.
     public let appleDaysCovered: Int64
 
-    public init(month: String, firstArchiveDay: String?, lastArchiveDay: String?, archiveDays: Int64, appleDaysCovered: Int64) {
+    public init(
+        month: String, firstArchiveDay: String?, lastArchiveDay: String?, archiveDays: Int64, appleDaysCovered: Int64
+    ) {
         self.month = month
         self.firstArchiveDay = firstArchiveDay
         self.lastArchiveDay = lastArchiveDay

@@ -29,7 +29,8 @@ public struct ConvertedMoney: Sendable, Equatable {
     /// True when no figure of the month could be converted: every currency it has lacks a paid rate, so the sums are
     /// sums of nothing.
     public var convertsNothing: Bool {
-        ratesUsed.isEmpty && !unconverted.isEmpty && grossMilli == 0 && refundedMilli == 0 && estimatedProceedsMilli == 0
+        ratesUsed.isEmpty && !unconverted.isEmpty && grossMilli == 0 && refundedMilli == 0
+            && estimatedProceedsMilli == 0
             && appleProceedsMilli == 0
     }
 }

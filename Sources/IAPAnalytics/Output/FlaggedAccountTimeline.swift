@@ -29,7 +29,9 @@ public struct TimelineEvent: Sendable, Equatable {
     public let currency: String
 
     /// Creates an event.
-    public init(time: Int64, kind: String, transactionId: String, productId: String, amountMilli: Int64?, currency: String) {
+    public init(
+        time: Int64, kind: String, transactionId: String, productId: String, amountMilli: Int64?, currency: String
+    ) {
         self.time = time
         self.kind = kind
         self.transactionId = transactionId

@@ -5,7 +5,8 @@ public enum ReportColumns {
     /// in one of them is written by default. Order lookups, flags and consumption requests are not activity. The
     /// `report_months` model unions exactly these marts (`BusinessRulesTests` checks it).
     public static let countedActivityFiles = [
-        "churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv", "reconciliation.csv",
+        "churn.csv", "expiration_intents.csv", "billing_retry.csv", "refunds.csv", "consumable_losses.csv",
+        "reconciliation.csv",
     ]
 
     /// `churn.csv`
@@ -28,7 +29,9 @@ public enum ReportColumns {
     /// `expiration_intents.csv`
     public static let expirationIntents = ["month", "product_id", "expiration_intent", "subscriptions"]
     /// `billing_retry.csv`
-    public static let billingRetry = ["month", "product_id", "episodes", "recovered", "recovered_in_grace", "expired", "pending"]
+    public static let billingRetry = [
+        "month", "product_id", "episodes", "recovered", "recovered_in_grace", "expired", "pending",
+    ]
     /// `refunds.csv`
     public static let refunds = [
         "month", "product_type", "product_id", "currency", "refunds", "refunded_gross_milli", "from_notifications",
@@ -93,21 +96,29 @@ public enum ReportColumns {
     /// Every CSV file of a month, in the order the files are written: the one list the readers, the writers and the
     /// tests use.
     public static let files: [File] = [
-        File(name: "churn.csv", columns: churn, mart: "churn", keyColumns: ["month", "product_id", "churn_type", "reason"]),
-        File(name: "subscriptions.csv", columns: subscriptions, mart: "subscriptions", keyColumns: ["month", "product_id"]),
+        File(
+            name: "churn.csv", columns: churn, mart: "churn",
+            keyColumns: ["month", "product_id", "churn_type", "reason"]),
+        File(
+            name: "subscriptions.csv", columns: subscriptions, mart: "subscriptions",
+            keyColumns: ["month", "product_id"]),
         File(name: "mrr.csv", columns: mrr, mart: "mrr", keyColumns: ["month", "product_id", "currency"]),
         File(name: "countries.csv", columns: countries, mart: "countries", keyColumns: ["month", "storefront"]),
         File(
             name: "expiration_intents.csv", columns: expirationIntents, mart: "expiration_intents",
             keyColumns: ["month", "product_id", "expiration_intent"]),
-        File(name: "billing_retry.csv", columns: billingRetry, mart: "billing_retry", keyColumns: ["month", "product_id"]),
+        File(
+            name: "billing_retry.csv", columns: billingRetry, mart: "billing_retry",
+            keyColumns: ["month", "product_id"]),
         File(
             name: "refunds.csv", columns: refunds, mart: "refunds",
             keyColumns: ["month", "product_type", "product_id", "currency"]),
         File(
             name: "consumable_losses.csv", columns: consumableLosses, mart: "consumable_losses",
             keyColumns: ["month", "product_id", "currency"]),
-        File(name: "flagged_accounts.csv", columns: flaggedAccounts, mart: "flagged_accounts", keyColumns: ["account_id"]),
+        File(
+            name: "flagged_accounts.csv", columns: flaggedAccounts, mart: "flagged_accounts", keyColumns: ["account_id"]
+        ),
         File(
             name: "reconciliation.csv", columns: reconciliation, mart: "reconciliation",
             keyColumns: ["month", "currency", "product_type"]),
@@ -117,7 +128,9 @@ public enum ReportColumns {
         File(
             name: "apple_payments.csv", columns: applePayments, mart: "apple_payments",
             keyColumns: ["fiscal_month", "region", "currency"]),
-        File(name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders", keyColumns: ["month", "lookup_id"]),
+        File(
+            name: "order_lookups.csv", columns: orderLookups, mart: "looked_up_orders",
+            keyColumns: ["month", "lookup_id"]),
         File(
             name: "consumption_requests.csv", columns: consumptionRequests, mart: "consumption_request_outcomes",
             keyColumns: ["requested_at", "request_id", "transaction_id"]),

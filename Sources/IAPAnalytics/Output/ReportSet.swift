@@ -55,7 +55,8 @@ public struct ReportSet: Sendable, Equatable {
     /// What the store says of one month (a month without a row: nothing).
     public func archiveMonth(_ month: String) -> ArchiveMonth {
         archiveMonths.first { $0.month == month }
-            ?? ArchiveMonth(month: month, firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0)
+            ?? ArchiveMonth(
+                month: month, firstArchiveDay: nil, lastArchiveDay: nil, archiveDays: 0, appleDaysCovered: 0)
     }
 
     /// Creates a report set.

@@ -40,7 +40,8 @@ enum ArchiveMonthReader {
     static func cohorts(in connection: any StoreConnection) throws -> ReportTable {
         let columns = ReportColumns.cohorts.map { "\"\($0)\"" }.joined(separator: ", ")
         let rows = try connection.rows(
-            "select \(columns) from cohorts order by cohort_month collate \(connection.dialect.binaryCollation), months_since")
+            "select \(columns) from cohorts order by cohort_month collate \(connection.dialect.binaryCollation), months_since"
+        )
         return ReportTable(
             name: ReportColumns.cohortsFileName, columns: ReportColumns.cohorts,
             rows: rows.map { $0.values.map(MonthReportReader.reportValue) })
@@ -59,23 +60,26 @@ enum ArchiveMonthReader {
     /// The SKUs Apple's reports book of which the archive holds no unit on any day they cover
     /// (`apple_reconciliation` over every month).
     static func appleOnlyProducts(in connection: any StoreConnection) throws -> Set<String> {
-        Set(try connection.rows(
-            """
-            select product_id from apple_reconciliation
-            group by product_id
-            having sum(archive_units_sold) = 0 and sum(archive_units_refunded) = 0
-            """
-        ).compactMap { $0[0].text })
+        Set(
+            try connection.rows(
+                """
+                select product_id from apple_reconciliation
+                group by product_id
+                having sum(archive_units_sold) = 0 and sum(archive_units_refunded) = 0
+                """
+            ).compactMap { $0[0].text })
     }
 
     /// The reviews file's decisions by account, oldest first.
     static func reviews(in connection: any StoreConnection) throws -> [String: [AccountReview]] {
         var reviews: [String: [AccountReview]] = [:]
         for row in try connection.rows(
-            "select account_id, decision, reviewed_at_ms, reviewer, note from ref_reviews order by reviewed_at_ms, line")
-        {
-            reviews[row[0].text ?? "", default: []].append(AccountReview(
-                decision: row[1].text ?? "", reviewedAt: row[2].integer ?? 0, reviewer: row[3].text ?? "", note: row[4].text ?? ""))
+            "select account_id, decision, reviewed_at_ms, reviewer, note from ref_reviews order by reviewed_at_ms, line"
+        ) {
+            reviews[row[0].text ?? "", default: []].append(
+                AccountReview(
+                    decision: row[1].text ?? "", reviewedAt: row[2].integer ?? 0, reviewer: row[3].text ?? "",
+                    note: row[4].text ?? ""))
         }
         return reviews
     }

@@ -5,7 +5,8 @@ import IAPStore
 enum MonthReportReader {
     static func read(in connection: any StoreConnection) throws -> [MonthReport] {
         let collation = connection.dialect.binaryCollation
-        let months = try connection.rows("select month, has_activity from report_months where is_written order by month")
+        let months = try connection.rows(
+            "select month, has_activity from report_months where is_written order by month")
         var reports: [MonthReport] = []
         for monthRow in months {
             let month = monthRow["month"].text ?? ""
@@ -21,9 +22,11 @@ enum MonthReportReader {
                 tables.append(
                     ReportTable(name: file.name, columns: file.columns, rows: rows.map { $0.values.map(reportValue) }))
             }
-            let flagged = tables.first { $0.name == "flagged_accounts.csv" } ?? ReportTable(name: "", columns: [], rows: [])
+            let flagged =
+                tables.first { $0.name == "flagged_accounts.csv" } ?? ReportTable(name: "", columns: [], rows: [])
             let timelines = try readTimelines(month: month, flagged: flagged, in: connection)
-            reports.append(MonthReport(month: month, tables: tables, flaggedTimelines: timelines, isEmpty: !hasActivity))
+            reports.append(
+                MonthReport(month: month, tables: tables, flaggedTimelines: timelines, isEmpty: !hasActivity))
         }
         return reports
     }
@@ -44,7 +47,8 @@ enum MonthReportReader {
         var eventsByAccount: [String: [TimelineEvent]] = [:]
         for row in rows {
             let event = TimelineEvent(
-                time: row["event_at_ms"].integer ?? 0, kind: row["kind"].text ?? "", transactionId: row["transaction_id"].text ?? "",
+                time: row["event_at_ms"].integer ?? 0, kind: row["kind"].text ?? "",
+                transactionId: row["transaction_id"].text ?? "",
                 productId: row["product_id"].text ?? "", amountMilli: row["amount_milli"].integer,
                 currency: row["currency"].text ?? "XXX")
             eventsByAccount[row["account_id"].text ?? "", default: []].append(event)

@@ -106,7 +106,8 @@ enum ReportingCurrencyReader {
         {
             let month = row[0].text ?? "", currency = row[1].text ?? "", text = row[2].text ?? ""
             guard let (numerator, denominator) = fraction(text) else { continue }
-            rates[currency, default: [:]][month] = Rate(fiscalMonth: month, text: text, numerator: numerator, denominator: denominator)
+            rates[currency, default: [:]][month] = Rate(
+                fiscalMonth: month, text: text, numerator: numerator, denominator: denominator)
             if latestBank.map({ $0.month <= month }) ?? true { latestBank = (month, row[3].text ?? "") }
         }
         guard let reporting = requested ?? latestBank?.currency, let bank = latestBank?.currency else { return nil }
@@ -130,7 +131,9 @@ enum ReportingCurrencyReader {
             + "every figure stays in its own currency; choose one of \(choices.joined(separator: ", "))."
     }
 
-    static func read(in connection: any StoreConnection, requested: String?) throws -> (String?, [String: ConvertedMoney]) {
+    static func read(in connection: any StoreConnection, requested: String?) throws -> (
+        String?, [String: ConvertedMoney]
+    ) {
         guard let converter = try converter(in: connection, requested: requested) else { return (requested, [:]) }
         let reporting = converter.reporting
         var months: [String: ConvertedMoney] = [:]
@@ -173,13 +176,19 @@ enum ReportingCurrencyReader {
 
     /// Each month's MRR (`mrr.csv`, every product) in the reporting currency: each currency at the rate of the day the
     /// base is counted on, the month's last day (the day of T for the month of T), as the review queue's stakes.
-    static func addMRR(to months: inout [String: ConvertedMoney], _ converter: Converter, in connection: any StoreConnection) throws {
-        let asOfDay = try connection.integer("select as_of_ms from analysis_parameters").map { ISO8601Millis.format($0).prefix(10) }
+    static func addMRR(
+        to months: inout [String: ConvertedMoney], _ converter: Converter, in connection: any StoreConnection
+    ) throws {
+        let asOfDay = try connection.integer("select as_of_ms from analysis_parameters").map {
+            ISO8601Millis.format($0).prefix(10)
+        }
         for row in try connection.rows(
             "select month, currency, sum(mrr_milli) from mrr group by month, currency order by month, currency")
         {
             let month = row[0].text ?? "", currency = row[1].text ?? "", amount = row[2].integer ?? 0
-            guard let lastDay = CalendarMonth(month).map({ ISO8601Millis.format($0.endMs - 1).prefix(10) }) else { continue }
+            guard let lastDay = CalendarMonth(month).map({ ISO8601Millis.format($0.endMs - 1).prefix(10) }) else {
+                continue
+            }
             let day = String(min(lastDay, asOfDay ?? lastDay))
             var money = months[month] ?? ConvertedMoney(currency: converter.reporting, through: converter.through)
             if let converted = converter.convert(amount, currency: currency, day: day) {
@@ -227,7 +236,8 @@ enum ReportingCurrencyReader {
                 }
                 return converted
             }
-            return MonthReport(month: month.month, tables: tables, flaggedTimelines: month.flaggedTimelines, isEmpty: month.isEmpty)
+            return MonthReport(
+                month: month.month, tables: tables, flaggedTimelines: month.flaggedTimelines, isEmpty: month.isEmpty)
         }
     }
 

@@ -24,7 +24,8 @@ struct ArchivePageWriter: Sendable {
     func write(_ page: JSONObject, receivedAt: Int64, to relativePath: String) throws(FetchError) -> Bool {
         let target = path(relativePath)
         if FileManager.default.fileExists(atPath: target) { return false }
-        let envelope = JSONValue.object(JSONObject([("receivedAt", .number(JSONNumber(receivedAt))), ("body", .object(page))]))
+        let envelope = JSONValue.object(
+            JSONObject([("receivedAt", .number(JSONNumber(receivedAt))), ("body", .object(page))]))
         try write(bytes: envelope.canonicalJSON() + [UInt8(ascii: "\n")], to: relativePath)
         return true
     }
@@ -33,7 +34,8 @@ struct ArchivePageWriter: Sendable {
     func write(bytes: [UInt8], to relativePath: String) throws(FetchError) {
         let target = path(relativePath)
         let folder = (target as NSString).deletingLastPathComponent
-        let temporary = (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).partial")
+        let temporary = (folder as NSString).appendingPathComponent(
+            ".\((target as NSString).lastPathComponent).partial")
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: temporary))
@@ -65,11 +67,14 @@ struct ArchivePageWriter: Sendable {
     /// Letters and digits by the standard library's Unicode properties, not Foundation's `CharacterSet`, whose
     /// shared sets crashed (SIGSEGV) when four refund-history tasks named their folders at once on Linux.
     static func safeName(_ id: String) -> String {
-        let cleaned = String(id.unicodeScalars.map { scalar -> Character in
-            let properties = scalar.properties
-            let kept = properties.isAlphabetic || properties.numericType == .decimal || "-_.".unicodeScalars.contains(scalar)
-            return kept ? Character(scalar) : "_"
-        })
+        let cleaned = String(
+            id.unicodeScalars.map { scalar -> Character in
+                let properties = scalar.properties
+                let kept =
+                    properties.isAlphabetic || properties.numericType == .decimal
+                    || "-_.".unicodeScalars.contains(scalar)
+                return kept ? Character(scalar) : "_"
+            })
         return cleaned.isEmpty || cleaned.hasPrefix(".") ? "_" + cleaned : cleaned
     }
 }

@@ -19,7 +19,9 @@ public struct AppStoreConnectKey: Sendable {
     }
 
     /// Reads the key file. The returned warning (nil when none) says when others may read it.
-    public static func load(path: String, keyId: String, issuerId: String) throws(FetchError) -> (AppStoreConnectKey, warning: String?) {
+    public static func load(path: String, keyId: String, issuerId: String) throws(FetchError) -> (
+        AppStoreConnectKey, warning: String?
+    ) {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -36,7 +38,8 @@ public struct AppStoreConnectKey: Sendable {
         if let permissions = (try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? Int,
             permissions & 0o077 != 0
         {
-            warning = "the App Store Connect API key \(path) can be read by other users (mode \(String(permissions, radix: 8))): chmod 600 it."
+            warning =
+                "the App Store Connect API key \(path) can be read by other users (mode \(String(permissions, radix: 8))): chmod 600 it."
         }
         return (AppStoreConnectKey(keyId: keyId, issuerId: issuerId, key: key), warning)
     }
@@ -45,11 +48,14 @@ public struct AppStoreConnectKey: Sendable {
     /// `aud` `appstoreconnect-v1`.
     public func token(issuedAt: Int64, lifetimeSeconds: Int64 = maximumLifetimeSeconds) throws(FetchError) -> String {
         let lifetime = min(lifetimeSeconds, Self.maximumLifetimeSeconds)
-        let header = JSONValue.object(JSONObject([("alg", .string("ES256")), ("kid", .string(keyId)), ("typ", .string("JWT"))]))
-        let claims = JSONValue.object(JSONObject([
-            ("iss", .string(issuerId)), ("iat", .number(JSONNumber(issuedAt))), ("exp", .number(JSONNumber(issuedAt + lifetime))),
-            ("aud", .string("appstoreconnect-v1")),
-        ]))
+        let header = JSONValue.object(
+            JSONObject([("alg", .string("ES256")), ("kid", .string(keyId)), ("typ", .string("JWT"))]))
+        let claims = JSONValue.object(
+            JSONObject([
+                ("iss", .string(issuerId)), ("iat", .number(JSONNumber(issuedAt))),
+                ("exp", .number(JSONNumber(issuedAt + lifetime))),
+                ("aud", .string("appstoreconnect-v1")),
+            ]))
         let signingInput = Base64Encoding.url(header.canonicalJSON()) + "." + Base64Encoding.url(claims.canonicalJSON())
         let signature = try key.sign(Array(signingInput.utf8))
         return signingInput + "." + Base64Encoding.url(signature)

@@ -1,5 +1,5 @@
-import Foundation
 internal import COpenSSL
+import Foundation
 
 /// An App Store Connect API key (a P-256 private key, PKCS#8 PEM as in Apple's `.p8` file) that signs ES256: SHA-256,
 /// ECDSA, the signature as the raw `r ‖ s` JWS wants (RFC 7518 §3.4), not OpenSSL's DER.
@@ -18,7 +18,9 @@ public final class ES256Key: @unchecked Sendable {
         }
         guard let key else {
             ERR_clear_error()
-            throw .badKey(path: path, reason: "it is not a PEM private key (Apple's .p8 file starts with -----BEGIN PRIVATE KEY-----)")
+            throw .badKey(
+                path: path,
+                reason: "it is not a PEM private key (Apple's .p8 file starts with -----BEGIN PRIVATE KEY-----)")
         }
         var name = [CChar](repeating: 0, count: 64)
         var length = 0
@@ -27,7 +29,9 @@ public final class ES256Key: @unchecked Sendable {
             String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) == "prime256v1"
         else {
             EVP_PKEY_free(key)
-            throw .badKey(path: path, reason: "it is not an elliptic-curve P-256 key; App Store Connect's In-App Purchase keys are")
+            throw .badKey(
+                path: path,
+                reason: "it is not an elliptic-curve P-256 key; App Store Connect's In-App Purchase keys are")
         }
         self.key = key
     }
@@ -40,15 +44,21 @@ public final class ES256Key: @unchecked Sendable {
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw .crypto("EVP_DigestSignInit") }
         var length = 0
-        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else { throw .crypto("EVP_DigestSign") }
+        guard EVP_DigestSign(context, nil, &length, message, message.count) == 1 else {
+            throw .crypto("EVP_DigestSign")
+        }
         var der = [UInt8](repeating: 0, count: length)
-        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else { throw .crypto("EVP_DigestSign") }
+        guard EVP_DigestSign(context, &der, &length, message, message.count) == 1 else {
+            throw .crypto("EVP_DigestSign")
+        }
         return try Self.raw(fromDER: Array(der.prefix(length)))
     }
 
     /// True when `signature` (raw `r ‖ s`) is this key's ES256 signature of `message`.
     public func verify(_ signature: [UInt8], of message: [UInt8]) -> Bool {
-        guard signature.count == 64, let der = Self.der(fromRaw: signature), let context = EVP_MD_CTX_new() else { return false }
+        guard signature.count == 64, let der = Self.der(fromRaw: signature), let context = EVP_MD_CTX_new() else {
+            return false
+        }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
         let verified = EVP_DigestVerify(context, der, der.count, message, message.count) == 1

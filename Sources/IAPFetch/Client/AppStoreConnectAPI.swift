@@ -72,7 +72,10 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
         guard case .object(let body)? = try? JSONParser.parse(bytes), case .array(let errors)? = body["errors"],
             case .object(let first)? = errors.first
         else { return ("no error code", String(decoding: bytes.prefix(300), as: UTF8.self)) }
-        return (first["code"]?.stringValue ?? "no error code", first["detail"]?.stringValue ?? first["title"]?.stringValue ?? "")
+        return (
+            first["code"]?.stringValue ?? "no error code",
+            first["detail"]?.stringValue ?? first["title"]?.stringValue ?? ""
+        )
     }
 
     private func bearerToken() throws(FetchError) -> String {
@@ -92,7 +95,8 @@ public final class AppStoreConnectAPI: @unchecked Sendable {
             }
         ) {
             let headers = [
-                ("Authorization", "Bearer " + (try self.bearerToken())), ("Accept", "application/a-gzip, application/json"),
+                ("Authorization", "Bearer " + (try self.bearerToken())),
+                ("Accept", "application/a-gzip, application/json"),
                 ("User-Agent", "iaplens"),
             ]
             self.lock.withLock { self.requests += 1 }

@@ -60,7 +60,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     func notificationHistory(start: Int64, end: Int64, paginationToken: String?) async throws -> JSONObject {
         var path = "/inApps/v1/notifications/history"
         if let paginationToken { path += "?paginationToken=" + Self.escaped(paginationToken) }
-        let body = JSONValue.object(JSONObject([("startDate", .number(JSONNumber(start))), ("endDate", .number(JSONNumber(end)))]))
+        let body = JSONValue.object(
+            JSONObject([("startDate", .number(JSONNumber(start))), ("endDate", .number(JSONNumber(end)))]))
         return try await send("POST", path, body: body.canonicalJSON(), name: "Get Notification History")
     }
 
@@ -75,7 +76,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// Look Up Order ID.
     func lookUpOrder(_ orderId: String) async throws -> JSONObject {
         guard Self.isOrderId(orderId) else { throw FetchError.invalidIdentifier(kind: "order ID", value: orderId) }
-        return try await send("GET", "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
+        return try await send(
+            "GET", "/inApps/v1/lookup/" + Self.escaped(orderId), body: nil, name: "Look Up Order ID \(orderId)")
     }
 
     private func bearerToken() throws(FetchError) -> String {
@@ -90,7 +92,9 @@ public final class AppStoreServerAPI: @unchecked Sendable {
 
     /// Send Consumption Information (`PUT /inApps/v2/transactions/consumption/{transactionId}`). - Returns: Apple's
     /// status: 202 accepted; another 4xx means Apple refused this body (not worth sending again).
-    public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> (status: Int, body: [UInt8]) {
+    public func sendConsumptionInformation(transactionId: String, body: [UInt8]) async throws -> (
+        status: Int, body: [UInt8]
+    ) {
         // The ID comes from a verified request: only what a URL would resolve as a path step is refused here.
         guard !["", ".", ".."].contains(transactionId) else {
             throw FetchError.invalidIdentifier(kind: "transaction ID", value: transactionId)
@@ -136,7 +140,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
                 method: method, url: self.baseURL + path, headers: headers, body: body, limit: Self.bodyLimit)
             if answer.status == 401 || answer.status == 403 {
                 throw FetchError.unauthorized(
-                    status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId, bundleId: self.key.bundleId)
+                    status: answer.status, keyId: self.key.keyId, issuerId: self.key.issuerId,
+                    bundleId: self.key.bundleId)
             }
             return answer
         }
@@ -152,7 +157,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// Apple's transaction IDs are digits: anything else (`.` and `..` among them, which a URL resolves as path
     /// steps) is refused before a request is made.
     static func isTransactionId(_ value: String) -> Bool {
-        (1...32).contains(value.utf8.count) && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        (1...32).contains(value.utf8.count)
+            && value.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     static func checkTransactionId(_ value: String) throws {
@@ -162,6 +168,8 @@ public final class AppStoreServerAPI: @unchecked Sendable {
     /// Apple's order IDs are letters and digits (`MK5TTTVWJH`).
     static func isOrderId(_ value: String) -> Bool {
         (1...64).contains(value.utf8.count)
-            && value.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) }
+            && value.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+            }
     }
 }

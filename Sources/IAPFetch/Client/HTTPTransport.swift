@@ -63,12 +63,15 @@ final class HTTPTransport: @unchecked Sendable {
     private static let globalInit: Void = { curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
 
     /// Sends one request and reads the whole answer, at most `limit` bytes of body.
-    func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?, limit: Int) async throws -> Answer {
+    func send(method: String, url: String, headers: [(String, String)], body: [UInt8]?, limit: Int) async throws
+        -> Answer
+    {
         let transfer = Transfer(limit: limit)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Answer, any Error>) in
                 let thread = Thread { [self] in
-                    continuation.resume(with: Result { try perform(transfer, method: method, url: url, headers: headers, body: body) })
+                    continuation.resume(
+                        with: Result { try perform(transfer, method: method, url: url, headers: headers, body: body) })
                 }
                 thread.name = "iaplens.http"
                 thread.start()
@@ -96,7 +99,8 @@ final class HTTPTransport: @unchecked Sendable {
         _ transfer: Transfer, method: String, url: String, headers: [(String, String)], body: [UInt8]?
     ) throws -> Answer {
         if transfer.isCancelled { throw CancellationError() }
-        guard let handle = reusesConnections ? (lock.withLock { idle.popLast() } ?? curl_easy_init()) : curl_easy_init() else {
+        guard let handle = reusesConnections ? (lock.withLock { idle.popLast() } ?? curl_easy_init()) : curl_easy_init()
+        else {
             throw TransferFailed(description: "libcurl could not start a transfer")
         }
         var reusable = reusesConnections
@@ -142,7 +146,8 @@ final class HTTPTransport: @unchecked Sendable {
             let bytes = body + [0]
             return bytes.withUnsafeBytes { buffer in
                 iaplens_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-                iaplens_curl_set_pointer(handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+                iaplens_curl_set_pointer(
+                    handle, CURLOPT_POSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
                 return curl_easy_perform(handle)
             }
         }
@@ -166,7 +171,9 @@ final class HTTPTransport: @unchecked Sendable {
             transfer.tooLarge = true
             return 0
         }
-        data.withMemoryRebound(to: UInt8.self, capacity: bytes) { transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: bytes)) }
+        data.withMemoryRebound(to: UInt8.self, capacity: bytes) {
+            transfer.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: bytes))
+        }
         return bytes
     }
 
@@ -175,7 +182,9 @@ final class HTTPTransport: @unchecked Sendable {
         guard let data, let context else { return 0 }
         let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
         let bytes = size * count
-        let line = data.withMemoryRebound(to: UInt8.self, capacity: bytes) { String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self) }
+        let line = data.withMemoryRebound(to: UInt8.self, capacity: bytes) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: bytes), as: UTF8.self)
+        }
         // A status line starts the headers of the next answer (after a 100 Continue): forget the previous ones.
         if line.hasPrefix("HTTP/") { transfer.retryAfter = nil }
         let parts = line.split(separator: ":", maxSplits: 1)

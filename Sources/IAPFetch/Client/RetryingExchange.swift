@@ -32,7 +32,9 @@ enum RetryingExchange {
             var retryAfter: Duration?
             let budget = min(retry.attemptTimeout, deadline - clock.now)
             guard budget > .zero else {
-                throw FetchError.gaveUp(request: name, attempts: failures, last: "no answer within \(seconds(retry.maximumRequestDuration))")
+                throw FetchError.gaveUp(
+                    request: name, attempts: failures, last: "no answer within \(seconds(retry.maximumRequestDuration))"
+                )
             }
             do {
                 let answer = try await withTimeout(budget) { try await attempt() }
@@ -62,7 +64,9 @@ enum RetryingExchange {
                 let asked = retryAfter.map { ", and Apple asked to wait \(seconds($0))" } ?? ""
                 throw FetchError.gaveUp(request: name, attempts: failures, last: outcome + asked)
             }
-            onRetry("\(name): \(outcome); trying again in \(tenths(wait)) (attempt \(failures + 1) of \(retry.maximumAttempts))")
+            onRetry(
+                "\(name): \(outcome); trying again in \(tenths(wait)) (attempt \(failures + 1) of \(retry.maximumAttempts))"
+            )
             waited += wait
             try await Task.sleep(for: wait)
         }

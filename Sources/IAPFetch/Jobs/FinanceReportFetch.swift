@@ -39,12 +39,15 @@ struct FinanceReportFetch: Sendable {
         do {
             var rowProblem: String?
             let summary = try reader.read { item in
-                if case .rejected(let line, let message, _) = item, rowProblem == nil { rowProblem = "line \(line): \(message)" }
+                if case .rejected(let line, let message, _) = item, rowProblem == nil {
+                    rowProblem = "line \(line): \(message)"
+                }
             }
             if let rowProblem { return rowProblem }
             guard let period = summary.period else { return "the answer names no period and has no rows" }
             guard period.lowerBound == month.firstDay, period.upperBound == month.lastDay else {
-                return "the answer is for \(period.lowerBound.isoText) to \(period.upperBound.isoText), not fiscal month \(month.text) (\(month.firstDay.isoText) to \(month.lastDay.isoText))"
+                return
+                    "the answer is for \(period.lowerBound.isoText) to \(period.upperBound.isoText), not fiscal month \(month.text) (\(month.firstDay.isoText) to \(month.lastDay.isoText))"
             }
             return nil
         } catch {

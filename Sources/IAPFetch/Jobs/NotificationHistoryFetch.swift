@@ -29,7 +29,8 @@ struct NotificationHistoryFetch: Sendable {
         var customers: Set<String> = []
         func add(_ result: (pages: Int, window: ClosedRange<Int64>, customers: Set<String>)) {
             pages += result.pages
-            span = span.map { min($0.lowerBound, result.window.lowerBound)...max($0.upperBound, result.window.upperBound) }
+            span =
+                span.map { min($0.lowerBound, result.window.lowerBound)...max($0.upperBound, result.window.upperBound) }
                 ?? result.window
             customers.formUnion(result.customers)
         }
@@ -59,21 +60,28 @@ struct NotificationHistoryFetch: Sendable {
         let folder = "notification-history/\(Self.stamp(state.start))_\(Self.stamp(state.end))"
         // A resumed window: the pages saved before the stop name customers too.
         for saved in stride(from: 1, through: state.page, by: 1) {
-            for entry in writer.read(folder + "/page-\(String(format: "%05d", saved)).json")?["notificationHistory"]?.arrayValue ?? [] {
+            for entry in writer.read(folder + "/page-\(String(format: "%05d", saved)).json")?["notificationHistory"]?
+                .arrayValue ?? []
+            {
                 if let customer = Self.originalTransactionId(inHistoryEntry: entry) { customers.insert(customer) }
             }
         }
         while true {
             try deadline.check()
-            let page = try await api.notificationHistory(start: state.start, end: state.end, paginationToken: state.token)
+            let page = try await api.notificationHistory(
+                start: state.start, end: state.end, paginationToken: state.token)
             guard case .array(let entries)? = page["notificationHistory"] else {
-                throw FetchError.badResponse(request: "Get Notification History", reason: "no notificationHistory array")
+                throw FetchError.badResponse(
+                    request: "Get Notification History", reason: "no notificationHistory array")
             }
             for entry in entries {
                 if let customer = Self.originalTransactionId(inHistoryEntry: entry) { customers.insert(customer) }
             }
             state.page += 1
-            if try writer.write(page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000), to: folder + "/page-\(String(format: "%05d", state.page)).json") {
+            if try writer.write(
+                page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000),
+                to: folder + "/page-\(String(format: "%05d", state.page)).json")
+            {
                 written += 1
             }
             progress("notification history: page \(state.page) of \(Self.stamp(state.start))…\(Self.stamp(state.end))")
@@ -81,7 +89,8 @@ struct NotificationHistoryFetch: Sendable {
             if hasMore {
                 guard let token = page["paginationToken"]?.stringValue, !token.isEmpty else {
                     throw FetchError.badResponse(
-                        request: "Get Notification History", reason: "hasMore is true but no paginationToken says where")
+                        request: "Get Notification History", reason: "hasMore is true but no paginationToken says where"
+                    )
                 }
                 if token == state.token {
                     throw FetchError.endlessPagination(
@@ -103,10 +112,13 @@ struct NotificationHistoryFetch: Sendable {
             let doneUntil = (try cursors.value(Self.doneUntilCursor)).flatMap { Int64($0) }
             let horizon = now - HistoryCoverage.appleRetentionMs + 120_000
             let reaches = doneUntil.map { state.start <= $0 } ?? (state.start <= horizon)
-            if reaches && state.end > (doneUntil ?? Int64.min) { try cursors.set(Self.doneUntilCursor, String(state.end)) }
+            if reaches && state.end > (doneUntil ?? Int64.min) {
+                try cursors.set(Self.doneUntilCursor, String(state.end))
+            }
             // Every finished window, for `status` to show what was fetched and where the gaps are. A store from
             // before this record starts it from its mark.
-            var coverage = try cursors.value(HistoryCoverage.cursorName).flatMap(HistoryCoverage.init(text:))
+            var coverage =
+                try cursors.value(HistoryCoverage.cursorName).flatMap(HistoryCoverage.init(text:))
                 ?? HistoryCoverage(spans: doneUntil.map { [min(horizon, $0)..<$0] } ?? [])
             coverage.add(state.start..<state.end)
             try cursors.set(HistoryCoverage.cursorName, coverage.text)
@@ -119,7 +131,8 @@ struct NotificationHistoryFetch: Sendable {
     /// verifying: it only chooses whom to ask about; what Apple answers is verified when it is ingested.
     static func originalTransactionId(inHistoryEntry entry: JSONValue) -> String? {
         guard let payload = entry.objectValue?["signedPayload"]?.stringValue.flatMap(unverifiedPayload),
-            let transaction = payload["data"]?.objectValue?["signedTransactionInfo"]?.stringValue.flatMap(unverifiedPayload)
+            let transaction = payload["data"]?.objectValue?["signedTransactionInfo"]?.stringValue.flatMap(
+                unverifiedPayload)
         else { return nil }
         return transaction["originalTransactionId"]?.stringValue
     }
@@ -150,7 +163,8 @@ struct NotificationHistoryFetch: Sendable {
 
         var text: String {
             var pairs: [(String, JSONValue)] = [
-                ("start", .number(JSONNumber(start))), ("end", .number(JSONNumber(end))), ("page", .number(JSONNumber(Int64(page)))),
+                ("start", .number(JSONNumber(start))), ("end", .number(JSONNumber(end))),
+                ("page", .number(JSONNumber(Int64(page)))),
             ]
             if let token { pairs.append(("token", .string(token))) }
             return String(decoding: JSONValue.object(JSONObject(pairs)).canonicalJSON(), as: UTF8.self)

@@ -43,11 +43,14 @@ struct RefundHistoryFetch: Sendable {
             asked += 1
             let page = try await api.refundHistory(transactionId: transactionId, revision: revision)
             guard case .array(let signed)? = page["signedTransactions"] else {
-                throw FetchError.badResponse(request: "Get Refund History for \(transactionId)", reason: "no signedTransactions array")
+                throw FetchError.badResponse(
+                    request: "Get Refund History for \(transactionId)", reason: "no signedTransactions array")
             }
             if !signed.isEmpty {
                 let name = "refund-history/\(ArchivePageWriter.safeName(transactionId))/\(Self.contentName(page)).json"
-                if try writer.write(page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000), to: name) { written += 1 }
+                if try writer.write(page, receivedAt: Int64(Date().timeIntervalSince1970 * 1000), to: name) {
+                    written += 1
+                }
             }
             let next = page["revision"]?.stringValue
             if let next, next != revision {
@@ -62,7 +65,8 @@ struct RefundHistoryFetch: Sendable {
             }
             if asked >= limits.pagesPerCustomer {
                 throw FetchError.endlessPagination(
-                    request: request, reason: "more than \(limits.pagesPerCustomer) pages for one customer (FetchLimits)")
+                    request: request,
+                    reason: "more than \(limits.pagesPerCustomer) pages for one customer (FetchLimits)")
             }
         }
     }

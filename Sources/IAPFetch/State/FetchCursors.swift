@@ -58,7 +58,9 @@ struct FetchCursors: Sendable {
     /// How many customers Apple said it does not know (refund history 404, 4040010), for `status`.
     func unknownCustomerCount() throws -> Int {
         try store.read { connection in
-            Int(try connection.integer("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'") ?? 0)
+            Int(
+                try connection.integer("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'")
+                    ?? 0)
         }
     }
 }

@@ -41,7 +41,8 @@ public enum Base64Decoding {
         for position in 0..<4 {
             for character in 0..<256 {
                 let value = values[character]
-                tables[position * 256 + character] = value == invalid
+                tables[position * 256 + character] =
+                    value == invalid
                     ? invalidGroup : UInt32(value) << UInt32(18 - 6 * position)
             }
         }

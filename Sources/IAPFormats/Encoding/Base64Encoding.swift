@@ -34,7 +34,8 @@ public enum Base64Encoding {
                     var out = 0
                     var index = 0
                     for _ in 0..<fullGroups {
-                        let value = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                        let value =
+                            UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
                         output[out] = table[Int(value >> 18 & 0x3F)]
                         output[out + 1] = table[Int(value >> 12 & 0x3F)]
                         output[out + 2] = table[Int(value >> 6 & 0x3F)]

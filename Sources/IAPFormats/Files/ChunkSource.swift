@@ -58,7 +58,8 @@ final class ChunkSource {
         } else if inputFile.isNamedGzip && inputCount > 0 {
             pendingFailure = FormatFailure(
                 reason: .badGzip,
-                message: "The file is named .gz but does not start with the gzip signature (1f 8b); it is not gzip data."
+                message:
+                    "The file is named .gz but does not start with the gzip signature (1f 8b); it is not gzip data."
             )
         } else {
             firstPlainChunkPending = true
@@ -74,7 +75,8 @@ final class ChunkSource {
 
     private func startInflating(chunkSize: Int) {
         guard let state = iaplens_gunzip_new() else {
-            pendingFailure = FormatFailure(reason: .badGzip, message: "There was no memory to start decompressing the file.")
+            pendingFailure = FormatFailure(
+                reason: .badGzip, message: "There was no memory to start decompressing the file.")
             return
         }
         iaplens_gunzip_set_input(state, input.baseAddress, UInt32(inputCount))
@@ -135,7 +137,8 @@ final class ChunkSource {
                 if let failure = refillInput(stream) { return deliver(output, stream, thenFail: failure) }
             }
             if iaplens_gunzip_avail_in(stream) == 0 && atEndOfFile {
-                let truncated = atMemberBoundary
+                let truncated =
+                    atMemberBoundary
                     ? nil
                     : FormatFailure(reason: .badGzip, message: "The gzip data ends early: the file is truncated.")
                 return deliver(output, stream, thenFail: truncated, thenEnd: true)
@@ -146,10 +149,12 @@ final class ChunkSource {
             if iaplens_gunzip_avail_in(stream) != availableBefore { atMemberBoundary = false }
             let memberEnded = iaplens_gunzip_member_finished(stream) != 0
             // A call that neither read nor wrote nor ended a member would repeat forever: the data is damaged.
-            let stalled = !memberEnded && iaplens_gunzip_avail_in(stream) == availableBefore
+            let stalled =
+                !memberEnded && iaplens_gunzip_avail_in(stream) == availableBefore
                 && iaplens_gunzip_avail_out(stream) == roomBefore
             if status < 0 || stalled {
-                let failure = FormatFailure(reason: .badGzip, message: "The gzip data is corrupt (\(Self.describe(status))).")
+                let failure = FormatFailure(
+                    reason: .badGzip, message: "The gzip data is corrupt (\(Self.describe(status))).")
                 return deliver(output, stream, thenFail: failure)
             }
             if memberEnded {

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Cuts decompressed chunks into documents (lines, or the whole content), independent of where chunks end.
@@ -54,7 +54,9 @@ struct DocumentSplitter {
             let length = base.distance(to: UnsafeRawPointer(found))
             let end = position + length
             position = end + 1
-            if let result = completeLine(UnsafeRawBufferPointer(rebasing: chunk[(end - length)..<end])) { return result }
+            if let result = completeLine(UnsafeRawBufferPointer(rebasing: chunk[(end - length)..<end])) {
+                return result
+            }
         }
         return nil
     }

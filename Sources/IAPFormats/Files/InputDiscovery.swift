@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Expands the files and folders given to the CLI into the input files to read.
@@ -31,7 +31,9 @@ public enum InputDiscovery {
         var walker = Walker()
         for folder in leavingOut {
             var info = stat()
-            if stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { walker.leavingOut[FileIdentity(info)] = folder }
+            if stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                walker.leavingOut[FileIdentity(info)] = folder
+            }
         }
         let given = try paths.map { path throws(InputDiscoveryError) in (path, try fileOrFolder(path)) }
         // A folder given as an input is read, even one of `leavingOut`: only one reached inside another is left out.

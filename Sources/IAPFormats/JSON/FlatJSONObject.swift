@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A JSON object read in one pass without building a tree: its members stay byte ranges of the document until a
@@ -44,7 +44,9 @@ public struct FlatJSONObject: Sendable {
 
     /// Reads `bytes` when they are one flat object followed by nothing but whitespace; nil otherwise (see the type).
     /// - Parameter maxStringBytes: strings longer than this are left to the tree parser, which rejects them.
-    public static func parse(_ bytes: [UInt8], maxStringBytes: Int = JSONParser.defaultMaxStringBytes) -> FlatJSONObject? {
+    public static func parse(_ bytes: [UInt8], maxStringBytes: Int = JSONParser.defaultMaxStringBytes)
+        -> FlatJSONObject?
+    {
         bytes.withUnsafeBytes { raw -> FlatJSONObject? in
             var reader = FlatReader(bytes: raw, maxStringBytes: maxStringBytes)
             reader.skipWhitespace()
@@ -72,7 +74,8 @@ public struct FlatJSONObject: Sendable {
 
     private func position(ofUTF8 wanted: UnsafeBufferPointer<UInt8>, from hint: Int) -> Int? {
         let length = wanted.count
-        let bits = length == 0 ? Self.emptyKeyBits : Self.keyBits(length: length, first: wanted[0], last: wanted[length - 1])
+        let bits =
+            length == 0 ? Self.emptyKeyBits : Self.keyBits(length: length, first: wanted[0], last: wanted[length - 1])
         guard keyFilter & bits == bits else { return nil }
         return bytes.withUnsafeBufferPointer { all -> Int? in
             let count = members.count
@@ -95,7 +98,8 @@ public struct FlatJSONObject: Sendable {
     /// The filter bits of a key of `length` bytes (at least one) that begins with `first` and ends with `last`.
     @inline(__always)
     static func keyBits(length: Int, first: UInt8, last: UInt8) -> UInt64 {
-        let mixed = (UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)) &* 0x9E37_79B9_7F4A_7C15
+        let mixed =
+            (UInt64(truncatingIfNeeded: length) << 16 | UInt64(first) << 8 | UInt64(last)) &* 0x9E37_79B9_7F4A_7C15
         return 1 << (mixed >> 58) | 1 << ((mixed >> 52) & 63)
     }
 
@@ -202,9 +206,11 @@ private struct FlatReader {
         while true {
             skipWhitespace()
             guard take(UInt8(ascii: "\"")), let key = plainString() else { return nil }
-            let bits = key.isEmpty
+            let bits =
+                key.isEmpty
                 ? FlatJSONObject.emptyKeyBits
-                : FlatJSONObject.keyBits(length: key.count, first: bytes[key.lowerBound], last: bytes[key.upperBound - 1])
+                : FlatJSONObject.keyBits(
+                    length: key.count, first: bytes[key.lowerBound], last: bytes[key.upperBound - 1])
             // Only a key whose bits are all set already can be a duplicate.
             if keyFilter & bits == bits, isDuplicate(key, in: members) { return nil }
             keyFilter |= bits
@@ -241,9 +247,10 @@ private struct FlatReader {
             default:
                 return nil
             }
-            members.append(FlatJSONObject.Member(
-                keyStart: key.lowerBound, keyEnd: key.upperBound, valueStart: range.lowerBound,
-                valueEnd: range.upperBound, kind: kind, child: child))
+            members.append(
+                FlatJSONObject.Member(
+                    keyStart: key.lowerBound, keyEnd: key.upperBound, valueStart: range.lowerBound,
+                    valueEnd: range.upperBound, kind: kind, child: child))
             skipWhitespace()
             if take(UInt8(ascii: ",")) { continue }
             guard take(UInt8(ascii: "}")) else { return nil }

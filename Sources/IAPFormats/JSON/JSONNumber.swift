@@ -24,7 +24,8 @@ public struct JSONNumber: Sendable, Equatable, Hashable, CustomStringConvertible
     /// `1.0` and `1e3` give `nil` on purpose: Apple sends ids, prices and timestamps as plain integers, and a
     /// fractional spelling there is a sign of a damaged or hand-edited document that callers should notice.
     public var int64: Int64? {
-        for byte in text.utf8 where byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+        for byte in text.utf8 where byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        {
             return nil
         }
         return Int64(text)

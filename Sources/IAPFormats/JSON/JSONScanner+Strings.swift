@@ -76,21 +76,30 @@ extension JSONScanner {
             // No value Apple sends holds U+0000, and neither store keeps it as written (PostgreSQL text cannot): a
             // document with one is refused here, never stored rewritten.
             if unit == 0 {
-                throw failure("the escape \\u0000 puts a NUL character in a string, which no App Store value holds", at: escapeStart)
+                throw failure(
+                    "the escape \\u0000 puts a NUL character in a string, which no App Store value holds",
+                    at: escapeStart)
             }
             var scalarValue = UInt32(unit)
             if unit >= 0xDC00 && unit <= 0xDFFF {
-                throw failure("the escape \\u\(hex4(unit)) is a low surrogate without a preceding high surrogate", at: escapeStart)
+                throw failure(
+                    "the escape \\u\(hex4(unit)) is a low surrogate without a preceding high surrogate", at: escapeStart
+                )
             }
             if unit >= 0xD800 && unit <= 0xDBFF {
-                guard index + 1 < bytes.count, bytes[index] == Byte.backslash, bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw failure("the escape \\u\(hex4(unit)) is a high surrogate not followed by a low surrogate", at: escapeStart)
+                guard index + 1 < bytes.count, bytes[index] == Byte.backslash, bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw failure(
+                        "the escape \\u\(hex4(unit)) is a high surrogate not followed by a low surrogate",
+                        at: escapeStart)
                 }
                 let lowStart = index
                 index += 2
                 let low = try readHex4(escapeStart: lowStart)
                 guard low >= 0xDC00 && low <= 0xDFFF else {
-                    throw failure("the escape \\u\(hex4(unit)) is a high surrogate not followed by a low surrogate", at: escapeStart)
+                    throw failure(
+                        "the escape \\u\(hex4(unit)) is a high surrogate not followed by a low surrogate",
+                        at: escapeStart)
                 }
                 scalarValue = 0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00)
             }
@@ -163,7 +172,9 @@ extension JSONScanner {
     }
 
     private func invalidUTF8(at position: Int) -> JSONParseError {
-        failure("the text is not valid UTF-8 (\(describeByte(at: position)) cannot start or continue a character here)", at: position)
+        failure(
+            "the text is not valid UTF-8 (\(describeByte(at: position)) cannot start or continue a character here)",
+            at: position)
     }
 
     private func checkStringLength(start: Int, end: Int) throws(JSONParseError) {
@@ -177,7 +188,8 @@ extension JSONScanner {
     }
 
     private func describeEscapeLetter(_ letter: UInt8) -> String {
-        letter >= 0x21 && letter < 0x7F ? String(Character(Unicode.Scalar(letter))) : "(byte 0x\(String(letter, radix: 16)))"
+        letter >= 0x21 && letter < 0x7F
+            ? String(Character(Unicode.Scalar(letter))) : "(byte 0x\(String(letter, radix: 16)))"
     }
 
     private func hex4(_ unit: UInt16) -> String {

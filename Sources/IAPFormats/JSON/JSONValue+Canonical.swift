@@ -33,7 +33,8 @@ enum CanonicalWriter {
         case .object(let object):
             output.append(Byte.openBrace)
             // Byte order, not Swift's String ordering (which compares Unicode-normalised text).
-            let order = object.count < 2
+            let order =
+                object.count < 2
                 ? Array(object.keys.indices)
                 : object.keys.indices.sorted { object.keys[$0].utf8.lexicographicallyPrecedes(object.keys[$1].utf8) }
             for (position, memberIndex) in order.enumerated() {

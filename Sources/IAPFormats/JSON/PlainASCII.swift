@@ -9,7 +9,9 @@ enum PlainASCII {
     /// there one at a time (fewer than eight may be left). `vectors: false` skips the AVX2 step, as a CPU without it
     /// does, so the tests can hold one path to the other.
     @inline(__always)
-    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, vectors: Bool = FastPath.vectorText.isEnabled) -> Int {
+    static func end(of bytes: UnsafeRawBufferPointer, from start: Int, vectors: Bool = FastPath.vectorText.isEnabled)
+        -> Int
+    {
         var index = start
         guard let base = bytes.baseAddress else { return index }
         if vectors { index = iaplens_plain_ascii_end(base.assumingMemoryBound(to: UInt8.self), bytes.count, start) }
@@ -38,7 +40,8 @@ enum PlainASCII {
             let backslash = word ^ backslashes
             // A byte is zero in `quote`/`backslash` where the word had that character; a byte below 0x20 sets
             // the high bit of `word - 0x20…`; and non-ASCII bytes have their own high bit set.
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+            let special =
+                ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
                 | ((word &- ones &* 0x20) & ~word) | word
             if special & highs != 0 { return index }
             index += 8

@@ -20,12 +20,15 @@ public struct CSVTable: Sendable {
         do {
             bytes = try readWholeFile(path)
         } catch {
-            throw ReferenceFileError(file: path, problems: [.init(line: 0, message: "the file cannot be read: \(error.reason).")])
+            throw ReferenceFileError(
+                file: path, problems: [.init(line: 0, message: "the file cannot be read: \(error.reason).")])
         }
         return try parse(bytes, file: path, keepSpaces: keepSpaces)
     }
 
-    public static func parse(_ input: [UInt8], file: String, keepSpaces: Bool = false) throws(ReferenceFileError) -> CSVTable {
+    public static func parse(_ input: [UInt8], file: String, keepSpaces: Bool = false) throws(ReferenceFileError)
+        -> CSVTable
+    {
         var bytes = input[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let collector = Collector()
@@ -56,10 +59,13 @@ public struct CSVTable: Sendable {
         return CSVTable(records: collector.records)
     }
 
-    private static func syntaxError(_ parser: UnsafeMutablePointer<csv_parser>, file: String, line: Int) -> ReferenceFileError {
+    private static func syntaxError(_ parser: UnsafeMutablePointer<csv_parser>, file: String, line: Int)
+        -> ReferenceFileError
+    {
         let reason = csv_strerror(csv_error(parser)).map { String(cString: $0) } ?? "unknown error"
         let hint = "check the quoting: a field with a comma or quote must be in double quotes, inner quotes doubled"
-        return ReferenceFileError(file: file, problems: [.init(line: line, message: "the CSV cannot be read (\(reason)); \(hint).")])
+        return ReferenceFileError(
+            file: file, problems: [.init(line: line, message: "the CSV cannot be read (\(reason)); \(hint).")])
     }
 
     private static func readWholeFile(_ path: String) throws(FileAccessError) -> [UInt8] {

@@ -12,11 +12,13 @@ public struct ConsumptionFactsRow: Sendable, Equatable {
 
     /// Apple's delivery statuses (Send Consumption Information, V2).
     public static let deliveryStatuses = [
-        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE", "UNDELIVERED_OTHER",
+        "DELIVERED", "UNDELIVERED_QUALITY_ISSUE", "UNDELIVERED_WRONG_ITEM", "UNDELIVERED_SERVER_OUTAGE",
+        "UNDELIVERED_OTHER",
     ]
 
     public init(
-        line: Int, transactionId: String, customerConsented: Bool, deliveryStatus: String, consumptionPercentage: Int64?,
+        line: Int, transactionId: String, customerConsented: Bool, deliveryStatus: String,
+        consumptionPercentage: Int64?,
         sampleContentProvided: Bool
     ) {
         self.line = line
@@ -36,7 +38,10 @@ extension ReferenceFiles {
     public static func readConsumptionFacts(at path: String) throws(ReferenceFileError) -> [ConsumptionFactsRow] {
         let table = try CSVTable.read(path: path)
         let columns = try resolveColumns(
-            ["transaction_id", "customer_consented", "delivery_status", "consumption_percentage", "sample_content_provided"],
+            [
+                "transaction_id", "customer_consented", "delivery_status", "consumption_percentage",
+                "sample_content_provided",
+            ],
             table: table, file: path)
         var rows: [ConsumptionFactsRow] = []
         var problems: [ReferenceFileError.Problem] = []
@@ -54,22 +59,28 @@ extension ReferenceFiles {
             let consented = flag(values[1])
             if consented == nil { rowProblems.append("customer_consented \"\(values[1])\" is not true or false") }
             if !ConsumptionFactsRow.deliveryStatuses.contains(values[2]) {
-                rowProblems.append("delivery_status \"\(values[2])\" is not one of \(ConsumptionFactsRow.deliveryStatuses.joined(separator: ", "))")
+                rowProblems.append(
+                    "delivery_status \"\(values[2])\" is not one of \(ConsumptionFactsRow.deliveryStatuses.joined(separator: ", "))"
+                )
             }
             var percentage: Int64?
             if !values[3].isEmpty {
                 if let number = Int64(values[3]), (0...100_000).contains(number) {
                     percentage = number
                 } else {
-                    rowProblems.append("consumption_percentage \"\(values[3])\" is not a whole number of milli-percent from 0 to 100000")
+                    rowProblems.append(
+                        "consumption_percentage \"\(values[3])\" is not a whole number of milli-percent from 0 to 100000"
+                    )
                 }
             }
             let sample = flag(values[4])
             if sample == nil { rowProblems.append("sample_content_provided \"\(values[4])\" is not true or false") }
             if rowProblems.isEmpty, let consented, let sample {
-                rows.append(ConsumptionFactsRow(
-                    line: record.line, transactionId: values[0], customerConsented: consented, deliveryStatus: values[2],
-                    consumptionPercentage: percentage, sampleContentProvided: sample))
+                rows.append(
+                    ConsumptionFactsRow(
+                        line: record.line, transactionId: values[0], customerConsented: consented,
+                        deliveryStatus: values[2],
+                        consumptionPercentage: percentage, sampleContentProvided: sample))
             } else {
                 problems.append(.init(line: record.line, message: sentence(rowProblems)))
             }

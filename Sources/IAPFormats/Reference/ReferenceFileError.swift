@@ -53,6 +53,8 @@ public struct ReferenceFileError: Error, Sendable, Equatable, CustomStringConver
 
     /// `"products.csv line 7: …"`; a problem of the whole file (line 0) names the file alone.
     private static func located(in file: String) -> (Problem) -> String {
-        { problem in problem.line > 0 ? "\(file) line \(problem.line): \(problem.message)" : "\(file): \(problem.message)" }
+        { problem in
+            problem.line > 0 ? "\(file) line \(problem.line): \(problem.message)" : "\(file): \(problem.message)"
+        }
     }
 }

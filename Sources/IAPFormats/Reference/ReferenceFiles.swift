@@ -33,7 +33,10 @@ public enum ReferenceFiles {
             let price = parsePrice(values[3])
             if case .failure(let problem) = price { rowProblems.append(problem.text) }
             if rowProblems.isEmpty, case .success(let priceMilli) = price {
-                rows.append(ProductCatalogRow(line: record.line, productId: values[0], type: values[1], currency: values[2], priceMilli: priceMilli))
+                rows.append(
+                    ProductCatalogRow(
+                        line: record.line, productId: values[0], type: values[1], currency: values[2],
+                        priceMilli: priceMilli))
             } else {
                 problems.append(.init(line: record.line, message: sentence(rowProblems)))
             }
@@ -84,7 +87,8 @@ public enum ReferenceFiles {
     /// - Throws: ``ReferenceFileError`` listing every bad row with its line (up to 20): nothing of the file is used.
     public static func readReviews(at path: String, now: Int64) throws(ReferenceFileError) -> [AccountReviewRow] {
         let table = try CSVTable.read(path: path, keepSpaces: true)
-        let columns = try resolveColumns(["account_id", "decision", "reviewed_at", "reviewer", "note"], table: table, file: path)
+        let columns = try resolveColumns(
+            ["account_id", "decision", "reviewed_at", "reviewer", "note"], table: table, file: path)
         var rows: [AccountReviewRow] = []
         var problems: [ReferenceFileError.Problem] = []
         for record in table.records.dropFirst() where !isBlank(record) {
@@ -100,14 +104,16 @@ public enum ReferenceFiles {
             }
             let time = ISO8601Millis.parse(timeText)
             if time == nil {
-                rowProblems.append("reviewed_at \"\(timeText.prefix(40))\" is not an ISO 8601 UTC time, e.g. 2026-10-03T12:00:00Z")
+                rowProblems.append(
+                    "reviewed_at \"\(timeText.prefix(40))\" is not an ISO 8601 UTC time, e.g. 2026-10-03T12:00:00Z")
             } else if let time, time > now {
                 rowProblems.append("reviewed_at \(timeText) is in the future: a decision is recorded once it is made")
             }
             if rowProblems.isEmpty, let decision, let time {
-                rows.append(AccountReviewRow(
-                    line: record.line, accountId: account, decision: decision, reviewedAt: time,
-                    reviewer: value(record, columns[3]), note: value(record, columns[4])))
+                rows.append(
+                    AccountReviewRow(
+                        line: record.line, accountId: account, decision: decision, reviewedAt: time,
+                        reviewer: value(record, columns[3]), note: value(record, columns[4])))
             } else {
                 problems.append(.init(line: record.line, message: sentence(rowProblems)))
             }
@@ -118,7 +124,8 @@ public enum ReferenceFiles {
 
     // MARK: - Helpers
 
-    static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int] {
+    static func resolveColumns(_ required: [String], table: CSVTable, file: String) throws(ReferenceFileError) -> [Int]
+    {
         guard let header = table.records.first else {
             let message = "the file is empty; the first line must be the header \(required.joined(separator: ","))."
             throw ReferenceFileError(file: file, problems: [.init(line: 1, message: message)])
@@ -127,7 +134,8 @@ public enum ReferenceFiles {
         let positions = required.map { names.firstIndex(of: $0) }
         let missing = zip(required, positions).filter { $0.1 == nil }.map(\.0)
         guard missing.isEmpty else {
-            let message = "the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
+            let message =
+                "the header lacks the column\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); "
                 + "it must name \(required.joined(separator: ",")) (any order, extra columns allowed)."
             throw ReferenceFileError(file: file, problems: [.init(line: header.line, message: message)])
         }
@@ -144,7 +152,8 @@ public enum ReferenceFiles {
 
     private static func trimmed(_ text: String) -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
         return String(text[first...last])
@@ -167,7 +176,8 @@ public enum ReferenceFiles {
             guard let value = Int64(text), AppStoreBounds.priceMilli.contains(value) else {
                 return .failure(
                     PriceProblem(
-                        text: "price_milli \"\(text)\" is above \(AppStoreBounds.priceMilli.upperBound), more than any App Store "
+                        text:
+                            "price_milli \"\(text)\" is above \(AppStoreBounds.priceMilli.upperBound), more than any App Store "
                             + "price (milliunits: 1990 is 1.99)"))
             }
             return .success(value)
@@ -186,8 +196,8 @@ public enum ReferenceFiles {
         let whole = bytes[..<dot]
         let fraction = bytes[(dot + 1)...]
         guard !whole.isEmpty, whole.count <= 15, fraction.count <= 3, whole.allSatisfy({ $0 &- Byte.zero < 10 }),
-              fraction.allSatisfy({ $0 &- Byte.zero < 10 }),
-              let units = Int64(String(decoding: whole, as: UTF8.self))
+            fraction.allSatisfy({ $0 &- Byte.zero < 10 }),
+            let units = Int64(String(decoding: whole, as: UTF8.self))
         else { return nil }
         var milli: Int64 = 0
         for position in 0..<3 {

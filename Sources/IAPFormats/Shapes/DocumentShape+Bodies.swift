@@ -23,7 +23,8 @@ extension DocumentShape {
         }
         if let transactions = object["signedTransactions"] {
             guard let items = transactions.arrayValue else {
-                throw badField(path + "signedTransactions", "is \(transactions.typeDescription); expected an array of JWS strings")
+                throw badField(
+                    path + "signedTransactions", "is \(transactions.typeDescription); expected an array of JWS strings")
             }
             let entries = items.enumerated().map { transactionEntry($1, number: $0 + 1) }
             if let status = object["status"] {
@@ -31,9 +32,12 @@ extension DocumentShape {
                 // Apple may add others: an unknown integer is kept as sent, as Apple's libraries keep it.
                 guard let code = status.int64Value, Int32(exactly: code) != nil else {
                     let shown = status.numberValue?.text ?? status.typeDescription
-                    throw badField(path + "status", "is \(shown); expected an integer status such as 0 (valid order) or 1 (invalid order)")
+                    throw badField(
+                        path + "status",
+                        "is \(shown); expected an integer status such as 0 (valid order) or 1 (invalid order)")
                 }
-                return .orderLookup(orderId: try orderId(object["orderId"], path: path), status: Int(code), entries: entries)
+                return .orderLookup(
+                    orderId: try orderId(object["orderId"], path: path), status: Int(code), entries: entries)
             }
             // Get Transaction History pages say which app and environment they are about; refund pages do not.
             if object["bundleId"] != nil || object["appAppleId"] != nil || object["environment"] != nil {
@@ -52,9 +56,12 @@ extension DocumentShape {
         throw unknownShape(keys: object.keys)
     }
 
-    private static func v1Notification(_ object: JSONObject, type: JSONValue, path: String) throws(FormatFailure) -> DocumentBody {
+    private static func v1Notification(_ object: JSONObject, type: JSONValue, path: String) throws(FormatFailure)
+        -> DocumentBody
+    {
         guard type.stringValue != nil else {
-            throw badField(path + "notification_type", "is \(type.typeDescription); expected a string such as \"DID_RENEW\"")
+            throw badField(
+                path + "notification_type", "is \(type.typeDescription); expected a string such as \"DID_RENEW\"")
         }
         if let receipt = object["unified_receipt"] {
             guard receipt.objectValue != nil else {
@@ -84,7 +91,8 @@ extension DocumentShape {
             return .malformed("entry \(number) of notificationHistory has no signedPayload")
         }
         guard let jws = payload.stringValue else {
-            return .malformed("signedPayload of entry \(number) of notificationHistory is \(payload.typeDescription), not a string")
+            return .malformed(
+                "signedPayload of entry \(number) of notificationHistory is \(payload.typeDescription), not a string")
         }
         return .jws(jws)
     }
@@ -106,7 +114,9 @@ extension DocumentShape {
         }
     }
 
-    private static func optionalString(_ object: JSONObject, _ key: String, path: String) throws(FormatFailure) -> String? {
+    private static func optionalString(_ object: JSONObject, _ key: String, path: String) throws(FormatFailure)
+        -> String?
+    {
         switch object[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text

@@ -21,10 +21,12 @@ public enum DocumentShape {
         } catch {
             var message = "The document is not valid JSON: \(error.description)."
             if UTF16Detection.looksLikeUTF16(bytes) {
-                message += " The line looks like UTF-16 text (a UTF-16 byte-order mark, or NUL bytes between"
+                message +=
+                    " The line looks like UTF-16 text (a UTF-16 byte-order mark, or NUL bytes between"
                     + " characters): documents are UTF-8; convert the file, e.g. with iconv -f UTF-16 -t UTF-8."
             } else if isOpeningBracketAlone(bytes) {
-                message += " A line holding only \"\(bytes.contains(UInt8(ascii: "[")) ? "[" : "{")\""
+                message +=
+                    " A line holding only \"\(bytes.contains(UInt8(ascii: "[")) ? "[" : "{")\""
                     + " starts a document written across lines (pretty-printed): a .jsonl or .ndjson file holds one"
                     + " document per line, so write each on one line, or name a file that holds one document .json."
             }
@@ -43,10 +45,13 @@ public enum DocumentShape {
     public static func recognise(_ value: JSONValue) -> Result<RecognisedDocument, FormatFailure> {
         guard let object = value.objectValue else {
             // An export of several documents as one JSON array is common; say how to make it one document per line.
-            let listHint = value.arrayValue?.contains { $0.objectValue != nil } == true
+            let listHint =
+                value.arrayValue?.contains { $0.objectValue != nil } == true
                 ? " If the array lists documents, write one per line in a .jsonl file instead (e.g. `jq -c '.[]' FILE.json > FILE.jsonl`)."
                 : ""
-            return .failure(unknownShape("The document is \(value.typeDescription), not a JSON object; \(acceptedShapes).\(listHint)"))
+            return .failure(
+                unknownShape(
+                    "The document is \(value.typeDescription), not a JSON object; \(acceptedShapes).\(listHint)"))
         }
         do throws(FormatFailure) {
             guard isEnvelope(object) else {
@@ -54,10 +59,13 @@ public enum DocumentShape {
             }
             let receivedAt = try receivedAtValue(object["receivedAt"])
             guard let body = object["body"]?.objectValue else {
-                throw badField("body", "is \(object["body"]?.typeDescription ?? "missing"); expected the document object")
+                throw badField(
+                    "body", "is \(object["body"]?.typeDescription ?? "missing"); expected the document object")
             }
             if isEnvelope(body) {
-                throw unknownShape("The document is an envelope inside an envelope ({\"receivedAt\", \"body\"} nested); only one level is accepted.")
+                throw unknownShape(
+                    "The document is an envelope inside an envelope ({\"receivedAt\", \"body\"} nested); only one level is accepted."
+                )
             }
             let recognised = try recogniseBody(body, path: "body.")
             // The shape first, then the time's range: a broken body is named before an odd time.
@@ -75,7 +83,10 @@ public enum DocumentShape {
     /// an App Store time).
     private static func boundedReceivedAt(_ millis: Int64) throws(FormatFailure) -> Int64 {
         guard AppStoreBounds.date.contains(millis) else {
-            throw badField("receivedAt", "is \(ISO8601Millis.format(millis)), not a time an archive received App Store documents (\(AppStoreBounds.dateText))")
+            throw badField(
+                "receivedAt",
+                "is \(ISO8601Millis.format(millis)), not a time an archive received App Store documents (\(AppStoreBounds.dateText))"
+            )
         }
         return millis
     }
@@ -84,7 +95,8 @@ public enum DocumentShape {
         switch value {
         case .number(let number)?:
             guard let millis = number.int64 ?? wholeMillis(number.text) else {
-                throw badField("receivedAt", "is \(number.text); expected milliseconds since 1970 or an ISO 8601 timestamp")
+                throw badField(
+                    "receivedAt", "is \(number.text); expected milliseconds since 1970 or an ISO 8601 timestamp")
             }
             return millis
         case .string(let text)?:
@@ -98,7 +110,8 @@ public enum DocumentShape {
             }
             return millis
         default:
-            throw badField("receivedAt", "is \(value?.typeDescription ?? "missing"); expected milliseconds or an ISO 8601 string")
+            throw badField(
+                "receivedAt", "is \(value?.typeDescription ?? "missing"); expected milliseconds or an ISO 8601 string")
         }
     }
 
@@ -107,7 +120,8 @@ public enum DocumentShape {
     /// Only the plain `digits.digits` spelling: an exponent or a sign is refused, as for Apple's own fields.
     private static func wholeMillis(_ text: String) -> Int64? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[1].isEmpty, parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        guard parts.count == 2, !parts[1].isEmpty,
+            parts[1].utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
         else { return nil }
         return Int64(parts[0]).flatMap { $0 >= 0 && parts[0].first != "-" ? $0 : nil }
     }

@@ -10,16 +10,16 @@ public enum ISO8601Millis {
     public static func parse(_ text: String) -> Int64? {
         var scanner = ByteCursor(Array(text.utf8))
         guard let year = scanner.digits(4), scanner.take(Byte.minus),
-              let month = scanner.digits(2), scanner.take(Byte.minus),
-              let day = scanner.digits(2),
-              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
+            let month = scanner.digits(2), scanner.take(Byte.minus),
+            let day = scanner.digits(2),
+            (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(year: year, month: month)
         else { return nil }
         let days = CivilCalendar.daysFromCivil(year: year, month: month, day: day)
         if scanner.isAtEnd { return days * CivilCalendar.millisecondsPerDay }
         guard scanner.take(UInt8(ascii: "T")) || scanner.take(UInt8(ascii: "t")) || scanner.take(UInt8(ascii: " ")),
-              let hour = scanner.digits(2), scanner.take(Byte.colon),
-              let minute = scanner.digits(2),
-              hour < 24, minute < 60
+            let hour = scanner.digits(2), scanner.take(Byte.colon),
+            let minute = scanner.digits(2),
+            hour < 24, minute < 60
         else { return nil }
         var second: Int64 = 0
         var millis: Int64 = 0
@@ -80,7 +80,9 @@ public enum ISO8601Millis {
         let (year, month, day) = CivilCalendar.civilFromDays(days)
         var text = year < 0 ? "-" + padded(-year, 4) : padded(year, 4)
         text += "-" + padded(month, 2) + "-" + padded(day, 2)
-        text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay % 3600 / 60, 2) + ":" + padded(secondOfDay % 60, 2) + "Z"
+        text +=
+            "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay % 3600 / 60, 2) + ":"
+            + padded(secondOfDay % 60, 2) + "Z"
         return text
     }
 

@@ -15,7 +15,9 @@ public enum ParallelMap {
         }
     }
 
-    public static func map<Input: Sendable, Output: Sendable>(_ items: [Input], _ transform: @Sendable (Input) -> Output) -> [Output] {
+    public static func map<Input: Sendable, Output: Sendable>(
+        _ items: [Input], _ transform: @Sendable (Input) -> Output
+    ) -> [Output] {
         if items.count < 2 { return items.map(transform) }
         let results = ResultSlots<Output>(count: items.count)
         DispatchQueue.concurrentPerform(iterations: items.count) { index in

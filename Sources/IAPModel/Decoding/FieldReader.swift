@@ -72,7 +72,8 @@ public struct FieldReader: Sendable {
     /// Creates a reader over a JSON value that must be an object.
     public init(value: JSONValue, path: String) throws(ModelDecodingError) {
         guard case .object(let object) = value else {
-            throw ModelDecodingError(keyPath: path.isEmpty ? "(document)" : path, problem: "is \(value.typeName), expected an object")
+            throw ModelDecodingError(
+                keyPath: path.isEmpty ? "(document)" : path, problem: "is \(value.typeName), expected an object")
         }
         self.init(object, path: path)
     }
@@ -150,8 +151,11 @@ public struct FieldReader: Sendable {
         guard let value = value(at: position) else { return nil }
         guard case .number(let number) = value else { throw mismatch(key, value, "an integer") }
         if let exact = number.int64 { return exact }
-        if let double = number.double, double.isFinite, abs(double) < 9.0e15 { return Int64(double.rounded(.towardZero)) }
-        throw ModelDecodingError(keyPath: keyPath(key), problem: "is \(number.text), outside the range of a 64-bit integer")
+        if let double = number.double, double.isFinite, abs(double) < 9.0e15 {
+            return Int64(double.rounded(.towardZero))
+        }
+        throw ModelDecodingError(
+            keyPath: keyPath(key), problem: "is \(number.text), outside the range of a 64-bit integer")
     }
 
     /// A boolean.
@@ -203,7 +207,8 @@ public struct FieldReader: Sendable {
             if let double = Double(trimmed), double.isFinite, abs(double) < 9.0e15 {
                 return Int64(double.rounded(.towardZero))
             }
-            throw ModelDecodingError(keyPath: keyPath(key), problem: "is \"\(text.prefix(40))\", expected a decimal integer")
+            throw ModelDecodingError(
+                keyPath: keyPath(key), problem: "is \"\(text.prefix(40))\", expected a decimal integer")
         default: throw mismatch(key, value, "an integer")
         }
     }
@@ -225,7 +230,8 @@ public struct FieldReader: Sendable {
             }
         default: break
         }
-        throw ModelDecodingError(keyPath: keyPath(key), problem: "is \(value.shortDescription), expected true/false or 1/0")
+        throw ModelDecodingError(
+            keyPath: keyPath(key), problem: "is \(value.shortDescription), expected true/false or 1/0")
     }
 
     // MARK: - Bounded (both families)

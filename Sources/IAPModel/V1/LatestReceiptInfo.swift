@@ -33,7 +33,9 @@ public struct LatestReceiptInfo: Sendable, Equatable {
         purchaseDate = try reader.date("purchase_date_ms", lenient: true)
         originalPurchaseDate = try reader.date("original_purchase_date_ms", lenient: true)
         // The pre-2021 object form wrote `expires_date` itself in milliseconds.
-        expiresDate = try reader.date("expires_date_ms", lenient: true) ?? (try? reader.date("expires_date", lenient: true)) ?? nil
+        expiresDate =
+            try reader.date("expires_date_ms", lenient: true) ?? (try? reader.date("expires_date", lenient: true))
+            ?? nil
         cancellationDate = try reader.date("cancellation_date_ms", lenient: true)
         cancellationReason = try reader.lenientInt64("cancellation_reason")
         isTrialPeriod = try reader.lenientBool("is_trial_period")

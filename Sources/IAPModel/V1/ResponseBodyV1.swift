@@ -32,7 +32,9 @@ public struct ResponseBodyV1: Sendable, Equatable {
     /// The body's own time when no envelope says when it was received (Documentation/Reports.md): the greatest of its
     /// purchase, original purchase, cancellation and auto-renew-status-change dates.
     public var impliedDocumentTime: Int64? {
-        var times: [Int64] = transactions.flatMap { [$0.purchaseDate, $0.originalPurchaseDate, $0.cancellationDate].compactMap { $0 } }
+        var times: [Int64] = transactions.flatMap {
+            [$0.purchaseDate, $0.originalPurchaseDate, $0.cancellationDate].compactMap { $0 }
+        }
         if let change = autoRenewStatusChangeDate { times.append(change) }
         return times.max()
     }

@@ -41,7 +41,9 @@ public struct JWSTransactionDecodedPayload: Sendable, Equatable {
     /// The typed product type, nil when absent or unknown.
     public var type: ProductType? { rawType.flatMap(ProductType.init(rawValue:)) }
     /// The typed ownership, nil when absent or unknown.
-    public var inAppOwnershipType: InAppOwnershipType? { rawInAppOwnershipType.flatMap(InAppOwnershipType.init(rawValue:)) }
+    public var inAppOwnershipType: InAppOwnershipType? {
+        rawInAppOwnershipType.flatMap(InAppOwnershipType.init(rawValue:))
+    }
 
     /// Decodes the payload JSON. `transactionId` is required: it is the identity of everything downstream.
     public init(json: JSONValue) throws(ModelDecodingError) {

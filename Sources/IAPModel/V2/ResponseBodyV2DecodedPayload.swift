@@ -57,7 +57,8 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
                 environment: try reader.string("environment"))
         }
-        externalPurchaseTokenIdentity = try reader.object("externalPurchaseToken").map { reader throws(ModelDecodingError) in
+        externalPurchaseTokenIdentity = try reader.object("externalPurchaseToken").map {
+            reader throws(ModelDecodingError) in
             // The token object has no environment; Apple's libraries derive it from the SANDBOX prefix.
             let tokenId = try reader.string("externalPurchaseId") ?? ""
             return AppIdentity(

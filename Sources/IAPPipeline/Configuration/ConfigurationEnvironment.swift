@@ -15,16 +15,20 @@ public enum ConfigurationEnvironment {
     }
 
     /// Every key of the configuration file with how its variable is written.
-    static let keys: [(key: String, kind: Kind)] = [
-        ("input", .list), ("database", .text), ("reports", .text), ("bundle-id", .text), ("app-apple-id", .integer),
-        ("environment", .text), ("root-certificate", .list), ("no-verify", .flag), ("v1-shared-secret", .text),
-        ("products", .text), ("accounts", .text), ("small-business", .flag), ("month", .list), ("as-of", .text),
-        ("apple-time-zone", .text),
-        ("issuer-id", .text), ("key-id", .text), ("private-key", .text), ("archive", .text), ("api-url", .text),
-        ("since", .text), ("until", .text), ("refund-history", .text), ("transaction-ids", .text), ("order-ids", .text),
-        ("facts", .text), ("max-quarantine-percent", .integer), ("connect-issuer-id", .text), ("connect-key-id", .text),
-        ("connect-private-key", .text), ("vendor-number", .text), ("connect-api-url", .text), ("deadline", .integer), ("reviews", .text), ("reporting-currency", .text),
-    ] + FlagThreshold.allCases.map { ($0.rawValue, Kind.integer) }
+    static let keys: [(key: String, kind: Kind)] =
+        [
+            ("input", .list), ("database", .text), ("reports", .text), ("bundle-id", .text), ("app-apple-id", .integer),
+            ("environment", .text), ("root-certificate", .list), ("no-verify", .flag), ("v1-shared-secret", .text),
+            ("products", .text), ("accounts", .text), ("small-business", .flag), ("month", .list), ("as-of", .text),
+            ("apple-time-zone", .text),
+            ("issuer-id", .text), ("key-id", .text), ("private-key", .text), ("archive", .text), ("api-url", .text),
+            ("since", .text), ("until", .text), ("refund-history", .text), ("transaction-ids", .text),
+            ("order-ids", .text),
+            ("facts", .text), ("max-quarantine-percent", .integer), ("connect-issuer-id", .text),
+            ("connect-key-id", .text),
+            ("connect-private-key", .text), ("vendor-number", .text), ("connect-api-url", .text),
+            ("deadline", .integer), ("reviews", .text), ("reporting-currency", .text),
+        ] + FlagThreshold.allCases.map { ($0.rawValue, Kind.integer) }
 
     /// `IAPLENS_` and the key in upper case with `_` for `-`.
     public static func variable(for key: String) -> String {
@@ -71,7 +75,9 @@ public enum ConfigurationEnvironment {
     }
 
     /// Applies the variables `environment` sets onto `configuration`.
-    public static func apply(_ environment: [String: String], to configuration: inout PipelineConfiguration) throws(PipelineError) {
+    public static func apply(_ environment: [String: String], to configuration: inout PipelineConfiguration)
+        throws(PipelineError)
+    {
         for (key, kind) in keys {
             let name = variable(for: key)
             guard let text = environment[name] else { continue }
@@ -92,7 +98,8 @@ public enum ConfigurationEnvironment {
                 }
                 value = .bool(flag)
             }
-            try ConfigurationFile.apply(key: key, value: value, to: &configuration, path: "(environment variable \(name))")
+            try ConfigurationFile.apply(
+                key: key, value: value, to: &configuration, path: "(environment variable \(name))")
         }
     }
 

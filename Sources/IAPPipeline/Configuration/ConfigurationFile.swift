@@ -1,5 +1,5 @@
-import IAPAnalytics
 import Foundation
+import IAPAnalytics
 import IAPFormats
 import IAPStore
 
@@ -35,13 +35,16 @@ public enum ConfigurationFile {
     /// each path-valued key the file sets is made absolute against the config file's folder (a PostgreSQL URL is
     /// left alone; defaults and flags keep meaning the working directory).
     static func resolvePaths(in c: inout PipelineConfiguration, keys: Set<String>, againstFolderOf configPath: String) {
-        let absolute = (configPath as NSString).isAbsolutePath ? configPath : FileManager.default.currentDirectoryPath + "/" + configPath
+        let absolute =
+            (configPath as NSString).isAbsolutePath
+            ? configPath : FileManager.default.currentDirectoryPath + "/" + configPath
         // The file's own folder, not a link's: a deployed `/etc/iaplens/app.json -> /srv/cfg/app.json` means paths
         // beside /srv/cfg/app.json, where the file and its data were written.
         let real = URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
         let folder = (real as NSString).deletingLastPathComponent
         func resolve(_ path: String) -> String {
-            path.isEmpty || (path as NSString).isAbsolutePath || StoreLocation.isPostgres(path) ? path
+            path.isEmpty || (path as NSString).isAbsolutePath || StoreLocation.isPostgres(path)
+                ? path
                 : (folder as NSString).appendingPathComponent(path)
         }
         func resolve(_ path: String?) -> String? { path.map { resolve($0) } }
@@ -59,7 +62,9 @@ public enum ConfigurationFile {
         if keys.contains("facts") { c.fetch.facts = resolve(c.fetch.facts) }
     }
 
-    static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String) throws(PipelineError) {
+    static func apply(key: String, value: JSONValue, to c: inout PipelineConfiguration, path: String)
+        throws(PipelineError)
+    {
         func string() throws(PipelineError) -> String {
             guard let text = value.stringValue else { throw wrongType(key, "a string", path) }
             return text
@@ -129,10 +134,12 @@ public enum ConfigurationFile {
                 c.thresholds[threshold] = Int(clamping: try integer())
                 return
             }
-            let meant = ConfigurationEnvironment.closest(to: key, among: ConfigurationEnvironment.keys.map(\.key), within: 3)
-            throw .invalidConfiguration("--config \(path): unknown key \"\(key)\"; "
-                + (meant.map { "did you mean \"\($0)\"? " } ?? "")
-                + "keys are the long flag names, e.g. \"bundle-id\".")
+            let meant = ConfigurationEnvironment.closest(
+                to: key, among: ConfigurationEnvironment.keys.map(\.key), within: 3)
+            throw .invalidConfiguration(
+                "--config \(path): unknown key \"\(key)\"; "
+                    + (meant.map { "did you mean \"\($0)\"? " } ?? "")
+                    + "keys are the long flag names, e.g. \"bundle-id\".")
         }
     }
 

@@ -41,7 +41,8 @@ public struct FetchSettings: Sendable, Equatable {
     /// The App Store Connect options (financial reports) that are not set; an empty vendor number is none.
     public var missingConnectOptions: [String] {
         Self.unset([
-            ("connect-issuer-id", connectIssuerId), ("connect-key-id", connectKeyId), ("connect-private-key", connectPrivateKey),
+            ("connect-issuer-id", connectIssuerId), ("connect-key-id", connectKeyId),
+            ("connect-private-key", connectPrivateKey),
             ("vendor-number", vendorNumber.flatMap { $0.isEmpty ? nil : $0 }),
         ])
     }

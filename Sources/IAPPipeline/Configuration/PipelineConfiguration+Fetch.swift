@@ -10,7 +10,8 @@ extension PipelineConfiguration {
     public func fetchOptions(requireArchive: Bool = true) throws -> FetchOptions {
         let settings = fetch
         // Financial reports alone need no In-App Purchase key; anything else does.
-        let financeOnly = settings.asksForFinancialReports && settings.issuerId == nil && settings.keyId == nil
+        let financeOnly =
+            settings.asksForFinancialReports && settings.issuerId == nil && settings.keyId == nil
             && settings.privateKey == nil
         // Every missing option named at once: a first setup would otherwise learn them one run at a time.
         var missing = financeOnly ? [] : settings.missingServerKeyOptions
@@ -23,7 +24,8 @@ extension PipelineConfiguration {
             archive: archive, database: databasePath, bundleId: bundleId, issuerId: settings.issuerId ?? "",
             keyId: settings.keyId ?? "", privateKeyPath: settings.privateKey ?? "")
         guard let environment = AppStoreServerAPI.Environment(rawValue: self.environment) else {
-            throw PipelineError.invalidConfiguration("--environment must be Production or Sandbox (got \(self.environment)).")
+            throw PipelineError.invalidConfiguration(
+                "--environment must be Production or Sandbox (got \(self.environment)).")
         }
         options.environment = environment
         options.apiURL = settings.apiURL
@@ -38,7 +40,8 @@ extension PipelineConfiguration {
         options.transactionIdsPath = settings.transactionIds
         options.orderIdsPath = settings.orderIds
         options.serverAPI = !financeOnly
-        if settings.asksForFinancialReports, let connectIssuer = settings.connectIssuerId, let connectKey = settings.connectKeyId,
+        if settings.asksForFinancialReports, let connectIssuer = settings.connectIssuerId,
+            let connectKey = settings.connectKeyId,
             let connectPrivateKey = settings.connectPrivateKey, let vendor = settings.vendorNumber
         {
             options.finance = FinanceFetchOptions(
@@ -54,27 +57,32 @@ extension PipelineConfiguration {
     public static func checkWindow(_ options: inout FetchOptions, historyAsked: Bool, now: Int64) throws {
         if let until = options.until, until > now {
             options.notes.append(
-                "--until \(ISO8601Millis.format(until)) is in the future: the window ends now, \(ISO8601Millis.format(now)), and only the part that was fetched counts as done.")
+                "--until \(ISO8601Millis.format(until)) is in the future: the window ends now, \(ISO8601Millis.format(now)), and only the part that was fetched counts as done."
+            )
             options.until = now
         }
         guard let since = options.since else { return }
         if since > now {
             throw PipelineError.invalidConfiguration(
-                "--since \(ISO8601Millis.format(since)) is in the future: nothing has happened there yet. Give a time in the past, or leave it out to fetch from where the last fetch ended.")
+                "--since \(ISO8601Millis.format(since)) is in the future: nothing has happened there yet. Give a time in the past, or leave it out to fetch from where the last fetch ended."
+            )
         }
         if let until = options.until, since >= until {
             throw PipelineError.invalidConfiguration(
-                "--since \(ISO8601Millis.format(since)) is not before --until \(ISO8601Millis.format(until)): the window is empty. Swap them, or leave --until out to fetch up to now.")
+                "--since \(ISO8601Millis.format(since)) is not before --until \(ISO8601Millis.format(until)): the window is empty. Swap them, or leave --until out to fetch up to now."
+            )
         }
         if historyAsked, since < now - HistoryCoverage.appleRetentionMs {
             throw PipelineError.invalidConfiguration(
-                "--since \(ISO8601Millis.format(since)) is older than the \(HistoryCoverage.appleRetentionMs / CivilCalendar.millisecondsPerDay) days Apple's Notification History keeps (from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs))): Apple cannot answer it. Ask from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs + 3_600_000)) on; for older gaps Apple's Financial Report is what still holds the truth.")
+                "--since \(ISO8601Millis.format(since)) is older than the \(HistoryCoverage.appleRetentionMs / CivilCalendar.millisecondsPerDay) days Apple's Notification History keeps (from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs))): Apple cannot answer it. Ask from \(ISO8601Millis.format(now - HistoryCoverage.appleRetentionMs + 3_600_000)) on; for older gaps Apple's Financial Report is what still holds the truth."
+            )
         }
     }
 
     private static func time(_ text: String, _ name: String) throws -> Int64 {
         guard let millis = ISO8601Millis.parse(text) else {
-            throw PipelineError.invalidConfiguration("--\(name) " + ISO8601Millis.refusal(of: text, example: "2026-10-01T00:00:00Z") + ".")
+            throw PipelineError.invalidConfiguration(
+                "--\(name) " + ISO8601Millis.refusal(of: text, example: "2026-10-01T00:00:00Z") + ".")
         }
         return millis
     }

@@ -54,7 +54,9 @@ public struct PipelineConfiguration: Sendable, Equatable {
     /// `--reporting-currency eur` is EUR. Run once every source (file, environment, flags) is applied.
     public mutating func normalizeSpellings() {
         environment = AppStoreEnvironment.normalizedName(environment)
-        if let currency = reportingCurrency, currency.utf8.count == 3, currency.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) {
+        if let currency = reportingCurrency, currency.utf8.count == 3,
+            currency.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic })
+        {
             reportingCurrency = currency.uppercased()
         }
     }
@@ -66,12 +68,16 @@ public struct PipelineConfiguration: Sendable, Equatable {
         // Both named at once when both are missing: a first run would otherwise learn them one at a time.
         var required: [(option: String, what: String)] = []
         if requireBundleId && bundleId.isEmpty {
-            required.append(("--bundle-id", "the App Store bundle ID of the app whose data this is (e.g. com.example.app)"))
+            required.append(
+                ("--bundle-id", "the App Store bundle ID of the app whose data this is (e.g. com.example.app)"))
         }
-        if requireInputs && inputs.isEmpty { required.append(("--input", "at least one archive file or folder to read")) }
+        if requireInputs && inputs.isEmpty {
+            required.append(("--input", "at least one archive file or folder to read"))
+        }
         if !required.isEmpty {
             throw .invalidConfiguration(
-                required.map(\.option).joined(separator: " and ") + (required.count == 1 ? " is" : " are") + " required: "
+                required.map(\.option).joined(separator: " and ") + (required.count == 1 ? " is" : " are")
+                    + " required: "
                     + required.map(\.what).joined(separator: ", and ") + ".")
         }
         if ![AppStoreEnvironment.production, .sandbox].map(\.rawValue).contains(environment) {
@@ -85,10 +91,12 @@ public struct PipelineConfiguration: Sendable, Equatable {
         let latestMonth = String(ISO8601Millis.format(latest).prefix(7))
         for month in months where month < "2008-01" || month > latestMonth {
             throw .invalidConfiguration(
-                "--month \(month) is outside the months an App Store report can cover (2008-01 to \(latestMonth), this month).")
+                "--month \(month) is outside the months an App Store report can cover (2008-01 to \(latestMonth), this month)."
+            )
         }
         if let asOf, asOf < AppStoreBounds.date.lowerBound || asOf > latest {
-            let why = asOf > latest
+            let why =
+                asOf > latest
                 ? "figures as of the future would count retries as lost and requests as missed"
                 : "the App Store sold nothing before 2008, so no document can be that old"
             throw .invalidConfiguration(
@@ -97,12 +105,15 @@ public struct PipelineConfiguration: Sendable, Equatable {
         }
         if let problem = thresholds.problem() { throw .invalidConfiguration(problem) }
         if let currency = reportingCurrency,
-            currency.utf8.count != 3 || !currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
+            currency.utf8.count != 3
+                || !currency.utf8.allSatisfy({ $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
         {
-            throw .invalidConfiguration("--reporting-currency must be an ISO 4217 code of three capital letters, e.g. USD (got \(currency)).")
+            throw .invalidConfiguration(
+                "--reporting-currency must be an ISO 4217 code of three capital letters, e.g. USD (got \(currency)).")
         }
         if !(1...86_400).contains(fetch.consumptionDeadlineSeconds) {
-            throw .invalidConfiguration("--deadline must be from 1 to 86400 seconds (got \(fetch.consumptionDeadlineSeconds)).")
+            throw .invalidConfiguration(
+                "--deadline must be from 1 to 86400 seconds (got \(fetch.consumptionDeadlineSeconds)).")
         }
         if !(0...100).contains(maxQuarantinePercent) {
             throw .invalidConfiguration("--max-quarantine-percent must be from 0 to 100 (got \(maxQuarantinePercent)).")

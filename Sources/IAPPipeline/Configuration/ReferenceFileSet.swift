@@ -32,22 +32,28 @@ struct ReferenceFileSet: Sendable {
     func load(into store: any StoreEngine) throws {
         let writer = ReferenceWriter(store: store)
         if let products {
-            try writer.replaceProducts(products.map { row in
-                ProductReferenceRow(
-                    line: row.line, productId: row.productId,
-                    productType: ProductType(anySpelling: row.type)?.reportName ?? row.type, currency: row.currency,
-                    priceMilli: row.priceMilli)
-            })
+            try writer.replaceProducts(
+                products.map { row in
+                    ProductReferenceRow(
+                        line: row.line, productId: row.productId,
+                        productType: ProductType(anySpelling: row.type)?.reportName ?? row.type, currency: row.currency,
+                        priceMilli: row.priceMilli)
+                })
         }
         if let reviews {
-            try writer.replaceReviews(reviews.map {
-                AccountReviewReference(
-                    line: $0.line, accountId: $0.accountId, decision: $0.decision.rawValue, reviewedAtMs: $0.reviewedAt,
-                    reviewer: $0.reviewer, note: $0.note)
-            })
+            try writer.replaceReviews(
+                reviews.map {
+                    AccountReviewReference(
+                        line: $0.line, accountId: $0.accountId, decision: $0.decision.rawValue,
+                        reviewedAtMs: $0.reviewedAt,
+                        reviewer: $0.reviewer, note: $0.note)
+                })
         }
         if let accounts {
-            try writer.replaceAccounts(accounts.map { AccountReferenceRow(line: $0.line, appAccountToken: $0.appAccountToken, accountId: $0.accountId) })
+            try writer.replaceAccounts(
+                accounts.map {
+                    AccountReferenceRow(line: $0.line, appAccountToken: $0.appAccountToken, accountId: $0.accountId)
+                })
         }
     }
 }

@@ -1,5 +1,5 @@
-import IAPStore
 import Foundation
+import IAPStore
 
 /// A progress report during a long ingest.
 public struct IngestProgress: Sendable, Equatable {
@@ -42,7 +42,8 @@ struct ProgressTracker {
 
     init(totalFiles: Int, report: (@Sendable (IngestProgress) -> Void)?) {
         self.report = report
-        state = IngestProgress(filesDone: 0, totalFiles: totalFiles, documents: 0, quarantined: 0, elapsedSeconds: 0, isFinal: false)
+        state = IngestProgress(
+            filesDone: 0, totalFiles: totalFiles, documents: 0, quarantined: 0, elapsedSeconds: 0, isFinal: false)
     }
 
     mutating func add(documents: Int, quarantined: Int) {

@@ -136,7 +136,9 @@ public struct IngestStage: Sendable {
                 }
             case .finished(let file):
                 var completed = DocumentBatch()
-                completed.completedFiles = [CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId)]
+                completed.completedFiles = [
+                    CompletedFile(fileSHA256: file.sha256, documents: documentsInFile, runId: runId)
+                ]
                 pending.append(completed)
                 summary.filesRead += 1
                 tracker.fileDone()

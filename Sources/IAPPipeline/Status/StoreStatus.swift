@@ -109,7 +109,9 @@ public struct StoreStatus: Sendable, Equatable {
     public var quarantineSamples: [QuarantineSample] = []
 
     /// Reads the status of a store. `quarantineLimit` rows of quarantine detail are included.
-    public static func read(from store: any StoreEngine, quarantineLimit: Int = 0, reason: String? = nil) throws -> StoreStatus {
+    public static func read(from store: any StoreEngine, quarantineLimit: Int = 0, reason: String? = nil) throws
+        -> StoreStatus
+    {
         try store.read { db in
             let binary = db.dialect.binaryCollation
             var status = StoreStatus()
@@ -121,50 +123,69 @@ public struct StoreStatus: Sendable, Equatable {
             status.duplicates = figures.duplicates
             status.unverifiedDocuments = figures.unverified
             status.quarantineByReason = figures.quarantinedByReason.map { Count(label: $0.label, count: $0.count) }
-            status.documentsByKind = try counts(db, "SELECT kind, count(*) FROM documents GROUP BY 1 ORDER BY kind COLLATE \(binary)")
-            status.documentsByOutcome = try counts(db, "SELECT outcome, count(*) FROM documents GROUP BY 1 ORDER BY outcome COLLATE \(binary)")
-            status.documentsByEnvironment = try counts(db, """
+            status.documentsByKind = try counts(
+                db, "SELECT kind, count(*) FROM documents GROUP BY 1 ORDER BY kind COLLATE \(binary)")
+            status.documentsByOutcome = try counts(
+                db, "SELECT outcome, count(*) FROM documents GROUP BY 1 ORDER BY outcome COLLATE \(binary)")
+            status.documentsByEnvironment = try counts(
+                db,
+                """
                 SELECT coalesce(environment, '(unknown)'), count(*) FROM documents GROUP BY 1
                 ORDER BY coalesce(environment, '(unknown)') COLLATE \(binary)
                 """)
-            status.notificationsByType = try counts(db, """
+            status.notificationsByType = try counts(
+                db,
+                """
                 SELECT format || ' ' || notification_type, count(*) FROM notifications GROUP BY 1
                 ORDER BY (format || ' ' || notification_type) COLLATE \(binary)
                 """)
             status.transactions = Int(try db.integer("SELECT count(*) FROM transactions") ?? 0)
             // The months the reports hold (Documentation/Reports.md "Months written"), as the last analysis decided;
             // before any analysis, the months of accepted notifications (lookups open no month).
-            status.months = try db.tableExists("report_months")
-                ? db.rows("SELECT month FROM report_months WHERE is_written ORDER BY month COLLATE \(binary)").compactMap { $0[0].text }
-                : db.rows("""
+            status.months =
+                try db.tableExists("report_months")
+                ? db.rows("SELECT month FROM report_months WHERE is_written ORDER BY month COLLATE \(binary)")
+                    .compactMap { $0[0].text }
+                : db.rows(
+                    """
                     SELECT DISTINCT \(db.dialect.monthOfMilliseconds("document_time")) FROM notifications
                     WHERE notification_type <> 'TEST' ORDER BY 1
-                    """).compactMap { $0[0].text }
-            status.appleReports = try db.rows("""
+                    """
+                ).compactMap { $0[0].text }
+            status.appleReports = try db.rows(
+                """
                 SELECT period_start, period_end, row_count, rejected_rows, path FROM apple_reports
                 ORDER BY period_start COLLATE \(binary)
-                """).map { row in
-                AppleReport(firstDay: row[0].text ?? "", lastDay: row[1].text ?? "", rows: Int(row[2].integer ?? 0),
-                            rejectedRows: Int(row[3].integer ?? 0), path: row[4].text ?? "")
+                """
+            ).map { row in
+                AppleReport(
+                    firstDay: row[0].text ?? "", lastDay: row[1].text ?? "", rows: Int(row[2].integer ?? 0),
+                    rejectedRows: Int(row[3].integer ?? 0), path: row[4].text ?? "")
             }
             status.appleReportMonths = try db.rows(
                 "SELECT DISTINCT substr(day, 1, 7) AS month FROM apple_report_days ORDER BY 1"
             ).compactMap { $0[0].text }
-            status.applePaymentSummaries = try db.rows("""
+            status.applePaymentSummaries = try db.rows(
+                """
                 SELECT fiscal_month, is_pending, row_count, path FROM apple_payment_summaries
                 ORDER BY fiscal_month COLLATE \(binary)
-                """).map { row in
-                ApplePaymentSummary(fiscalMonth: row[0].text ?? "", isPending: row[1].integer == 1,
-                                    rows: Int(row[2].integer ?? 0), path: row[3].text ?? "")
+                """
+            ).map { row in
+                ApplePaymentSummary(
+                    fiscalMonth: row[0].text ?? "", isPending: row[1].integer == 1,
+                    rows: Int(row[2].integer ?? 0), path: row[3].text ?? "")
             }
-            status.lastRuns = try db.rows("""
+            status.lastRuns = try db.rows(
+                """
                 SELECT command, started_at, finished_at, outcome, is_verified, documents_read, documents_quarantined, message
                 FROM runs WHERE run_id IN (SELECT max(run_id) FROM runs GROUP BY command) ORDER BY command COLLATE \(binary)
-                """).map { row in
-                LastRun(command: row[0].text ?? "", startedAt: row[1].text ?? "", finishedAt: row[2].text,
-                        outcome: row[3].text ?? "", isVerified: row[4].bool ?? false,
-                        documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0),
-                        message: row[7].text.flatMap { $0.isEmpty ? nil : $0 })
+                """
+            ).map { row in
+                LastRun(
+                    command: row[0].text ?? "", startedAt: row[1].text ?? "", finishedAt: row[2].text,
+                    outcome: row[3].text ?? "", isVerified: row[4].bool ?? false,
+                    documentsRead: Int(row[5].integer ?? 0), documentsQuarantined: Int(row[6].integer ?? 0),
+                    message: row[7].text.flatMap { $0.isEmpty ? nil : $0 })
             }
             let cursors = Dictionary(
                 try db.rows("SELECT name, value FROM fetch_cursors WHERE name LIKE 'notification_history.%'")
@@ -175,36 +196,49 @@ public struct StoreStatus: Sendable, Equatable {
             if let coverage = cursors[HistoryCoverage.cursorName].flatMap(HistoryCoverage.init(text:)) {
                 // A day inside Apple's 180 days: a fetch starts a minute after the horizon it saw, and the history
                 // at the very edge may be gone before anybody could ask for it.
-                let horizon = Int64(Date().timeIntervalSince1970 * 1000) - HistoryCoverage.appleRetentionMs + CivilCalendar.millisecondsPerDay
+                let horizon =
+                    Int64(Date().timeIntervalSince1970 * 1000) - HistoryCoverage.appleRetentionMs
+                    + CivilCalendar.millisecondsPerDay
                 status.historyFetched = coverage.spans.map(Self.format)
                 status.historyGaps = coverage.gaps(after: horizon).map(Self.format)
             }
-            status.consumptionRequestsUnverified = Int(try db.value("""
-                SELECT count(*) FROM notifications WHERE notification_type = 'CONSUMPTION_REQUEST' AND is_verified = 0
-                """).integer ?? 0)
+            status.consumptionRequestsUnverified = Int(
+                try db.value(
+                    """
+                    SELECT count(*) FROM notifications WHERE notification_type = 'CONSUMPTION_REQUEST' AND is_verified = 0
+                    """
+                ).integer ?? 0)
             status.customersUnknownToApple = Int(
-                try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer ?? 0)
+                try db.value("SELECT count(*) FROM fetch_cursors WHERE name LIKE 'refund_history_unknown.%'").integer
+                    ?? 0)
             status.consumptionRefusals = try db.rows(
                 """
                 SELECT transaction_id, http_status, apple_error_code, coalesce(apple_error_message, '') FROM consumption_answers
                 WHERE result = 'refused' ORDER BY sent_at DESC, notification_id LIMIT 20
                 """
             ).map {
-                ConsumptionRefusal(transactionId: $0[0].text ?? "", httpStatus: $0[1].integer, errorCode: $0[2].integer, message: $0[3].text ?? "")
+                ConsumptionRefusal(
+                    transactionId: $0[0].text ?? "", httpStatus: $0[1].integer, errorCode: $0[2].integer,
+                    message: $0[3].text ?? "")
             }
-            status.consumptionAnswers = try counts(db, """
+            status.consumptionAnswers = try counts(
+                db,
+                """
                 SELECT CASE WHEN result = '\(ConsumptionAnswerResult.sending.rawValue)' THEN '\(ConsumptionAnswerResult.inDoubt.rawValue)'
                     ELSE result END AS answer, count(*) FROM consumption_answers
                 GROUP BY 1 ORDER BY answer
                 """)
             if quarantineLimit > 0 {
-                status.quarantineSamples = try db.rows("""
+                status.quarantineSamples = try db.rows(
+                    """
                     SELECT path, line, entry, reason, message, excerpt FROM quarantine
                     WHERE CAST(? AS TEXT) IS NULL OR reason = ?
                     ORDER BY reason COLLATE \(binary), path COLLATE \(binary), line, entry LIMIT ?
-                    """, [SQLValue(reason), SQLValue(reason), SQLValue(quarantineLimit)]).map { row in
-                    QuarantineSample(path: row[0].text ?? "", line: Int(row[1].integer ?? 0), entry: Int(row[2].integer ?? 0),
-                                     reason: row[3].text ?? "", message: row[4].text ?? "", excerpt: row[5].text ?? "")
+                    """, [SQLValue(reason), SQLValue(reason), SQLValue(quarantineLimit)]
+                ).map { row in
+                    QuarantineSample(
+                        path: row[0].text ?? "", line: Int(row[1].integer ?? 0), entry: Int(row[2].integer ?? 0),
+                        reason: row[3].text ?? "", message: row[4].text ?? "", excerpt: row[5].text ?? "")
                 }
             }
             return status

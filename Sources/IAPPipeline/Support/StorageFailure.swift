@@ -56,7 +56,8 @@ enum StorageFailure {
     private static func sentence(full: Bool, target: Target, path: String?, error: any Error) -> String {
         switch target {
         case .store(let location) where location.lowercased().hasPrefix("postgres"):
-            return (full ? "The PostgreSQL server has no space left" : "The PostgreSQL server refuses writes (read-only)")
+            return
+                (full ? "The PostgreSQL server has no space left" : "The PostgreSQL server refuses writes (read-only)")
                 + " while writing the store \(location): "
                 + (full ? "free space on the server's data disk" : "connect to a primary that accepts writes")
                 + ", then rerun; every batch committed so far is kept and the rerun finishes the job. (\(error))"

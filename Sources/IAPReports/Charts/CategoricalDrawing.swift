@@ -60,7 +60,9 @@ struct CategoricalDrawing {
             for (c, value) in series.values.enumerated() where c < data.categories.count {
                 guard let value else { continue }
                 let x = left + (Double(c) + 0.5) * band - group / 2 + Double(s) * width
-                bar(&canvas, x: x, width: width, from: y(0), to: y(value), fill: fill, series: s, tip: tooltip(c, s, value))
+                bar(
+                    &canvas, x: x, width: width, from: y(0), to: y(value), fill: fill, series: s,
+                    tip: tooltip(c, s, value))
                 if data.provisional.contains(c) { hatch(&canvas, x: x, width: width, from: y(0), to: y(value)) }
             }
         }
@@ -78,7 +80,9 @@ struct CategoricalDrawing {
                 let top = base &+ value
                 if value >= 0 { positive[c] = top } else { negative[c] = top }
                 let x = left + (Double(c) + 0.5) * band - width / 2
-                bar(&canvas, x: x, width: width, from: y(base), to: y(top), fill: fill, series: s, tip: tooltip(c, s, value))
+                bar(
+                    &canvas, x: x, width: width, from: y(base), to: y(top), fill: fill, series: s,
+                    tip: tooltip(c, s, value))
                 if data.provisional.contains(c) { hatch(&canvas, x: x, width: width, from: y(base), to: y(top)) }
             }
         }
@@ -150,11 +154,13 @@ struct CategoricalDrawing {
         case .groupedColumns, .stackedColumns:
             let fill = canvas.provisionalFill()
             canvas.add(
-                "<rect x=\"\(n(x))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"#bbbbbb\" stroke=\"#666666\" stroke-width=\"0.5\"/>")
+                "<rect x=\"\(n(x))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"#bbbbbb\" stroke=\"#666666\" stroke-width=\"0.5\"/>"
+            )
             canvas.add("<rect x=\"\(n(x))\" y=\"\(n(y - 6))\" width=\"14\" height=\"12\" fill=\"\(fill)\"/>")
         case .lines:
             canvas.add(
-                "<circle cx=\"\(n(x + 7))\" cy=\"\(n(y))\" r=\"4.5\" fill=\"#ffffff\" stroke=\"#1a1a1a\" stroke-width=\"2\"/>")
+                "<circle cx=\"\(n(x + 7))\" cy=\"\(n(y))\" r=\"4.5\" fill=\"#ffffff\" stroke=\"#1a1a1a\" stroke-width=\"2\"/>"
+            )
         }
     }
 

@@ -59,7 +59,9 @@ enum SVGChart {
                 }
                 parts.append("\(series.name): " + values.joined(separator: ", ") + ".")
             }
-            let provisional = data.provisional.sorted().filter { $0 < data.categories.count }.map { data.categories[$0] }
+            let provisional = data.provisional.sorted().filter { $0 < data.categories.count }.map {
+                data.categories[$0]
+            }
             if !provisional.isEmpty {
                 parts.append("Provisional (may still change): " + provisional.joined(separator: ", ") + ".")
             }
@@ -91,9 +93,10 @@ struct SVGCanvas {
         _ value: String, x: Double, y: Double, anchor: String = "start", size: Double = 11, colour: String = "#333333",
         rotate: Double? = nil, limit: Int = 40
     ) {
-        let rotation = rotate.map {
-            " transform=\"rotate(\(SVGMarkup.number($0)) \(SVGMarkup.number(x)) \(SVGMarkup.number(y)))\""
-        } ?? ""
+        let rotation =
+            rotate.map {
+                " transform=\"rotate(\(SVGMarkup.number($0)) \(SVGMarkup.number(x)) \(SVGMarkup.number(y)))\""
+            } ?? ""
         add(
             "<text x=\"\(SVGMarkup.number(x))\" y=\"\(SVGMarkup.number(y))\" text-anchor=\"\(anchor)\" "
                 + "font-size=\"\(SVGMarkup.number(size))\" fill=\"\(colour)\"\(rotation)>"
@@ -117,13 +120,16 @@ struct SVGCanvas {
     /// A marker of a line series or timeline lane at (x, y), with class `point` and a tooltip;
     /// `isValue` false draws a legend sample: no `point` class, so tests and readers count only values.
     /// A value's marker in the series' shape; `hollow` for a provisional month (white inside, the colour as outline).
-    mutating func marker(series: Int, x: Double, y: Double, tooltip: String, isValue: Bool = true, hollow: Bool = false) {
+    mutating func marker(series: Int, x: Double, y: Double, tooltip: String, isValue: Bool = true, hollow: Bool = false)
+    {
         let colour = ChartStyle.colour(series)
         let n = SVGMarkup.number
         let role = isValue ? "class=\"point\(hollow ? " provisional" : "")\" data-series=\"\(series)\" " : ""
-        let common = role + (hollow
-            ? "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2\""
-            : "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\"")
+        let common =
+            role
+            + (hollow
+                ? "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2\""
+                : "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"1\"")
         let title = "<title>" + SVGMarkup.text(tooltip) + "</title>"
         switch ChartStyle.marker(series) {
         case .circle:

@@ -53,10 +53,13 @@ struct TimelineDrawing {
         }
         for (index, event) in data.events.enumerated() where data.lanes.indices.contains(event.lane) {
             let rows = Double(placed.rowCounts[event.lane])
-            let y = laneTops[event.lane] + laneHeights[event.lane] / 2 + (Double(placed.row[index]) - (rows - 1) / 2) * markerSpacing
+            let y =
+                laneTops[event.lane] + laneHeights[event.lane] / 2 + (Double(placed.row[index]) - (rows - 1) / 2)
+                * markerSpacing
             canvas.marker(
                 series: event.lane, x: x(event.time), y: y,
-                tooltip: "\(UTCTimestamp.iso8601(unixMilliseconds: event.time)) · \(data.lanes[event.lane]): \(event.label)")
+                tooltip:
+                    "\(UTCTimestamp.iso8601(unixMilliseconds: event.time)) · \(data.lanes[event.lane]): \(event.label)")
         }
         canvas.text("UTC", x: right, y: bottom + 32, anchor: "end", colour: "#666666")
         return bottom + 40

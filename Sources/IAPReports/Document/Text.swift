@@ -55,7 +55,9 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
     static func count(_ value: some BinaryInteger) -> Text { .data(CountText.count(Int64(clamping: value))) }
     /// Counts side by side (`29 / 29`, `3 / 0 / 5`), grouped and kept on one line, so that a narrow column never
     /// leaves a count apart from its pair.
-    static func counts(_ values: Int64...) -> Text { .unbroken(.data(values.map(CountText.count).joined(separator: " / "))) }
+    static func counts(_ values: Int64...) -> Text {
+        .unbroken(.data(values.map(CountText.count).joined(separator: " / ")))
+    }
     /// An amount in the currency's own minor units, kept on one line.
     static func money(_ milli: Int64, currency: String) -> Text {
         Text(spans: [.unbroken(.data(MoneyText.amount(milli, currency: currency)))])
@@ -100,7 +102,9 @@ struct Text: Equatable, Sendable, ExpressibleByStringInterpolation {
 
         mutating func appendInterpolation(_ value: String) { spans.append(.data(value)) }
         /// A count in our own words, thousands grouped (`48,101`).
-        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { spans.append(.prose(CountText.count(Int64(clamping: value)))) }
+        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) {
+            spans.append(.prose(CountText.count(Int64(clamping: value))))
+        }
         mutating func appendInterpolation(_ text: Text) { spans += text.spans }
         mutating func appendInterpolation(strong text: Text) { spans.append(.strong(text)) }
         mutating func appendInterpolation(em text: Text) { spans.append(.emphasis(text)) }

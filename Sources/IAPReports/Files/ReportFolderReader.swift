@@ -50,7 +50,9 @@ enum ReportFolderReader {
 
     /// nil when the folder holds none of the report CSVs (not a month folder iaplens wrote).
     private static func month(_ name: String, folder: String) -> Result<MonthReport, Problem>? {
-        guard ReportColumns.files.contains(where: { ReportFileSystem.exists(folder + "/" + $0.name) }) else { return nil }
+        guard ReportColumns.files.contains(where: { ReportFileSystem.exists(folder + "/" + $0.name) }) else {
+            return nil
+        }
         var tables: [ReportTable] = []
         for file in ReportColumns.files {
             switch table(file, in: folder) {

@@ -70,7 +70,9 @@ final class ReportFolderUpdate {
         var listed = next
         if !pruneMonths {
             // A run for some months (`--month`) leaves the others' files, and their place in the manifest, alone.
-            for path in previous.paths where month(of: path).map({ !months.contains($0) }) ?? false { listed.insert(path) }
+            for path in previous.paths where month(of: path).map({ !months.contains($0) }) ?? false {
+                listed.insert(path)
+            }
         }
         // The manifest names every file before any is put in place; a run killed after this still names them all.
         ReportFileSystem.removeStaleTemporaries(in: root, names: [ReportManifest.fileName])
@@ -86,7 +88,8 @@ final class ReportFolderUpdate {
             }
         }
         for month in months.sorted() {
-            for folder in ["charts", AccountPagePath.folder] where ReportFileSystem.removeEmptyFolder(root + "/\(month)/\(folder)") {
+            for folder in ["charts", AccountPagePath.folder]
+            where ReportFileSystem.removeEmptyFolder(root + "/\(month)/\(folder)") {
                 summary.removed.append(root + "/\(month)/\(folder)")
             }
         }

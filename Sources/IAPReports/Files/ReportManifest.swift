@@ -21,9 +21,11 @@ struct ReportManifest: Equatable {
         guard let bytes = ReportFileSystem.contents(of: directory + "/" + fileName) else { return ReportManifest() }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         // Only plain relative paths: a line with `..` or a leading `/` cannot have come from iaplens.
-        return ReportManifest(paths: Set(lines.filter { line in
-            !line.hasPrefix("/") && !line.split(separator: "/").contains("..") && !line.isEmpty
-        }))
+        return ReportManifest(
+            paths: Set(
+                lines.filter { line in
+                    !line.hasPrefix("/") && !line.split(separator: "/").contains("..") && !line.isEmpty
+                }))
     }
 
     /// Writes the manifest atomically.

@@ -1,5 +1,5 @@
-import IAPFormats
 import IAPAnalytics
+import IAPFormats
 
 /// Writes a ``ReportSet`` to disk: per month its CSV files (``ReportColumns/files``), `report.md` and `report.html`
 /// with their charts and case pages, then `index.md` and `index.html`.
@@ -77,7 +77,9 @@ public struct ReportWriter: Sendable {
         let month = set.months[index]
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ name: String, _ text: String) { files.append((joined(folder, name), Array(text.utf8))) }
-        for file in ReportColumns.files { files.append((joined(folder, file.name), CSVFormatter.render(table(file, of: month)))) }
+        for file in ReportColumns.files {
+            files.append((joined(folder, file.name), CSVFormatter.render(table(file, of: month))))
+        }
         // Compare with the calendar month before only: a gap (months picked with --month) is not "last month". That
         // month comes from this run, else from the folder (an earlier run wrote it).
         let before = CalendarMonth(month.month)?.previous
@@ -101,8 +103,10 @@ public struct ReportWriter: Sendable {
         let rows: [[ReportValue]] = set.months.map { report in
             let month = set.archiveMonth(report.month)
             return [
-                .text(report.month), .text(ProvisionalMonth.isProvisional(report.month, asOf: set.asOf) ? "true" : "false"),
-                month.firstArchiveDay.map(ReportValue.text) ?? .empty, month.lastArchiveDay.map(ReportValue.text) ?? .empty,
+                .text(report.month),
+                .text(ProvisionalMonth.isProvisional(report.month, asOf: set.asOf) ? "true" : "false"),
+                month.firstArchiveDay.map(ReportValue.text) ?? .empty,
+                month.lastArchiveDay.map(ReportValue.text) ?? .empty,
                 .integer(month.archiveDays), .integer(month.appleDaysCovered),
             ]
         }

@@ -60,7 +60,9 @@ enum HTMLWriter {
     private static func table(_ table: PageTable) -> String {
         var lines = ["<div class=\"table-wrap\"><table>", "<thead><tr>"]
         for column in table.columns {
-            lines.append("<th scope=\"col\"\(column.alignment == .right ? " class=\"num\"" : "")>" + inline(column.title) + "</th>")
+            lines.append(
+                "<th scope=\"col\"\(column.alignment == .right ? " class=\"num\"" : "")>" + inline(column.title)
+                    + "</th>")
         }
         lines.append("</tr></thead>")
         lines.append("<tbody>")
@@ -100,7 +102,8 @@ enum HTMLWriter {
             case .code(let name):
                 // A name or option stays on one line (a phone would break `--reviews` after its dashes); a command with
                 // spaces may wrap between its words.
-                out += (name.contains(" ") ? "<code class=\"wrap\">" : "<code>")
+                out +=
+                    (name.contains(" ") ? "<code class=\"wrap\">" : "<code>")
                     + HTMLText.escape(name, limit: Text.maximumDataLength) + "</code>"
             case .link(let inner, let href):
                 out += "<a href=\"" + HTMLText.escape(htmlTarget(href)) + "\">" + inline(inner) + "</a>"

@@ -36,7 +36,8 @@ enum MarkdownWriter {
     private static func table(_ table: PageTable) -> String {
         var lines: [String] = []
         lines.append("| " + table.columns.map { inline($0.title) }.joined(separator: " | ") + " |")
-        lines.append("| " + table.columns.map { $0.alignment == .right ? "---:" : "---" }.joined(separator: " | ") + " |")
+        lines.append(
+            "| " + table.columns.map { $0.alignment == .right ? "---:" : "---" }.joined(separator: " | ") + " |")
         for row in table.rows.prefix(table.limit) {
             let cells = table.columns.indices.map { $0 < row.count ? inline(row[$0]) : "" }
             lines.append("| " + cells.map { $0.isEmpty ? " " : $0 }.joined(separator: " | ") + " |")

@@ -16,11 +16,17 @@ enum MermaidChart {
         guard case .categorical(let data) = spec.body, !data.categories.isEmpty, !data.series.isEmpty else {
             return nil
         }
-        let hasGaps = data.kind != .stackedColumns && data.series.contains { series in
-            data.categories.indices.contains { $0 >= series.values.count || series.values[$0] == nil }
+        let hasGaps =
+            data.kind != .stackedColumns
+            && data.series.contains { series in
+                data.categories.indices.contains { $0 >= series.values.count || series.values[$0] == nil }
+            }
+        guard hasGaps else {
+            return block(title: spec.title, data: data, colours: data.series.indices.map(ChartStyle.colour))
         }
-        guard hasGaps else { return block(title: spec.title, data: data, colours: data.series.indices.map(ChartStyle.colour)) }
-        var parts = ["_Mermaid draws no gaps: each series is a chart of its own, over the categories where it has a value._"]
+        var parts = [
+            "_Mermaid draws no gaps: each series is a chart of its own, over the categories where it has a value._"
+        ]
         var empty: [String] = []
         for (index, series) in data.series.enumerated() {
             let kept = data.categories.indices.filter { $0 < series.values.count && series.values[$0] != nil }
@@ -70,7 +76,8 @@ enum MermaidChart {
             "    y-axis \"\(label(data.axisTitle))\"",
         ]
         for entry in drawn {
-            lines.append("    \(entry.kind) [" + entry.values.map { number($0, data.unit) }.joined(separator: ", ") + "]")
+            lines.append(
+                "    \(entry.kind) [" + entry.values.map { number($0, data.unit) }.joined(separator: ", ") + "]")
         }
         return "```mermaid\n" + lines.joined(separator: "\n") + "\n```"
     }

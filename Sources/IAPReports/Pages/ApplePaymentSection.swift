@@ -13,39 +13,46 @@ enum ApplePaymentSection {
         var blocks: [Block] = [.heading(level: 3, "Apple's payment for the fiscal month", anchor: "apple-payment")]
         let rows = month.rows(file)
         guard let first = rows.first else {
-            blocks.append(.paragraph(
-                "No payment summary of fiscal month " + .data(month.month) + " is loaded (or Apple has not published it yet). "
-                    + "In App Store Connect, Payments and Financial Reports, choose the month and download its CSV "
-                    + "(\(code: "financial_report.csv")); pass it with \(code: "--input") and this section ties Apple's books "
-                    + "to the payment, region by region, down to the deposit."))
+            blocks.append(
+                .paragraph(
+                    "No payment summary of fiscal month " + .data(month.month)
+                        + " is loaded (or Apple has not published it yet). "
+                        + "In App Store Connect, Payments and Financial Reports, choose the month and download its CSV "
+                        + "(\(code: "financial_report.csv")); pass it with \(code: "--input") and this section ties Apple's books "
+                        + "to the payment, region by region, down to the deposit."))
             return blocks
         }
         var intro: Text = "Fiscal month \(strong: .data(month.month))"
         if !first.text("period_start").isEmpty {
             let days = dayCount(first.text("period_start"), first.text("period_end"))
-            intro += " runs " + .data(first.text("period_start")) + " … " + .data(first.text("period_end"))
+            intro +=
+                " runs " + .data(first.text("period_start")) + " … " + .data(first.text("period_end"))
                 + " (\(days) days, Apple's fiscal calendar: it does not follow the calendar month)."
         } else {
             intro += ": no Apple financial report of it is loaded, so Apple's books are not compared."
         }
         blocks.append(.paragraph(intro))
-        var table = PageTable(columns: [
-            .init("Region"), .init("Status"), .init("Units, books / paid", .right), .init("Earned, books", .right),
-            .init("Earned, paid", .right), .init("Balance brought", .right), .init("Taxes and adjustments", .right),
-            .init("Total owed", .right), .init("Rate"), .init("Proceeds", .right),
-        ], limit: 60, fullFile: file)
+        var table = PageTable(
+            columns: [
+                .init("Region"), .init("Status"), .init("Units, books / paid", .right), .init("Earned, books", .right),
+                .init("Earned, paid", .right), .init("Balance brought", .right), .init("Taxes and adjustments", .right),
+                .init("Total owed", .right), .init("Rate"), .init("Proceeds", .right),
+            ], limit: 60, fullFile: file)
         var deposit = CurrencyAmounts()
         var held = CurrencyAmounts()
         var pending = CurrencyAmounts()
         for row in rows {
             let currency = row.text("currency")
             let hasPayment = !row.text("payment_units_sold").isEmpty
-            let books: Text = row.text("apple_units_sold").isEmpty ? .prose("—") : .count(row.integer("apple_units_sold"))
-            let taxes = row.integer("input_tax_milli") + row.integer("adjustments_milli") + row.integer("withholding_tax_milli")
+            let books: Text =
+                row.text("apple_units_sold").isEmpty ? .prose("—") : .count(row.integer("apple_units_sold"))
+            let taxes =
+                row.integer("input_tax_milli") + row.integer("adjustments_milli") + row.integer("withholding_tax_milli")
             table.rows.append([
                 .data(row.text("region") + " (" + currency + ")"), .unbroken(.data(status(row.text("status")))),
                 .unbroken(books + " / " + (hasPayment ? .count(row.integer("payment_units_sold")) : .prose("—"))),
-                row.text("apple_earned_milli").isEmpty ? .prose("—") : .money(row.integer("apple_earned_milli"), currency: currency),
+                row.text("apple_earned_milli").isEmpty
+                    ? .prose("—") : .money(row.integer("apple_earned_milli"), currency: currency),
                 hasPayment ? .money(row.integer("payment_earned_milli"), currency: currency) : .prose("—"),
                 hasPayment ? .money(row.integer("beginning_balance_milli"), currency: currency) : .prose("—"),
                 hasPayment ? .money(taxes, currency: currency) : .prose("—"),
@@ -65,10 +72,14 @@ enum ApplePaymentSection {
         blocks.append(.table(table))
         var totals: [Text] = []
         if !deposit.currencies.isEmpty {
-            totals.append("\(strong: "Deposit"): " + amounts(deposit) + ", the proceeds of the paid regions: what reaches the bank.")
+            totals.append(
+                "\(strong: "Deposit"): " + amounts(deposit)
+                    + ", the proceeds of the paid regions: what reaches the bank.")
         }
         if !held.currencies.isEmpty {
-            totals.append("\(strong: "Held"): " + amounts(held) + " below Apple's payment threshold, carried into a later month's balance.")
+            totals.append(
+                "\(strong: "Held"): " + amounts(held)
+                    + " below Apple's payment threshold, carried into a later month's balance.")
         }
         if !pending.currencies.isEmpty {
             totals.append("\(strong: "Pending"): " + amounts(pending) + " owed; Apple has not paid this month yet.")
@@ -82,9 +93,10 @@ enum ApplePaymentSection {
             blocks.append(.paragraph("What each status means and what to do:"))
             blocks.append(.list(advice))
         }
-        blocks.append(.paragraph(
-            "Taxes and adjustments are Input Tax + Adjustments + Withholding Tax, as Apple's summary writes them "
-                + "(withholding negative); each column is in \(code: file)."))
+        blocks.append(
+            .paragraph(
+                "Taxes and adjustments are Input Tax + Adjustments + Withholding Tax, as Apple's summary writes them "
+                    + "(withholding negative); each column is in \(code: file)."))
         return blocks
     }
 

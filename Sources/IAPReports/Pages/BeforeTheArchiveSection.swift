@@ -8,21 +8,29 @@ enum BeforeTheArchiveSection {
     static func render(set: ReportSet, firstMonth: MonthReport) -> [Block] {
         guard let first = set.firstObservedMonth, first == firstMonth.month else { return [] }
         let activeAtStart = firstMonth.rows("subscriptions.csv").reduce(Int64(0)) { $0 + $1.integer("active_start") }
-        var text: Text = "The archive begins in \(strong: .data(first)) (its first notification), so reports begin there. "
+        var text: Text =
+            "The archive begins in \(strong: .data(first)) (its first notification), so reports begin there. "
         if activeAtStart > 0 {
-            text += "\(strong: "\(activeAtStart)") subscription\(activeAtStart == 1 ? " was" : "s were") already "
+            text +=
+                "\(strong: "\(activeAtStart)") subscription\(activeAtStart == 1 ? " was" : "s were") already "
                 + "active when it began, rebuilt from later documents (a V1 receipt carries a subscription's history); "
                 + "yearly plans appear only at their next renewal, so that base grows for a year without new customers. "
         }
-        text += "Earlier months are not reported: rebuilt from later documents they would hold only the subscribers who "
+        text +=
+            "Earlier months are not reported: rebuilt from later documents they would hold only the subscribers who "
             + "survived into the archive (0 % churn, a base that only grows)."
-        var blocks: [Block] = [.heading(level: 3, "Before the archive", anchor: "before-the-archive"), .paragraph(text)]
+        var blocks: [Block] = [
+            .heading(level: 3, "Before the archive", anchor: "before-the-archive"), .paragraph(text),
+        ]
         if !set.appleBeforeArchive.isEmpty {
             let parts = set.appleBeforeArchive.map { total -> Text in
-                .data(total.firstDay) + " … " + .data(total.lastDay) + ": " + "\(total.unitsSold) unit\(total.unitsSold == 1 ? "" : "s") sold, \(total.unitsReturned) returned, "
+                .data(total.firstDay) + " … " + .data(total.lastDay) + ": "
+                    + "\(total.unitsSold) unit\(total.unitsSold == 1 ? "" : "s") sold, \(total.unitsReturned) returned, "
                     + .money(total.proceedsMilli, currency: total.currency) + " Apple's proceeds"
             }
-            blocks.append(.paragraph("What Apple's financial reports say of the days before it, in total (per currency Apple pays in):"))
+            blocks.append(
+                .paragraph(
+                    "What Apple's financial reports say of the days before it, in total (per currency Apple pays in):"))
             blocks.append(.list(parts))
         }
         return blocks

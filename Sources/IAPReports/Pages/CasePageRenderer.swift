@@ -18,7 +18,8 @@ enum CasePageRenderer {
         let events = timeline?.events ?? []
         var blocks: [Block] = [
             .paragraph(
-                MonthPageRenderer.runLine(set) + " · \(link: "\(month.month) report", to: "../report.md#flagged-accounts")"
+                MonthPageRenderer.runLine(set)
+                    + " · \(link: "\(month.month) report", to: "../report.md#flagged-accounts")"
                     + " · \(link: "all months", to: "../../index.md")")
         ]
         // Only what bears on the evidence: unchecked signatures. Tax and provisional-finance banners are finance's.
@@ -28,11 +29,15 @@ enum CasePageRenderer {
                 "A flag is a reason to look, not proof of abuse. The window is the \(set.flagRules.windowDays) days "
                     + "ending with \(month.month); lifetime figures count everything before the window's end."))
 
-        blocks.append(.paragraph(
-            "\(strong: "Queue"): " + .data(row.text("queue_status")) + ", first flagged in " + .data(row.text("first_flagged_month"))
-                + (row.text("at_stake_currency").isEmpty
-                    ? Text() : ", " + .money(row.integer("at_stake_milli"), currency: row.text("at_stake_currency")) + " at stake")
-                + "."))
+        blocks.append(
+            .paragraph(
+                "\(strong: "Queue"): " + .data(row.text("queue_status")) + ", first flagged in "
+                    + .data(row.text("first_flagged_month"))
+                    + (row.text("at_stake_currency").isEmpty
+                        ? Text()
+                        : ", " + .money(row.integer("at_stake_milli"), currency: row.text("at_stake_currency"))
+                            + " at stake")
+                    + "."))
         blocks += decisions(set.reviews[account] ?? [])
 
         blocks.append(.heading(level: 2, "Rules met", anchor: "rules"))
@@ -50,7 +55,8 @@ enum CasePageRenderer {
             let monthEnd = CalendarMonth(month.month)?.endMs ?? Int64.max
             let decisions = (set.reviews[account] ?? []).filter { $0.reviewedAt < monthEnd }.map { review in
                 TimelineEvent(
-                    time: review.reviewedAt, kind: "decision", transactionId: review.decision + (review.reviewer.isEmpty ? "" : " by " + review.reviewer),
+                    time: review.reviewedAt, kind: "decision",
+                    transactionId: review.decision + (review.reviewer.isEmpty ? "" : " by " + review.reviewer),
                     productId: "", amountMilli: nil, currency: "")
             }
             blocks.append(.chart(timelineChart(Array(events.suffix(timelineLimit)) + decisions)))
@@ -133,7 +139,8 @@ enum CasePageRenderer {
                 label: "\(event.transactionId) \(event.productId)"
                     + (event.amountMilli.map { " " + MoneyText.amount($0, currency: event.currency) } ?? ""))
         }
-        let laneNames = lanes.map(Vocabulary.timelineEvent) + (marks.contains { $0.lane == lanes.count } ? ["other"] : [])
+        let laneNames =
+            lanes.map(Vocabulary.timelineEvent) + (marks.contains { $0.lane == lanes.count } ? ["other"] : [])
         return ChartSpec(
             name: "timeline", title: "Timeline",
             caption: "Each mark is one event of the account, by kind: purchases, consumption requests, refunds, "
@@ -167,13 +174,15 @@ enum CasePageRenderer {
             blocks.append(.aside("No decision recorded for this account (\(code: "--reviews"))."))
             return blocks
         }
-        blocks.append(.list(reviews.map { review -> Text in
-            let day = String(ISO8601Millis.format(review.reviewedAt).prefix(10))
-            var line: Text = .data(day) + ": " + .data(review.decision)
-            if !review.reviewer.isEmpty { line += " by " + .data(review.reviewer) }
-            if !review.note.isEmpty { line += " — " + .data(review.note) }
-            return line
-        }))
+        blocks.append(
+            .list(
+                reviews.map { review -> Text in
+                    let day = String(ISO8601Millis.format(review.reviewedAt).prefix(10))
+                    var line: Text = .data(day) + ": " + .data(review.decision)
+                    if !review.reviewer.isEmpty { line += " by " + .data(review.reviewer) }
+                    if !review.note.isEmpty { line += " — " + .data(review.note) }
+                    return line
+                }))
         return blocks
     }
 }

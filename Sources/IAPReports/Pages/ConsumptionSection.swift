@@ -15,7 +15,9 @@ enum ConsumptionSection {
         func count(_ answer: String) -> Int { rows.filter { $0.text("answer") == answer }.count }
         func count(_ result: ConsumptionAnswerResult) -> Int { count(result.rawValue) }
         func count(_ outcome: ConsumptionRequestOutcome) -> Int { count(outcome.rawValue) }
-        let sent = rows.filter { answer in ConsumptionAnswerResult.sent.contains { $0.rawValue == answer.text("answer") } }
+        let sent = rows.filter { answer in
+            ConsumptionAnswerResult.sent.contains { $0.rawValue == answer.text("answer") }
+        }
         let answered = count(.answered)
         let declines = sent.filter { $0.text("refund_preference") == "DECLINE" }.count
         let refunded = sent.filter { $0.text("decision") == "refunded" }.count
@@ -31,7 +33,9 @@ enum ConsumptionSection {
                     + "\(BusinessRules.consumptionAnswerWindowHours) hours), \(skippedFacts + skippedConsent) skipped (\(skippedFacts) without the app's facts, "
                     + "\(skippedConsent) without the customer's consent), \(count(.decidedBeforeAnswer)) decided by "
                     + "Apple before an answer, \(count(.pending)) pending"
-                    + (count(.answeredLate) > 0 ? ", \(count(.answeredLate)) answered after the \(BusinessRules.consumptionAnswerWindowHours) hours" : "")
+                    + (count(.answeredLate) > 0
+                        ? ", \(count(.answeredLate)) answered after the \(BusinessRules.consumptionAnswerWindowHours) hours"
+                        : "")
                     + (count(.unverified) > 0 ? ", \(count(.unverified)) unverified copies never answered" : "") + "."))
         blocks.append(
             .paragraph(
@@ -42,7 +46,8 @@ enum ConsumptionSection {
         let byReason = reasons.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { reason, count -> Text in
             "\(count) " + .data(Vocabulary.consumptionRequestReason(reason))
         }
-        blocks.append(.paragraph("By the customer's own stated reason: " + Text.joined(byReason, separator: ", ") + "."))
+        blocks.append(
+            .paragraph("By the customer's own stated reason: " + Text.joined(byReason, separator: ", ") + "."))
         blocks.append(
             TableView(
                 file: "consumption_requests.csv",
@@ -59,12 +64,19 @@ enum ConsumptionSection {
             ).render(month, emptyText: "No consumption request in this month."))
         let refused = rows.filter { $0.text("answer") == ConsumptionAnswerResult.refused.rawValue }
         if !refused.isEmpty {
-            blocks.append(.paragraph("What Apple said when it refused an answer (fix the facts row, then check the request in App Store Connect):"))
-            blocks.append(.list(refused.map { row in
-                "Transaction " + .data(row.text("transaction_id")) + ": HTTP " + .data(row.text("apple_status"))
-                    + (row.text("apple_error_code").isEmpty ? Text() : ", errorCode " + .data(row.text("apple_error_code")))
-                    + (row.text("apple_error_message").isEmpty ? Text() : ", " + .data(row.text("apple_error_message")))
-            }))
+            blocks.append(
+                .paragraph(
+                    "What Apple said when it refused an answer (fix the facts row, then check the request in App Store Connect):"
+                ))
+            blocks.append(
+                .list(
+                    refused.map { row in
+                        "Transaction " + .data(row.text("transaction_id")) + ": HTTP " + .data(row.text("apple_status"))
+                            + (row.text("apple_error_code").isEmpty
+                                ? Text() : ", errorCode " + .data(row.text("apple_error_code")))
+                            + (row.text("apple_error_message").isEmpty
+                                ? Text() : ", " + .data(row.text("apple_error_message")))
+                    }))
         }
         return blocks
     }

@@ -38,7 +38,8 @@ enum DataQualitySection {
                 .init("Quarantine reason"), .init("Documents", .right), .init("Meaning"),
             ])
             for reason in quality.quarantinedByReason {
-                let meaning = Vocabulary.quarantineReason(reason.label).map(Text.prose)
+                let meaning =
+                    Vocabulary.quarantineReason(reason.label).map(Text.prose)
                     ?? "see \(code: "iaplens status") for the messages"
                 reasons.rows.append([.data(reason.label), "\(reason.count)", meaning])
             }

@@ -17,13 +17,16 @@ enum HeadlineSection {
     /// The section's blocks (without its heading).
     /// - Parameter provisional: the month of the two that is provisional, if one is: then no change is computed.
     static func render(
-        month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?, provisional: String? = nil
+        month: String, current: MonthFigures, previousMonth: String?, previous: MonthFigures?,
+        provisional: String? = nil
     ) -> [Block] {
         var lines = lines(current: current, previous: previous)
         if let provisional, previousMonth != nil {
             lines = lines.map {
                 guard $0.settles else { return $0 }
-                return Line(figure: $0.figure, current: $0.current, previous: $0.previous, change: "not compared: \(provisional) is provisional")
+                return Line(
+                    figure: $0.figure, current: $0.current, previous: $0.previous,
+                    change: "not compared: \(provisional) is provisional")
             }
         }
         var columns = [PageTable.Column("Figure"), PageTable.Column(.data(month), .right)]
@@ -55,15 +58,19 @@ enum HeadlineSection {
         let days = CivilCalendar.daysInMonth(year: Int64(month.year), month: Int64(month.month))
         var text: Text
         if archive.archiveDays == 0 {
-            text = "\(strong: "What these figures rest on:") no notification in the archive is dated in this month: "
+            text =
+                "\(strong: "What these figures rest on:") no notification in the archive is dated in this month: "
                 + "its figures come from documents dated in other months (lookups, later renewals)."
         } else {
-            let range = archive.firstArchiveDay == archive.lastArchiveDay
+            let range =
+                archive.firstArchiveDay == archive.lastArchiveDay
                 ? Text.data(archive.firstArchiveDay ?? "")
                 : .data(archive.firstArchiveDay ?? "") + " … " + .data(archive.lastArchiveDay ?? "")
-            text = "\(strong: "What these figures rest on:") notifications on " + .data("\(archive.archiveDays)")
+            text =
+                "\(strong: "What these figures rest on:") notifications on " + .data("\(archive.archiveDays)")
                 + " of the month's \(days) days (" + range + ")"
-            text += archive.archiveDays < days
+            text +=
+                archive.archiveDays < days
                 ? "; a day without one may be a quiet day or one the archive lacks."
                 : "."
         }
@@ -109,14 +116,20 @@ enum HeadlineSection {
             guard let tenths = figures.recoveryRateTenths else { return figures.billingOutcomes }
             return "\(ChangeText.percent(tenths: tenths)) of resolved (\(figures.billingOutcomes))"
         }
-        func subscriberRate(_ figures: MonthFigures?, _ value: (MonthFigures) -> Int64?, _ counts: (MonthFigures) -> String) -> String {
+        func subscriberRate(
+            _ figures: MonthFigures?, _ value: (MonthFigures) -> Int64?, _ counts: (MonthFigures) -> String
+        ) -> String {
             guard let figures else { return "" }
             return (value(figures).map { ChangeText.percent(tenths: $0) + " " } ?? "— ") + "(\(counts(figures)))"
         }
-        func rateLine(_ figure: String, _ value: @escaping (MonthFigures) -> Int64?, _ counts: @escaping (MonthFigures) -> String) -> Line {
+        func rateLine(
+            _ figure: String, _ value: @escaping (MonthFigures) -> Int64?, _ counts: @escaping (MonthFigures) -> String
+        ) -> Line {
             Line(
-                figure: figure, current: subscriberRate(current, value, counts), previous: subscriberRate(previous, value, counts),
-                change: previous == nil ? "no previous month" : ChangeText.rate(current: value(current), previous: previous.flatMap(value)))
+                figure: figure, current: subscriberRate(current, value, counts),
+                previous: subscriberRate(previous, value, counts),
+                change: previous == nil
+                    ? "no previous month" : ChangeText.rate(current: value(current), previous: previous.flatMap(value)))
         }
 
         func settling(_ line: Line) -> Line {
@@ -145,11 +158,12 @@ enum HeadlineSection {
             settling(count("Subscriptions churned, voluntary") { $0.voluntaryChurn }),
             settling(count("Subscriptions churned, involuntary") { $0.involuntaryChurn }),
             settling(count("Subscriptions churned, other") { $0.otherChurn }),
-            settling(Line(
-                figure: "Billing-retry recovery rate", current: rate(current), previous: rate(previous),
-                change: previous == nil
-                    ? "no previous month"
-                    : ChangeText.rate(current: current.recoveryRateTenths, previous: previous?.recoveryRateTenths))),
+            settling(
+                Line(
+                    figure: "Billing-retry recovery rate", current: rate(current), previous: rate(previous),
+                    change: previous == nil
+                        ? "no previous month"
+                        : ChangeText.rate(current: current.recoveryRateTenths, previous: previous?.recoveryRateTenths))),
             count("Refunds") { $0.refunds },
         ]
         lines += money("Consumable lost proceeds") { $0.consumableLostProceeds }

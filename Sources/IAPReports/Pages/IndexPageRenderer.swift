@@ -1,5 +1,5 @@
-import IAPFormats
 import IAPAnalytics
+import IAPFormats
 
 /// Describes `reports/index.md` and `index.html`: every month linked, the key figures per month, and the trends as
 /// charts.
@@ -39,7 +39,8 @@ public struct IndexPageRenderer {
         blocks += keyFigures(set.months, figures, set: set)
         blocks += RetentionTriangle.render(set)
         blocks.append(.heading(level: 2, "Trends", anchor: "trends"))
-        let provisional = Set(set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
+        let provisional = Set(
+            set.months.indices.filter { ProvisionalMonth.isProvisional(set.months[$0].month, asOf: set.asOf) })
         let charts = TrendCharts.charts(
             months: set.months.map(\.month), figures: figures, provisional: provisional,
             activeByProduct: activeByProduct(set.months), convertedMRR: convertedMRR(set),
@@ -55,9 +56,11 @@ public struct IndexPageRenderer {
     /// Why a report set has no month yet, in the words of Documentation/Reports.md "Months written".
     static func noMonths(_ set: ReportSet) -> Text {
         guard set.dataQuality.accepted > 0 else {
-            return "No months yet: the store holds no accepted document. Ingest the archive's notifications; the months start at the first."
+            return
+                "No months yet: the store holds no accepted document. Ingest the archive's notifications; the months start at the first."
         }
-        return "No months yet: months start at the month of the first accepted notification with counted activity, and the store holds none (refund-history and order lookups and Apple's files do not start a month)."
+        return
+            "No months yet: months start at the month of the first accepted notification with counted activity, and the store holds none (refund-history and order lookups and Apple's files do not start a month)."
     }
 
     /// Subscriptions active at each month's start for the four products with the most, in byte order of ID.
@@ -105,7 +108,8 @@ public struct IndexPageRenderer {
             return .count(figure.sales) + " " + .unbroken(.data("(\(CountText.count(figure.unpricedSales)) unpriced)"))
         }
         func monthCell(_ month: MonthReport) -> Text {
-            ProvisionalMonth.isProvisional(month.month, asOf: asOf) ? monthLink(month) + " " + .emphasis("provisional") : monthLink(month)
+            ProvisionalMonth.isProvisional(month.month, asOf: asOf)
+                ? monthLink(month) + " " + .emphasis("provisional") : monthLink(month)
         }
         var finance = PageTable(columns: [
             .init("Month"), .init("Sales", .right), .init("Gross", .right), .init("Net revenue", .right),
@@ -116,7 +120,8 @@ public struct IndexPageRenderer {
             finance.rows.append([
                 monthCell(month), sales(figure), money(figure.grossByCurrency), money(figure.netByCurrency),
                 money(figure.proceedsByCurrency),
-                figure.hasAppleReport ? money(figure.appleProceedsByCurrency) + partialCoverage(month.month, set) : "no report",
+                figure.hasAppleReport
+                    ? money(figure.appleProceedsByCurrency) + partialCoverage(month.month, set) : "no report",
             ])
         }
         var product = PageTable(columns: [
@@ -132,7 +137,9 @@ public struct IndexPageRenderer {
                 Text.joined(
                     figure.rateScopes.map { scope in
                         let plan = figure.plan(scope)
-                        return .unbroken(.data((scope.map { $0 + " " } ?? "") + SubscribersSection.rate(part(plan), of: whole(plan))))
+                        return .unbroken(
+                            .data((scope.map { $0 + " " } ?? "") + SubscribersSection.rate(part(plan), of: whole(plan)))
+                        )
                     },
                     separator: "; ")
             }
@@ -146,12 +153,16 @@ public struct IndexPageRenderer {
                 .count(figure.flaggedAccounts),
             ])
         }
-        var blocks: [Block] = [.heading(level: 3, "Finance", anchor: "key-finance"), .table(finance),
-            .heading(level: 3, "Product, trust and safety", anchor: "key-product"), .table(product)]
+        var blocks: [Block] = [
+            .heading(level: 3, "Finance", anchor: "key-finance"), .table(finance),
+            .heading(level: 3, "Product, trust and safety", anchor: "key-product"), .table(product),
+        ]
         if let first = months.first(where: { ProvisionalMonth.isProvisional($0.month, asOf: asOf) }) {
-            blocks.append(.aside(
-                "Months from \(first.month) on are " + .strong("provisional") + ": the data end less than \(BusinessRules.billingRetryWindowDays) days after "
-                    + "they ended, so billing episodes may still recover and churn may still appear."))
+            blocks.append(
+                .aside(
+                    "Months from \(first.month) on are " + .strong("provisional")
+                        + ": the data end less than \(BusinessRules.billingRetryWindowDays) days after "
+                        + "they ended, so billing episodes may still recover and churn may still appear."))
         }
         return blocks
     }
@@ -163,13 +174,16 @@ public struct IndexPageRenderer {
             blocks.append(.heading(level: 2, "Notes", anchor: "notes"))
             blocks.append(.list(notes.map(Text.prose)))
         }
-        return blocks + [.heading(level: 2, "Data quality", anchor: "data-quality")] + DataQualitySection.render(set.dataQuality)
+        return blocks + [.heading(level: 2, "Data quality", anchor: "data-quality")]
+            + DataQualitySection.render(set.dataQuality)
     }
 
     /// Each month's MRR in the reporting currency, when one is in effect and any month has MRR.
     static func convertedMRR(_ set: ReportSet) -> (currency: String, values: [Int64?])? {
         let values = set.months.map { set.converted[$0.month]?.mrrMilli }
-        guard let currency = set.converted.values.first?.currency, values.contains(where: { $0 != nil }) else { return nil }
+        guard let currency = set.converted.values.first?.currency, values.contains(where: { $0 != nil }) else {
+            return nil
+        }
         return (currency, values)
     }
 }

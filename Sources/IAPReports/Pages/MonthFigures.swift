@@ -55,7 +55,8 @@ struct MonthFigures {
     func plan(_ length: String?) -> PlanLengthFigures {
         guard let length else {
             return PlanLengthFigures(
-                length: "", activeStart: activeStart, voluntaryChurn: voluntaryChurn, involuntaryChurn: involuntaryChurn,
+                length: "", activeStart: activeStart, voluntaryChurn: voluntaryChurn,
+                involuntaryChurn: involuntaryChurn,
                 trialsEnded: trialsEnded, trialsConverted: trialsConverted)
         }
         return planLengths.first { $0.length == length } ?? PlanLengthFigures(length: length)
@@ -101,7 +102,9 @@ struct MonthFigures {
             netByCurrency.addMoney(row.integer("net_milli"), currency: row.text("currency"))
             proceedsByCurrency.addMoney(row.integer("est_proceeds_milli"), currency: row.text("currency"))
         }
-        for row in month.rows("mrr.csv") { mrrByCurrency.addMoney(row.integer("mrr_milli"), currency: row.text("currency")) }
+        for row in month.rows("mrr.csv") {
+            mrrByCurrency.addMoney(row.integer("mrr_milli"), currency: row.text("currency"))
+        }
         for row in month.rows("apple_payments.csv") where !row.text("proceeds_milli").isEmpty {
             hasPayment = true
             depositByCurrency.add(row.integer("proceeds_milli"), currency: row.text("bank_currency"))
@@ -112,7 +115,8 @@ struct MonthFigures {
             if !currency.isEmpty && currency != "mixed" {
                 appleProceedsByCurrency.add(row.integer("apple_proceeds_milli"), currency: currency)
             }
-            coveredEstimateByCurrency.addMoney(row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
+            coveredEstimateByCurrency.addMoney(
+                row.integer("archive_est_proceeds_milli"), currency: row.text("currency"))
         }
         for row in month.rows("subscriptions.csv") {
             activeStart += row.integer("active_start")

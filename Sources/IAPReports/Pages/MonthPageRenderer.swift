@@ -30,8 +30,10 @@ public struct MonthPageRenderer {
 
     /// The note on every page of a provisional month (Documentation/Reports.md "Provisional months").
     static let provisionalCallout = Block.callout(
-        ["\(strong: "Provisional month.") The data end less than \(BusinessRules.billingRetryWindowDays) days after this month ended: billing episodes "
-            + "may still recover and churn inferred from silence may still appear. No change is computed from it."],
+        [
+            "\(strong: "Provisional month.") The data end less than \(BusinessRules.billingRetryWindowDays) days after this month ended: billing episodes "
+                + "may still recover and churn inferred from silence may still appear. No change is computed from it."
+        ],
         kind: .note)
 
     static func page(month: MonthReport, previous: MonthReport?, set: ReportSet, format: Format) -> Page {
@@ -44,7 +46,9 @@ public struct MonthPageRenderer {
         if isProvisional { blocks.append(provisionalCallout) }
         blocks += BeforeTheArchiveSection.render(set: set, firstMonth: month)
         let hasFlags = !month.rows("flagged_accounts.csv").isEmpty
-        let trust = { TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown, set: set) }
+        let trust = {
+            TrustSafetySection.render(month: month, rules: set.flagRules, details: format == .markdown, set: set)
+        }
         if month.isEmpty {
             blocks.append(
                 .paragraph(
@@ -87,7 +91,9 @@ public struct MonthPageRenderer {
     /// `Bundle … · Production · as of … · small-business rate off`.
     static func runLine(_ set: ReportSet) -> Text {
         // Without an accepted document there is no as-of time: 0 stands for none, not for 1970.
-        let asOf = set.asOf == 0 && set.dataQuality.accepted == 0 ? "— (no accepted document)" : UTCTimestamp.iso8601(unixMilliseconds: set.asOf)
+        let asOf =
+            set.asOf == 0 && set.dataQuality.accepted == 0
+            ? "— (no accepted document)" : UTCTimestamp.iso8601(unixMilliseconds: set.asOf)
         return "Bundle \(set.bundleId) · \(set.environment) · as of " + .prose(asOf) + " · small-business rate "
             + (set.smallBusiness ? "on (\(BusinessRules.reducedProceedsPercent) %)" : "off")
     }

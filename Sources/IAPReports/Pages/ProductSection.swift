@@ -47,7 +47,8 @@ enum ProductSection {
             ).render(month, emptyText: "No churn rows."))
 
         blocks.append(.heading(level: 3, "Expiration intents"))
-        blocks.append(.paragraph("Apple's own reason code for churn other than refunds, from the subscription's renewal info."))
+        blocks.append(
+            .paragraph("Apple's own reason code for churn other than refunds, from the subscription's renewal info."))
         blocks.append(
             TableView(
                 file: "expiration_intents.csv",
@@ -104,7 +105,8 @@ enum ProductSection {
         return .paragraph(
             "\(figures.billingEpisodes) billing-retry episodes (a renewal payment failed): " + rate
                 + "\(figures.billingRecovered) recovered within \(BusinessRules.billingRetryWindowDays) days (of which \(figures.billingRecoveredInGrace) "
-                + "inside the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying.")
+                + "inside the grace period), \(figures.billingExpired) expired, \(figures.billingPending) still retrying."
+        )
     }
 
     /// Churn per product, voluntary, involuntary and other stacked, the products with most churn first.
@@ -131,7 +133,9 @@ enum ProductSection {
             p.voluntary &+ p.involuntary &+ p.other
         }
         let shown = products.enumerated()
-            .sorted { total($0.element) != total($1.element) ? total($0.element) > total($1.element) : $0.offset < $1.offset }
+            .sorted {
+                total($0.element) != total($1.element) ? total($0.element) > total($1.element) : $0.offset < $1.offset
+            }
             .prefix(chartedProducts).map(\.element)
         let cut: Text =
             products.count > shown.count ? " The \(shown.count) products with most churn are drawn." : Text()

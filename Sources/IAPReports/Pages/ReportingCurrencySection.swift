@@ -9,11 +9,16 @@ enum ReportingCurrencySection {
         let cur = money.currency
         if money.convertsNothing {
             // Sums of nothing would read as "gross 0.00 EUR": say instead that no figure could be converted.
-            return [.paragraph("\(strong: .prose("In \(cur)")): nothing converts, for want of a paid rate: "
-                + .data(money.unconverted.sorted().joined(separator: ", ")) + ".")]
+            return [
+                .paragraph(
+                    "\(strong: .prose("In \(cur)")): nothing converts, for want of a paid rate: "
+                        + .data(money.unconverted.sorted().joined(separator: ", ")) + ".")
+            ]
         }
-        var text: Text = "\(strong: .prose("In \(cur)")): gross " + .money(money.grossMilli, currency: cur) + ", refunds "
-            + .money(money.refundedMilli, currency: cur) + ", Apple's proceeds " + .money(money.appleProceedsMilli, currency: cur)
+        var text: Text =
+            "\(strong: .prose("In \(cur)")): gross " + .money(money.grossMilli, currency: cur) + ", refunds "
+            + .money(money.refundedMilli, currency: cur) + ", Apple's proceeds "
+            + .money(money.appleProceedsMilli, currency: cur)
             + ", the archive's estimated proceeds " + .money(money.estimatedProceedsMilli, currency: cur)
             + ", each day at the rate of Apple's paid fiscal month that holds it (a day of a month not yet paid at the latest paid rate)."
         if !money.ratesUsed.isEmpty {
@@ -21,7 +26,9 @@ enum ReportingCurrencySection {
             text += throughSentence(money)
         }
         if !money.unconverted.isEmpty {
-            text += " Not converted, for want of a paid rate: " + .data(money.unconverted.sorted().joined(separator: ", ")) + "."
+            text +=
+                " Not converted, for want of a paid rate: " + .data(money.unconverted.sorted().joined(separator: ", "))
+                + "."
         }
         return [.paragraph(text)]
     }

@@ -14,7 +14,8 @@ enum RetentionTriangle {
         }
         let columns = rows.map { Int($0.integer("months_since")) }.max() ?? 0
         var table = PageTable(
-            columns: [.init("Cohort"), .init("New", .right)] + (1...max(columns, 1)).map { .init(.prose("+\($0)"), .right) },
+            columns: [.init("Cohort"), .init("New", .right)]
+                + (1...max(columns, 1)).map { .init(.prose("+\($0)"), .right) },
             fullFile: ReportColumns.cohortsFileName)
         var marked = false
         for cohort in Dictionary(grouping: rows, by: { $0.text("cohort_month") }).keys.sorted() {
@@ -27,7 +28,8 @@ enum RetentionTriangle {
                     continue
                 }
                 let active = cell.integer("active")
-                var text = size >= BusinessRules.minimumRateBase
+                var text =
+                    size >= BusinessRules.minimumRateBase
                     ? Text.prose(ChangeText.percent(tenths: (cell.integer("retention_permille"))))
                     : "\(active) of \(size)"
                 if let month = CalendarMonth(cohort), isProvisional(month, plus: k - 1, asOf: set.asOf) {
@@ -38,10 +40,11 @@ enum RetentionTriangle {
             }
             table.rows.append(line)
         }
-        blocks.append(.paragraph(
-            "Of each month's new paid subscriptions, the share active at the start of each later month (any product; a "
-                + "resubscription counts again). Cohorts under \(BusinessRules.minimumRateBase) show counts only."
-                + (marked ? " *: measured at the end of a provisional month; it may still change." : "")))
+        blocks.append(
+            .paragraph(
+                "Of each month's new paid subscriptions, the share active at the start of each later month (any product; a "
+                    + "resubscription counts again). Cohorts under \(BusinessRules.minimumRateBase) show counts only."
+                    + (marked ? " *: measured at the end of a provisional month; it may still change." : "")))
         blocks.append(.table(table))
         return blocks
     }

@@ -12,7 +12,9 @@ enum ReviewQueue {
     /// then the others in byte order, each ranked by its amounts; no stake at all comes last.
     static func ordered(_ rows: [ReportRow]) -> [ReportRow] {
         var rowsPerCurrency: [String: Int] = [:]
-        for row in rows where !row.text("at_stake_currency").isEmpty { rowsPerCurrency[row.text("at_stake_currency"), default: 0] += 1 }
+        for row in rows where !row.text("at_stake_currency").isEmpty {
+            rowsPerCurrency[row.text("at_stake_currency"), default: 0] += 1
+        }
         let main = rowsPerCurrency.min { ($1.value, $0.key) < ($0.value, $1.key) }?.key
         func currencyRank(_ row: ReportRow) -> (Int, String) {
             let currency = row.text("at_stake_currency")
@@ -24,7 +26,9 @@ enum ReviewQueue {
             let (ca, cb) = (currencyRank(a), currencyRank(b))
             if ca.0 != cb.0 { return ca.0 < cb.0 }
             if ca.1 != cb.1 { return ca.1.utf8.lexicographicallyPrecedes(cb.1.utf8) }
-            if a.integer("at_stake_milli") != b.integer("at_stake_milli") { return a.integer("at_stake_milli") > b.integer("at_stake_milli") }
+            if a.integer("at_stake_milli") != b.integer("at_stake_milli") {
+                return a.integer("at_stake_milli") > b.integer("at_stake_milli")
+            }
             return a.text("account_id").utf8.lexicographicallyPrecedes(b.text("account_id").utf8)
         }
     }
@@ -43,14 +47,18 @@ enum ReviewQueue {
             .paragraph(
                 "\(strong: "The queue"): \(count("new")) new, \(count("active")) active again (a refund, a refund request or a "
                     + "declined refund this month), \(count("carried")) carried from earlier months with nothing new"
-                    + (collapsed.isEmpty ? "" : "; \(collapsed.count) of those cleared by a reviewer, collapsed below") + ".")
+                    + (collapsed.isEmpty ? "" : "; \(collapsed.count) of those cleared by a reviewer, collapsed below")
+                    + ".")
         ]
-        var table = PageTable(columns: [
-            .init("Queue"), .init("Account"), .init("Rules"), .init("At stake", .right), .init("Since"), .init("Review"),
-        ], limit: 100, fullFile: "flagged_accounts.csv")
+        var table = PageTable(
+            columns: [
+                .init("Queue"), .init("Account"), .init("Rules"), .init("At stake", .right), .init("Since"),
+                .init("Review"),
+            ], limit: 100, fullFile: "flagged_accounts.csv")
         for row in open {
             let account = row.text("account_id")
-            let stake: Text = row.text("at_stake_currency").isEmpty
+            let stake: Text =
+                row.text("at_stake_currency").isEmpty
                 ? .prose("—") : .money(row.integer("at_stake_milli"), currency: row.text("at_stake_currency"))
             table.rows.append([
                 .data(row.text("queue_status")),
@@ -62,11 +70,14 @@ enum ReviewQueue {
         if !open.isEmpty { blocks.append(.table(table)) }
         if !collapsed.isEmpty {
             blocks.append(.paragraph("Cleared, and nothing new since the review:"))
-            blocks.append(.list(collapsed.map { row in
-                let account = row.text("account_id")
-                let name: Text = caseLinks ? .link(.data(account), to: AccountPagePath.relative(account)) : .data(account)
-                return name + " — " + .data(decision(row, set: set))
-            }))
+            blocks.append(
+                .list(
+                    collapsed.map { row in
+                        let account = row.text("account_id")
+                        let name: Text =
+                            caseLinks ? .link(.data(account), to: AccountPagePath.relative(account)) : .data(account)
+                        return name + " — " + .data(decision(row, set: set))
+                    }))
         }
         return blocks
     }
@@ -77,7 +88,9 @@ enum ReviewQueue {
         guard !review.isEmpty, let monthEnd = CalendarMonth(row.text("month"))?.endMs else {
             return ""
         }
-        guard let last = set.reviews[row.text("account_id")]?.last(where: { $0.reviewedAt < monthEnd }) else { return review }
+        guard let last = set.reviews[row.text("account_id")]?.last(where: { $0.reviewedAt < monthEnd }) else {
+            return review
+        }
         let day = String(ISO8601Millis.format(last.reviewedAt).prefix(10))
         return review + (last.reviewer.isEmpty ? "" : " by \(last.reviewer)") + " on \(day)"
     }

@@ -7,7 +7,8 @@ enum SubscribersSection {
         var blocks: [Block] = [.heading(level: 3, "Subscribers", anchor: "subscribers")]
         let rows = month.rows("subscriptions.csv")
         guard !rows.isEmpty else {
-            blocks.append(.aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
+            blocks.append(
+                .aside("No auto-renewable subscription was active, started, churned or on a trial in this month."))
             return blocks
         }
         // Rates per plan length where the month has more than one (MonthFigures.rateScopes): a yearly plan churns at
@@ -21,38 +22,45 @@ enum SubscribersSection {
                 + " involuntary (billing)"
         }
         let conversions = perScope { rate($0.trialsConverted, of: $0.trialsEnded, noun: "converted") }
-        var summary: Text = "\(strong: "\(figures.activeStart)") paid subscriptions were active when the month began "
+        var summary: Text =
+            "\(strong: "\(figures.activeStart)") paid subscriptions were active when the month began "
             + "and \(strong: "\(figures.activeEnd)") at its end; \(figures.newPaid) new; churned: "
             + "\(figures.voluntaryChurn) voluntary, \(figures.involuntaryChurn) involuntary, \(figures.otherChurn) other. "
             + "Churn rate\(scopes.count > 1 ? " by plan length" : ""): " + .prose(churnRates) + ". Trials: "
             + "\(figures.trialsStarted) started, \(figures.trialsEnded) ended; conversion"
             + "\(scopes.count > 1 ? " by plan length" : ""): " + .prose(conversions) + "."
-        if isProvisional { summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change." }
+        if isProvisional {
+            summary += " " + "\(em: "Provisional:") churn and billing recoveries of this month may still change."
+        }
         blocks.append(.paragraph(summary))
-        var table = PageTable(columns: [
-            .init("Product"), .init("Active at start", .right), .init("New", .right),
-            .init("Churned: voluntary / involuntary / other", .right), .init("Churn rate, voluntary", .right),
-            .init("Churn rate, involuntary", .right), .init("Active at end", .right),
-            .init("Trials: started / ended", .right), .init("Trial conversion", .right),
-        ], limit: 50, fullFile: "subscriptions.csv")
+        var table = PageTable(
+            columns: [
+                .init("Product"), .init("Active at start", .right), .init("New", .right),
+                .init("Churned: voluntary / involuntary / other", .right), .init("Churn rate, voluntary", .right),
+                .init("Churn rate, involuntary", .right), .init("Active at end", .right),
+                .init("Trials: started / ended", .right), .init("Trial conversion", .right),
+            ], limit: 50, fullFile: "subscriptions.csv")
         for row in rows {
             let start = row.integer("active_start")
             table.rows.append([
                 .data(row.text("product_id")), .count(start), .count(row.integer("new_paid")),
-                .counts(row.integer("churned_voluntary"), row.integer("churned_involuntary"), row.integer("churned_other")),
+                .counts(
+                    row.integer("churned_voluntary"), row.integer("churned_involuntary"), row.integer("churned_other")),
                 .unbroken(.data(rate(row.integer("churned_voluntary"), of: start))),
                 .unbroken(.data(rate(row.integer("churned_involuntary"), of: start))),
                 .count(row.integer("active_end")),
                 .counts(row.integer("trials_started"), row.integer("trials_ended")),
-                .unbroken(.data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted"))),
+                .unbroken(
+                    .data(rate(row.integer("trials_converted"), of: row.integer("trials_ended"), noun: "converted"))),
             ])
         }
         blocks.append(.table(table))
-        blocks.append(.aside(
-            "Churn rate = subscriptions churned in the month ÷ those active when it began; trial conversion = trials "
-                + "converted (a paid renewal within \(BusinessRules.billingRetryWindowDays) days of the trial's end) ÷ trials that ended. Subscriptions in "
-                + "billing retry or grace are not active, and resubscriptions come back, so the end need not equal "
-                + "the start plus new minus churned."))
+        blocks.append(
+            .aside(
+                "Churn rate = subscriptions churned in the month ÷ those active when it began; trial conversion = trials "
+                    + "converted (a paid renewal within \(BusinessRules.billingRetryWindowDays) days of the trial's end) ÷ trials that ended. Subscriptions in "
+                    + "billing retry or grace are not active, and resubscriptions come back, so the end need not equal "
+                    + "the start plus new minus churned."))
         return blocks
     }
 

@@ -1,4 +1,5 @@
 import IAPAnalytics
+
 /// The index's trend charts, one value per month: churn voluntary against involuntary, refunds and the refund rate,
 /// consumable losses and net revenue per currency, billing-retry recovery.
 enum TrendCharts {
@@ -10,18 +11,23 @@ enum TrendCharts {
     ///   - activeByProduct: subscriptions active at each month's start, per product (subscriptions.csv).
     ///   - convertedMRR: each month's MRR in the reporting currency, when one is in effect.
     static func charts(
-        months: [String], figures: [MonthFigures], provisional: Set<Int> = [], activeByProduct: [(String, [Int64?])] = [],
+        months: [String], figures: [MonthFigures], provisional: Set<Int> = [],
+        activeByProduct: [(String, [Int64?])] = [],
         convertedMRR: (currency: String, values: [Int64?])? = nil, currencyWeights: [String: Double] = [:]
     ) -> [ChartSpec] {
-        func topCurrencies(_ amounts: [CurrencyAmounts]) -> [String] { Self.topCurrencies(amounts, weights: currencyWeights) }
+        func topCurrencies(_ amounts: [CurrencyAmounts]) -> [String] {
+            Self.topCurrencies(amounts, weights: currencyWeights)
+        }
         func chart(
             _ name: String, _ title: String, _ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series],
             _ unit: ChartSpec.ValueUnit, _ axis: String, _ caption: Text
         ) -> ChartSpec {
             ChartSpec(
                 name: name, title: title, caption: caption,
-                body: .categorical(.init(
-                    kind: kind, categories: months, series: series, unit: unit, axisTitle: axis, provisional: provisional)))
+                body: .categorical(
+                    .init(
+                        kind: kind, categories: months, series: series, unit: unit, axisTitle: axis,
+                        provisional: provisional)))
         }
         var charts: [ChartSpec] = []
         if !activeByProduct.isEmpty {
@@ -41,8 +47,11 @@ enum TrendCharts {
                         name: "Voluntary" + suffix, values: figures.map { $0.plan(scope).voluntaryChurnRateTenths },
                         counts: figures.map { CountText.of($0.plan(scope).voluntaryChurn, $0.plan(scope).activeStart) }),
                     .init(
-                        name: "Involuntary (billing)" + suffix, values: figures.map { $0.plan(scope).involuntaryChurnRateTenths },
-                        counts: figures.map { CountText.of($0.plan(scope).involuntaryChurn, $0.plan(scope).activeStart) }),
+                        name: "Involuntary (billing)" + suffix,
+                        values: figures.map { $0.plan(scope).involuntaryChurnRateTenths },
+                        counts: figures.map {
+                            CountText.of($0.plan(scope).involuntaryChurn, $0.plan(scope).activeStart)
+                        }),
                 ]
             }
             charts.append(
@@ -53,7 +62,8 @@ enum TrendCharts {
                         + (lengths.isEmpty
                             ? ": voluntary (solid, circles) and involuntary (dashed, squares)"
                             : ", per plan length (\(lengths.joined(separator: ", ")); the legend names each line)")
-                        + "; no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."))
+                        + "; no point where fewer than \(BusinessRules.minimumRateBase) were active. Hollow points: provisional months."
+                ))
             let trialSeries = scopes.map { scope in
                 ChartSpec.Series(
                     name: "Trials converted per 100 ended" + (scope.map { ", " + $0 } ?? ""),
@@ -112,13 +122,18 @@ enum TrendCharts {
                 ],
                 .count, "Episodes",
                 "Billing-retry episodes by the month the failed period expired, stacked: recovered within \(BusinessRules.billingRetryWindowDays) days (solid "
-                    + "blue), expired (striped red-orange), still retrying (striped green). Hatched: provisional months."))
+                    + "blue), expired (striped red-orange), still retrying (striped green). Hatched: provisional months."
+            ))
         charts.append(
             chart(
                 "billing-recovery-rate", "Billing-retry recovery rate", .lines,
-                [.init(
-                    name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths),
-                    counts: figures.map { CountText.of($0.billingRecovered, $0.billingRecovered + $0.billingExpired) })],
+                [
+                    .init(
+                        name: "Recovered per 100 resolved", values: figures.map(\.recoveryRateTenths),
+                        counts: figures.map {
+                            CountText.of($0.billingRecovered, $0.billingRecovered + $0.billingExpired)
+                        })
+                ],
                 .percentTenths, "Per cent",
                 "Episodes recovered per 100 resolved (recovered or expired); pending episodes are left out, and a month "
                     + "with fewer than \(BusinessRules.minimumRateBase) resolved has no point."))
@@ -152,7 +167,8 @@ enum TrendCharts {
             let currency = convertedMRR.currency
             charts.append(
                 chart(
-                    "mrr-all-in-" + fileSafe(currency, 0), "Monthly recurring revenue, every currency in \(currency)", .lines,
+                    "mrr-all-in-" + fileSafe(currency, 0), "Monthly recurring revenue, every currency in \(currency)",
+                    .lines,
                     [.init(name: "MRR", values: convertedMRR.values)], .money(currency: currency), currency,
                     "Each month's end: the MRR of every currency (mrr.csv) in \(currency), each at the rate of Apple's paid "
                         + "fiscal month holding the day the base is counted on (a month not yet paid at the latest paid "
@@ -171,8 +187,13 @@ enum TrendCharts {
         for (index, currency) in topCurrencies(figures.map(\.depositByCurrency)).enumerated() {
             charts.append(
                 chart(
-                    "deposits-" + fileSafe(currency, index), "Apple's deposits per fiscal month, \(currency)", .groupedColumns,
-                    [.init(name: "Deposit", values: figures.map { $0.hasPayment ? $0.depositByCurrency[currency] : nil })],
+                    "deposits-" + fileSafe(currency, index), "Apple's deposits per fiscal month, \(currency)",
+                    .groupedColumns,
+                    [
+                        .init(
+                            name: "Deposit",
+                            values: figures.map { $0.hasPayment ? $0.depositByCurrency[currency] : nil })
+                    ],
                     .money(currency: currency), currency,
                     "What Apple's payment summaries say reaches the bank for each fiscal month (the proceeds of its paid "
                         + "regions), in \(currency); a fiscal month without a paid summary has no bar."))

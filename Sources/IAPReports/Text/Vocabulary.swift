@@ -1,6 +1,7 @@
 import IAPAnalytics
 import IAPFormats
 import IAPStore
+
 /// The words a reader sees for the codes in the CSV files. Unknown codes are shown as they are (escaped by the
 /// caller), so a new code from analytics is visible rather than hidden.
 enum Vocabulary {
@@ -34,12 +35,14 @@ enum Vocabulary {
 
     /// A flagging rule of `flagged_accounts.csv`, in words, with the thresholds it ran with.
     static func flagRule(_ code: String, _ rules: FlagThresholds) -> String {
-        let burstDays = rules.burstWindowHours % 24 == 0 ? "\(rules.burstWindowHours / 24) days" : "\(rules.burstWindowHours) hours"
+        let burstDays =
+            rules.burstWindowHours % 24 == 0 ? "\(rules.burstWindowHours / 24) days" : "\(rules.burstWindowHours) hours"
         switch code {
         case "repeat_refunds":
             return "repeat refunds: \(rules.repeatRefunds) or more refunds in the \(rules.windowDays) days to month end"
         case "consumable_refund_burst":
-            return "consumable refund burst: \(rules.burstRefunds) or more consumable refunds within \(burstDays) of each other"
+            return
+                "consumable refund burst: \(rules.burstRefunds) or more consumable refunds within \(burstDays) of each other"
         case "high_refund_rate":
             return "high refund rate: at least \(rules.highRateRefunds) lifetime refunds, and refunds at least "
                 + "\(rules.highRatePercent) % of lifetime purchases; stays flagged in later months while that holds"

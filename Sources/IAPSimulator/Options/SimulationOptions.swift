@@ -37,30 +37,40 @@ public struct SimulationOptions: Sendable, Equatable {
         try Self.check("--shards", shards, 1...64)
         guard let first = SimTime.monthIndex(startMonth), first >= 1970 * 12, first + months <= 9999 * 12 else {
             throw SimulationOptionError(
-                option: "--start-month", message: "--start-month must be a month written YYYY-MM from 1970-01 (got \(startMonth)).")
+                option: "--start-month",
+                message: "--start-month must be a month written YYYY-MM from 1970-01 (got \(startMonth)).")
         }
         if let v2StartMonth {
             let last = SimTime.monthText(first + months)
             guard let v2 = SimTime.monthIndex(v2StartMonth), v2 >= first, v2 <= first + months else {
                 throw SimulationOptionError(
                     option: "--v2-start-month",
-                    message: "--v2-start-month must be a month written YYYY-MM between \(startMonth) and \(last) (got \(v2StartMonth)).")
+                    message:
+                        "--v2-start-month must be a month written YYYY-MM between \(startMonth) and \(last) (got \(v2StartMonth))."
+                )
             }
         }
-        guard !bundleId.isEmpty, bundleId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x2C }) else {
+        guard !bundleId.isEmpty,
+            bundleId.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C && $0 != 0x2C })
+        else {
             throw SimulationOptionError(
-                option: "--bundle-id", message: "--bundle-id must be a non-empty bundle identifier without spaces, quotes or commas (got \(bundleId)).")
+                option: "--bundle-id",
+                message:
+                    "--bundle-id must be a non-empty bundle identifier without spaces, quotes or commas (got \(bundleId))."
+            )
         }
         guard appAppleId > 0 else {
             throw SimulationOptionError(
-                option: "--app-apple-id", message: "--app-apple-id must be between 1 and \(Int64.max) (got \(appAppleId)).")
+                option: "--app-apple-id",
+                message: "--app-apple-id must be between 1 and \(Int64.max) (got \(appAppleId)).")
         }
     }
 
     private static func check(_ name: String, _ value: Int, _ range: ClosedRange<Int>) throws(SimulationOptionError) {
         guard range.contains(value) else {
             throw SimulationOptionError(
-                option: name, message: "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
+                option: name,
+                message: "\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
         }
     }
 }

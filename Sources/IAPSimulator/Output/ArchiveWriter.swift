@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The single writer: appends chunk outputs in chunk order to the archive's files and pages lookups.
@@ -33,7 +33,9 @@ final class ArchiveWriter {
     init(directory: String, world: SimWorld) throws(SimulationIOError) {
         self.directory = directory
         self.world = world
-        for sub in ["notifications", "notifications/v1", "notifications/v2", "history", "refunds", "orders", "certs", "finance"] {
+        for sub in [
+            "notifications", "notifications/v1", "notifications/v2", "history", "refunds", "orders", "certs", "finance",
+        ] {
             try Self.makeDirectory(directory + "/" + sub)
         }
         accounts = try OutputFile(path: directory + "/accounts.csv", gzip: false)
@@ -94,7 +96,8 @@ final class ArchiveWriter {
     private func monthFile(_ month: Int, v2: Bool) throws(SimulationIOError) -> OutputFile {
         if let file = v2 ? v2Files[month] : v1Files[month] { return file }
         let name = SimTime.monthText(month)
-        let file = v2
+        let file =
+            v2
             ? try OutputFile(path: directory + "/notifications/v2/" + name + ".jsonl.gz", gzip: true)
             : try OutputFile(path: directory + "/notifications/v1/" + name + ".jsonl", gzip: false)
         if v2 { v2Files[month] = file } else { v1Files[month] = file }
@@ -109,7 +112,8 @@ final class ArchiveWriter {
         let token = token(stream: 11, page: historyPages)
         var text = "{\"notificationHistory\":[" + items.map(\.text).joined(separator: ",") + "],"
         text += "\"hasMore\":" + (hasMore ? "true" : "false") + ",\"paginationToken\":\"" + token + "\"}\n"
-        try Self.writeText(text, to: directory + "/history/notification-history-" + SimTime.pad(historyPages, 3) + ".json")
+        try Self.writeText(
+            text, to: directory + "/history/notification-history-" + SimTime.pad(historyPages, 3) + ".json")
         tally.add("files", "notification_history_pages")
         tally.add("documents", "notification_history_page")
         tally.add("documents", "notification_history_item", items.count)
@@ -121,7 +125,9 @@ final class ArchiveWriter {
         pendingRefunds.removeFirst(items.count)
         refundPages += 1
         var text = "{\"signedTransactions\":[" + items.map { "\"" + $0.text + "\"" }.joined(separator: ",") + "],"
-        text += "\"revision\":\"" + token(stream: 12, page: refundPages) + "\",\"hasMore\":" + (hasMore ? "true" : "false") + "}\n"
+        text +=
+            "\"revision\":\"" + token(stream: 12, page: refundPages) + "\",\"hasMore\":" + (hasMore ? "true" : "false")
+            + "}\n"
         try Self.writeText(text, to: directory + "/refunds/refund-history-" + SimTime.pad(refundPages, 3) + ".json")
         tally.add("files", "refund_history_pages")
         tally.add("documents", "refund_history_page")

@@ -24,18 +24,22 @@ struct FinanceReportWriter {
         var entries: [Entry] = []
         for tx in transactions where tx.environment == "Production" && tx.bundleId == world.bundleId && tx.isPaid {
             guard tx.purchaseDate < world.horizon else { continue }
-            let yearOn = tx.product.type == .autoRenewable && tx.purchaseDate >= tx.originalPurchaseDate + 365 * SimTime.day
+            let yearOn =
+                tx.product.type == .autoRenewable && tx.purchaseDate >= tx.originalPurchaseDate + 365 * SimTime.day
             let rate: Int64 = yearOn ? 85 : 70
-            entries.append(Entry(
-                time: tx.purchaseDate, product: tx.product, storefront: tx.storefront, quantity: tx.quantity,
-                customerPrice: tx.price, partnerShare: share(of: tx.price, storefront: tx.storefront, rate: rate)))
+            entries.append(
+                Entry(
+                    time: tx.purchaseDate, product: tx.product, storefront: tx.storefront, quantity: tx.quantity,
+                    customerPrice: tx.price, partnerShare: share(of: tx.price, storefront: tx.storefront, rate: rate)))
             if tx.isRefund, let revoked = tx.revocationDate, revoked < world.horizon {
                 let gross = tx.price * Int64(tx.quantity)
                 let refunded = tx.revocationPercentage.map { (gross * Int64($0) + 50_000) / 100_000 } ?? gross
                 let perUnit = refunded / Int64(tx.quantity)
-                entries.append(Entry(
-                    time: revoked, product: tx.product, storefront: tx.storefront, quantity: -tx.quantity,
-                    customerPrice: perUnit, partnerShare: share(of: perUnit, storefront: tx.storefront, rate: rate)))
+                entries.append(
+                    Entry(
+                        time: revoked, product: tx.product, storefront: tx.storefront, quantity: -tx.quantity,
+                        customerPrice: perUnit, partnerShare: share(of: perUnit, storefront: tx.storefront, rate: rate))
+                )
             }
         }
         return entries
@@ -88,12 +92,16 @@ struct FinanceReportWriter {
         for entry in entries {
             let seconds = Double(entry.time) / 1000
             let offset = Int64(pacific.secondsFromGMT(for: Date(timeIntervalSince1970: seconds))) * 1000
-            guard let day = ReportDay(daysSinceEpoch: Int(SimTime.floorDiv(entry.time + offset, SimTime.day))) else { continue }
+            guard let day = ReportDay(daysSinceEpoch: Int(SimTime.floorDiv(entry.time + offset, SimTime.day))) else {
+                continue
+            }
             firstDay = min(firstDay ?? day, day)
             let key = RowKey(
                 day: day, sku: entry.product.id, country: Self.country(entry.storefront),
-                saleOrReturn: entry.quantity < 0 ? "R" : "S", customerPrice: entry.customerPrice, partnerShare: entry.partnerShare)
-            rows[key, default: RowValue(product: entry.product, storefront: entry.storefront)].quantity += entry.quantity
+                saleOrReturn: entry.quantity < 0 ? "R" : "S", customerPrice: entry.customerPrice,
+                partnerShare: entry.partnerShare)
+            rows[key, default: RowValue(product: entry.product, storefront: entry.storefront)].quantity +=
+                entry.quantity
         }
     }
 
@@ -106,7 +114,8 @@ struct FinanceReportWriter {
         try ArchiveWriter.makeDirectory(folder)
         let byMonth = Dictionary(grouping: rows.keys) { AppleFiscalMonth(containing: $0.day)?.text ?? "" }
         var files = 0
-        var payments: [(month: AppleFiscalMonth, books: [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks])] = []
+        var payments:
+            [(month: AppleFiscalMonth, books: [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks])] = []
         while month.lastDay < today {
             let keys = (byMonth[month.text] ?? []).sorted()
             try write(month, keys: keys, to: folder, vendorName: vendorName)
@@ -123,16 +132,21 @@ struct FinanceReportWriter {
         var books: [PaymentSummaryWriter.RegionKey: PaymentSummaryWriter.RegionBooks] = [:]
         for key in keys {
             guard let value = rows[key], value.quantity != 0 else { continue }
-            let region = PaymentSummaryWriter.RegionKey(region: Self.region(value.storefront), currency: value.storefront.currency)
+            let region = PaymentSummaryWriter.RegionKey(
+                region: Self.region(value.storefront), currency: value.storefront.currency)
             if key.saleOrReturn == "S" { books[region, default: .init()].unitsSold += Int64(value.quantity) }
             books[region, default: .init()].earnedMilli += key.partnerShare * Int64(value.quantity)
         }
         return books
     }
 
-    private func write(_ month: AppleFiscalMonth, keys: [RowKey], to folder: String, vendorName: String) throws(SimulationIOError) {
-        var text = "Vendor Name\t\(vendorName)\nStart Date\t\(month.firstDay.appleText)\nEnd Date\t\(month.lastDay.appleText)\n"
-        text += "Transaction Date\tSettlement Date\tApple Identifier\tSKU\tTitle\tDeveloper Name\tProduct Type Identifier\t"
+    private func write(_ month: AppleFiscalMonth, keys: [RowKey], to folder: String, vendorName: String)
+        throws(SimulationIOError)
+    {
+        var text =
+            "Vendor Name\t\(vendorName)\nStart Date\t\(month.firstDay.appleText)\nEnd Date\t\(month.lastDay.appleText)\n"
+        text +=
+            "Transaction Date\tSettlement Date\tApple Identifier\tSKU\tTitle\tDeveloper Name\tProduct Type Identifier\t"
             + "Country of Sale\tQuantity\tPartner Share\tExtended Partner Share\tPartner Share Currency\tCustomer Price\t"
             + "Customer Currency\tSale or Return\tPromo Code\tOrder Type\tRegion\n"
         var totals: [String: (currency: String, quantity: Int, amount: Int64)] = [:]
@@ -140,12 +154,15 @@ struct FinanceReportWriter {
             guard let value = rows[key], value.quantity != 0 else { continue }
             let currency = value.storefront.currency
             let extended = key.partnerShare * Int64(value.quantity)
-            text += [
-                key.day.appleText, key.day.appleText, Self.appleIdentifier(value.product), key.sku,
-                Self.title(value.product), vendorName, Self.typeIdentifier(value.product), key.country,
-                String(value.quantity), Self.decimal(key.partnerShare, currency), Self.decimal(extended, currency), currency,
-                Self.decimal(key.customerPrice, currency), currency, key.saleOrReturn, "", "", Self.region(value.storefront),
-            ].joined(separator: "\t") + "\n"
+            text +=
+                [
+                    key.day.appleText, key.day.appleText, Self.appleIdentifier(value.product), key.sku,
+                    Self.title(value.product), vendorName, Self.typeIdentifier(value.product), key.country,
+                    String(value.quantity), Self.decimal(key.partnerShare, currency), Self.decimal(extended, currency),
+                    currency,
+                    Self.decimal(key.customerPrice, currency), currency, key.saleOrReturn, "", "",
+                    Self.region(value.storefront),
+                ].joined(separator: "\t") + "\n"
             var total = totals[key.country] ?? (currency, 0, 0)
             total.quantity += value.quantity
             total.amount += extended

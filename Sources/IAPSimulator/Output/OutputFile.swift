@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CZlib
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Where the simulator writes: a file failed to open or write.
 public struct SimulationIOError: Error, Sendable, CustomStringConvertible {
@@ -13,7 +14,9 @@ public struct SimulationIOError: Error, Sendable, CustomStringConvertible {
     public let detail: String
 
     /// One sentence for the command line.
-    public var description: String { "Could not write \(path) (\(detail)); check the directory is writable and has space." }
+    public var description: String {
+        "Could not write \(path) (\(detail)); check the directory is writable and has space."
+    }
 }
 
 /// An append-only output file, plain or gzip (one member, fixed header with mtime 0, so bytes are reproducible).
@@ -78,7 +81,9 @@ final class OutputFile {
     private func raw(_ bytes: [UInt8]) throws(SimulationIOError) {
         guard !bytes.isEmpty else { return }
         let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, handle) }
-        guard written == bytes.count else { throw SimulationIOError(path: path, detail: String(cString: strerror(errno))) }
+        guard written == bytes.count else {
+            throw SimulationIOError(path: path, detail: String(cString: strerror(errno)))
+        }
     }
 
     private func deflateBytes(_ bytes: [UInt8], flush: Int32) throws(SimulationIOError) {
@@ -92,7 +97,9 @@ final class OutputFile {
                     stream.next_out = outPtr.baseAddress
                     stream.avail_out = UInt32(outPtr.count)
                     let status = deflate(&stream, flush)
-                    guard status != Z_STREAM_ERROR else { failure = SimulationIOError(path: path, detail: "zlib deflate failed"); return }
+                    guard status != Z_STREAM_ERROR else {
+                        failure = SimulationIOError(path: path, detail: "zlib deflate failed"); return
+                    }
                     let produced = outPtr.count - Int(stream.avail_out)
                     if produced > 0, fwrite(outPtr.baseAddress, 1, produced, handle) != produced {
                         failure = SimulationIOError(path: path, detail: String(cString: strerror(errno)))

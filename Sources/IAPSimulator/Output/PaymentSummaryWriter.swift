@@ -94,7 +94,10 @@ struct PaymentSummaryWriter {
             }
         }
         let blank = String(repeating: ",", count: header.count - 1)
-        var lines = ["\"App Store Connect - Payments and Financial Reports (\(monthNames[month.month - 1]) \(month.year))\"" + blank]
+        var lines = [
+            "\"App Store Connect - Payments and Financial Reports (\(monthNames[month.month - 1]) \(month.year))\""
+                + blank
+        ]
         lines.append(blank)
         lines.append(header.map { "\"\($0)\"" }.joined(separator: ","))
         lines += paid

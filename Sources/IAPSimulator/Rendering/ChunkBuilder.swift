@@ -27,7 +27,8 @@ struct ChunkBuilder: Sendable {
         }
         output.entities = range.count
         if world.noise {
-            try NoiseInjector(builder: self, chunk: chunk, entities: range.count).inject(into: &output, random: &noise, context: context)
+            try NoiseInjector(builder: self, chunk: chunk, entities: range.count).inject(
+                into: &output, random: &noise, context: context)
         }
         finishOrdering(&output, random: &noise)
         return output
@@ -44,13 +45,16 @@ struct ChunkBuilder: Sendable {
 
     // MARK: - One customer
 
-    private func render(entity global: Int, into output: inout ChunkOutput, noise: inout SimRandom, context: inout NoiseContext) throws {
+    private func render(
+        entity global: Int, into output: inout ChunkOutput, noise: inout SimRandom, context: inout NoiseContext
+    ) throws {
         let (kind, index, timeline) = script(for: global)
         var ledger = VisibilityLedger()
         var r = world.random(kind, index, stream: 7)
         var events = timeline.events
         // Stable sort keeps a customer's same-millisecond events in script order.
-        events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+        events = events.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+            \.element)
         for (ordinal, event) in events.enumerated() {
             // The archive starts with the simulated window: what happened before it reaches the archive only as the
             // history later documents carry (V1 receipts), as in a real archive started late.
@@ -102,7 +106,8 @@ struct ChunkBuilder: Sendable {
             if !inOutage {
                 var value = DocumentRenderer.v2Body(signed.jws)
                 if r.chance(0.15) {
-                    value = DocumentRenderer.envelope(value, receivedAt: event.time + r.int64(in: 50...4_000), iso: false)
+                    value = DocumentRenderer.envelope(
+                        value, receivedAt: event.time + r.int64(in: 50...4_000), iso: false)
                 }
                 let line = ChunkOutput.Line(time: event.time, text: value.text)
                 let month = SimTime.monthIndex(ofMillis: event.time)
@@ -144,7 +149,9 @@ struct ChunkBuilder: Sendable {
             return (.subscriber, global, SubscriberScript(world: world, index: global).run())
         }
         if global < subscribers + buyers {
-            return (.buyer, global - subscribers, ConsumableBuyerScript(world: world, index: global - subscribers).run())
+            return (
+                .buyer, global - subscribers, ConsumableBuyerScript(world: world, index: global - subscribers).run()
+            )
         }
         let ring = global - subscribers - buyers
         return (.ring, ring, RefundRingScript(world: world, index: ring).run())
@@ -174,12 +181,17 @@ struct ChunkBuilder: Sendable {
             let txs = order.transactionIds.compactMap { byId[$0] }
             var signedList: [JSONOutput] = []
             for tx in txs {
-                signedList.append(.string(try renderer.signer.sign(payload: tx.v2Payload(signedDate: orderSignedDate).bytes)))
+                signedList.append(
+                    .string(try renderer.signer.sign(payload: tx.v2Payload(signedDate: orderSignedDate).bytes)))
                 ledger.saw(tx, at: orderSignedDate, inNotification: false)
             }
             var o = JSONObjectBuilder()
             // Whoever saved the result sometimes forgot the order ID.
-            if r.chance(0.9) { o.add("orderId", order.orderId) } else { output.tally.add("lookups", "orderLookupWithoutOrderId") }
+            if r.chance(0.9) {
+                o.add("orderId", order.orderId)
+            } else {
+                output.tally.add("lookups", "orderLookupWithoutOrderId")
+            }
             o.add("status", .int(0))
             o.add("signedTransactions", .array(signedList))
             output.orderLines.append(o.value.text)
@@ -194,15 +206,21 @@ struct ChunkBuilder: Sendable {
         var attempts: [JSONOutput] = []
         if failed {
             let offsets: [Int64] = [0, 1, 13, 37, 85, 157]
-            let failures = ["TIMED_OUT", "NO_RESPONSE", "SOCKET_ISSUE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "PREMATURE_CLOSE"]
+            let failures = [
+                "TIMED_OUT", "NO_RESPONSE", "SOCKET_ISSUE", "UNSUCCESSFUL_HTTP_RESPONSE_CODE", "PREMATURE_CLOSE",
+            ]
             for offset in offsets.prefix(r.int(in: 2...6)) {
-                attempts.append(.object([
-                    ("attemptDate", .int(time + offset * SimTime.hour + r.int64(in: 0...900))),
-                    ("sendAttemptResult", .string(r.pick(failures))),
-                ]))
+                attempts.append(
+                    .object([
+                        ("attemptDate", .int(time + offset * SimTime.hour + r.int64(in: 0...900))),
+                        ("sendAttemptResult", .string(r.pick(failures))),
+                    ]))
             }
         } else {
-            attempts.append(.object([("attemptDate", .int(time + r.int64(in: 100...900))), ("sendAttemptResult", .string("SUCCESS"))]))
+            attempts.append(
+                .object([
+                    ("attemptDate", .int(time + r.int64(in: 100...900))), ("sendAttemptResult", .string("SUCCESS")),
+                ]))
         }
         let item = JSONOutput.object([("signedPayload", .string(jws)), ("sendAttempts", .array(attempts))])
         return ChunkOutput.Line(time: time, text: item.text)
@@ -211,7 +229,9 @@ struct ChunkBuilder: Sendable {
     // MARK: - Ordering and duplicates
 
     /// Apple retried: the same line again, later in the same file or in the next month's.
-    func duplicate(_ line: ChunkOutput.Line, month: Int, v2: Bool, into output: inout ChunkOutput, random r: inout SimRandom) {
+    func duplicate(
+        _ line: ChunkOutput.Line, month: Int, v2: Bool, into output: inout ChunkOutput, random r: inout SimRandom
+    ) {
         var target = month
         var time = line.time + r.int64(in: SimTime.hour...(3 * SimTime.day))
         if r.chance(0.3), month + 1 < world.endMonth {
@@ -233,7 +253,8 @@ struct ChunkBuilder: Sendable {
     /// Sorts each file's lines by time; with noise, some neighbours swap (out-of-order delivery).
     private func finishOrdering(_ output: inout ChunkOutput, random r: inout SimRandom) {
         func order(_ lines: inout [ChunkOutput.Line]) {
-            lines = lines.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
+            lines = lines.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(
+                \.element)
             guard world.noise, lines.count > 1 else { return }
             for i in 1..<lines.count where r.chance(0.1) {
                 let j = max(0, i - r.int(in: 1...5))

@@ -16,7 +16,8 @@ struct DocumentRenderer: Sendable {
     /// Signs a V2 notification for `event`: transaction and renewal info first, then the outer payload,
     /// all with the notification's `signedDate`.
     func v2Notification(
-        _ event: SimEvent, uuid: String, signer override: JWSSigner? = nil, bundleId: String? = nil, appAppleId: Int64? = nil
+        _ event: SimEvent, uuid: String, signer override: JWSSigner? = nil, bundleId: String? = nil,
+        appAppleId: Int64? = nil
     ) throws -> SignedNotification {
         let signer = override ?? self.signer
         let signed = event.time
@@ -28,7 +29,9 @@ struct DocumentRenderer: Sendable {
         data.add("bundleVersion", bundleVersion(at: signed))
         data.add("environment", environment)
         if event.v2Type != "TEST" {
-            data.add("signedTransactionInfo", try signer.sign(payload: event.transaction.v2Payload(signedDate: signed).bytes))
+            data.add(
+                "signedTransactionInfo", try signer.sign(payload: event.transaction.v2Payload(signedDate: signed).bytes)
+            )
             if event.transaction.product.type == .autoRenewable, let renewal = event.renewal {
                 data.add("signedRenewalInfo", try signer.sign(payload: renewal.v2Payload(signedDate: signed).bytes))
             }
@@ -52,7 +55,9 @@ struct DocumentRenderer: Sendable {
     }
 
     /// A V1 body for `event` (everything a string, as V1 sent it), with its document time.
-    func v1Body(_ event: SimEvent, environment: String = "PROD", bid: String? = nil, random r: inout SimRandom) -> (JSONOutput, Int64) {
+    func v1Body(_ event: SimEvent, environment: String = "PROD", bid: String? = nil, random r: inout SimRandom) -> (
+        JSONOutput, Int64
+    ) {
         let tx = event.transaction
         let receipt = event.receipt.isEmpty ? [tx] : event.receipt
         // Apple's spellings differ by field; a few archives also normalised is_trial_period to "1"/"0".
@@ -73,20 +78,28 @@ struct DocumentRenderer: Sendable {
                 SimTransaction.addDate(&o, "auto_renew_status_change_date", change)
                 docTime = max(docTime, change)
             }
-            if let intent = renewal.expirationIntent, !renewal.inBillingRetry { o.add("expiration_intent", .int(Int64(intent))) }
+            if let intent = renewal.expirationIntent, !renewal.inBillingRetry {
+                o.add("expiration_intent", .int(Int64(intent)))
+            }
         }
         o.add("original_transaction_id", tx.originalTransactionId)
         var unified = JSONObjectBuilder()
         unified.add("status", .int(0))
         unified.add("environment", environment == "PROD" ? "Production" : "Sandbox")
-        unified.add("latest_receipt", Base64Encoding.standard(Array("MIIT-simulated-receipt:\(tx.originalTransactionId):\(receipt.count)".utf8)))
+        unified.add(
+            "latest_receipt",
+            Base64Encoding.standard(Array("MIIT-simulated-receipt:\(tx.originalTransactionId):\(receipt.count)".utf8)))
         unified.add(
             "latest_receipt_info",
-            .array(receipt.map {
-                $0.v1ReceiptInfo(trueSpelling: numericBooleans ? "1" : "true", falseSpelling: numericBooleans ? "0" : "false")
-            }))
+            .array(
+                receipt.map {
+                    $0.v1ReceiptInfo(
+                        trueSpelling: numericBooleans ? "1" : "true", falseSpelling: numericBooleans ? "0" : "false")
+                }))
         var pending: [JSONOutput] = []
-        if tx.product.type == .autoRenewable, let renewal = event.renewal { pending.append(renewal.v1PendingRenewalInfo()) }
+        if tx.product.type == .autoRenewable, let renewal = event.renewal {
+            pending.append(renewal.v1PendingRenewalInfo())
+        }
         unified.add("pending_renewal_info", .array(pending))
         o.add("unified_receipt", unified.value)
         return (o.value, docTime)

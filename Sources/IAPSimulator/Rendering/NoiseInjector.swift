@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// Adds what real archives also contain: sandbox and TEST notifications, other apps' documents,
 /// forged signatures, broken lines and failed order lookups. Chunk 0 always gets at least one of each,
 /// so even a tiny run exercises every quarantine path; larger chunks get a few per hundred customers.
@@ -48,19 +49,24 @@ struct NoiseInjector {
     }
 
     /// A purchase by a customer outside the real population (noise namespace).
-    private func syntheticEvent(_ i: Int, at time: Int64, environment: String, bundleId: String, random r: inout SimRandom) -> SimEvent {
+    private func syntheticEvent(
+        _ i: Int, at time: Int64, environment: String, bundleId: String, random r: inout SimRandom
+    ) -> SimEvent {
         let product = world.catalog.monthly
         let storefront = world.catalog.storefronts[0]
         let id = world.transactionId(.noise, chunk, i * 8 + r.int(in: 0...7))
         let tx = SimTransaction(
-            transactionId: id, originalTransactionId: id, webOrderLineItemId: world.webOrderLineItemId(.noise, chunk, i),
+            transactionId: id, originalTransactionId: id,
+            webOrderLineItemId: world.webOrderLineItemId(.noise, chunk, i),
             product: product, purchaseDate: time, originalPurchaseDate: time, expiresDate: time + 30 * SimTime.day,
-            storefront: storefront, price: product.price(in: storefront.currency), environment: environment, bundleId: bundleId)
+            storefront: storefront, price: product.price(in: storefront.currency), environment: environment,
+            bundleId: bundleId)
         let renewal = SimRenewal(
             originalTransactionId: id, productId: product.id, autoRenewProductId: product.id,
             renewalDate: time + 30 * SimTime.day, recentSubscriptionStartDate: time, environment: environment)
-        return SimEvent(time: time, v2Type: "SUBSCRIBED", v2Subtype: "INITIAL_BUY", v1Type: "INITIAL_BUY",
-                        transaction: tx, renewal: renewal, status: 1)
+        return SimEvent(
+            time: time, v2Type: "SUBSCRIBED", v2Subtype: "INITIAL_BUY", v1Type: "INITIAL_BUY",
+            transaction: tx, renewal: renewal, status: 1)
     }
 
     private func appendV2(_ jws: String, at time: Int64, into output: inout ChunkOutput) {
@@ -70,7 +76,8 @@ struct NoiseInjector {
     }
 
     private func appendV1(_ body: JSONOutput, at time: Int64, into output: inout ChunkOutput) {
-        output.v1Lines[SimTime.monthIndex(ofMillis: time), default: []].append(ChunkOutput.Line(time: time, text: body.text))
+        output.v1Lines[SimTime.monthIndex(ofMillis: time), default: []].append(
+            ChunkOutput.Line(time: time, text: body.text))
         output.tally.add("documents", "v1_notification")
     }
 
@@ -102,22 +109,27 @@ struct NoiseInjector {
 
     private func otherAppV2(_ i: Int, into output: inout ChunkOutput, random r: inout SimRandom) throws {
         let time = v2Time(&r)
-        let event = syntheticEvent(i + 3_000, at: time, environment: "Production", bundleId: Self.otherBundle, random: &r)
-        let signed = try builder.renderer.v2Notification(event, uuid: r.uuid(), bundleId: Self.otherBundle, appAppleId: 987_654_321)
+        let event = syntheticEvent(
+            i + 3_000, at: time, environment: "Production", bundleId: Self.otherBundle, random: &r)
+        let signed = try builder.renderer.v2Notification(
+            event, uuid: r.uuid(), bundleId: Self.otherBundle, appAppleId: 987_654_321)
         appendV2(signed.jws, at: time, into: &output)
         output.tally.add("noise", "otherAppDocuments")
     }
 
     private func otherAppV1(_ i: Int, into output: inout ChunkOutput, random r: inout SimRandom) {
         let time = v1Time(&r)
-        var event = syntheticEvent(i + 4_000, at: time, environment: "Production", bundleId: Self.otherBundle, random: &r)
+        var event = syntheticEvent(
+            i + 4_000, at: time, environment: "Production", bundleId: Self.otherBundle, random: &r)
         event.autoRenewChangeDate = time
         appendV1(builder.renderer.v1Body(event, bid: Self.otherBundle, random: &r).0, at: time, into: &output)
         output.tally.add("noise", "otherAppDocuments")
     }
 
     /// A forged refund: a genuine-looking REFUND of a real coin purchase, signed by a chain nobody trusts.
-    private func untrustedRefund(_ i: Int, _ refundable: SimTransaction?, into output: inout ChunkOutput, random r: inout SimRandom) throws {
+    private func untrustedRefund(
+        _ i: Int, _ refundable: SimTransaction?, into output: inout ChunkOutput, random r: inout SimRandom
+    ) throws {
         let time = v2Time(&r)
         var event = syntheticEvent(i + 5_000, at: time, environment: "Production", bundleId: world.bundleId, random: &r)
         if var tx = refundable, tx.purchaseDate < time {
@@ -152,15 +164,21 @@ struct NoiseInjector {
         let forged = segments[0] + "." + Base64Encoding.url(JSONOutput.object(members).bytes) + "." + segments[2]
         let time = last.line.time + r.int64(in: SimTime.minute...SimTime.day)
         let month = min(SimTime.monthIndex(ofMillis: time), world.endMonth - 1)
-        output.v2Lines[month, default: []].append(ChunkOutput.Line(time: time, text: DocumentRenderer.v2Body(String(forged)).text))
+        output.v2Lines[month, default: []].append(
+            ChunkOutput.Line(time: time, text: DocumentRenderer.v2Body(String(forged)).text))
         output.tally.add("documents", "v2_notification")
         output.tally.add("forged", "alteredPayload")
     }
 
     /// A line cut off mid-write, and one of plain garbage.
-    private func brokenLines(_ context: ChunkBuilder.NoiseContext, into output: inout ChunkOutput, random r: inout SimRandom) {
-        let garbage = ["<html><body><h1>502 Bad Gateway</h1></body></html>", "{\"signedPayload\": ", "ok", "\u{FEFF}}{"]
-        let source = context.lastV2.map { ($0.line, $0.month, true) } ?? context.lastV1.map { ($0.line, $0.month, false) }
+    private func brokenLines(
+        _ context: ChunkBuilder.NoiseContext, into output: inout ChunkOutput, random r: inout SimRandom
+    ) {
+        let garbage = [
+            "<html><body><h1>502 Bad Gateway</h1></body></html>", "{\"signedPayload\": ", "ok", "\u{FEFF}}{",
+        ]
+        let source =
+            context.lastV2.map { ($0.line, $0.month, true) } ?? context.lastV1.map { ($0.line, $0.month, false) }
         guard let (line, month, v2) = source else { return }
         let cut = String(line.text.prefix(max(1, line.text.count * r.int(in: 30...80) / 100)))
         let lines = [
@@ -168,7 +186,11 @@ struct NoiseInjector {
             ChunkOutput.Line(time: line.time + 2, text: r.pick(garbage)),
         ]
         for broken in lines {
-            if v2 { output.v2Lines[month, default: []].append(broken) } else { output.v1Lines[month, default: []].append(broken) }
+            if v2 {
+                output.v2Lines[month, default: []].append(broken)
+            } else {
+                output.v1Lines[month, default: []].append(broken)
+            }
         }
         output.tally.add("brokenLines", "truncatedJSON")
         output.tally.add("brokenLines", "garbage")
@@ -176,7 +198,9 @@ struct NoiseInjector {
 
     /// A Look Up Order ID answer for an order that is not this app's: status 1, no transactions.
     private func invalidOrder(into output: inout ChunkOutput, random r: inout SimRandom) {
-        let body = JSONOutput.object([("orderId", .string(SimWorld.orderId(&r))), ("status", .int(1)), ("signedTransactions", .array([]))])
+        let body = JSONOutput.object([
+            ("orderId", .string(SimWorld.orderId(&r))), ("status", .int(1)), ("signedTransactions", .array([])),
+        ])
         output.orderLines.append(body.text)
         output.tally.add("documents", "order_lookup")
         output.tally.add("lookups", "orderLookupInvalid")

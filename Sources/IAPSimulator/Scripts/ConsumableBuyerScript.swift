@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// An ordinary coin buyer: a few purchases over the window, an occasional refund request.
 struct ConsumableBuyerScript {
     let world: SimWorld
@@ -16,7 +17,8 @@ struct ConsumableBuyerScript {
             if r.chance(0.8) { b.timeline.accountRows.append((value, "acct-c" + SimTime.pad(index + 1, 7))) }
         }
         let purchases = r.int(in: 1...5)
-        var times = (0..<purchases).map { _ in world.windowStart + r.int64(in: 0...(world.horizon - world.windowStart)) }
+        var times = (0..<purchases).map { _ in world.windowStart + r.int64(in: 0...(world.horizon - world.windowStart))
+        }
         times.sort()
         var boughtLifetime = false
         for time in times {
@@ -24,7 +26,8 @@ struct ConsumableBuyerScript {
             let product = [catalog.coins100, catalog.coins500, catalog.lifetime][pick]
             boughtLifetime = boughtLifetime || pick == 2
             let quantity = product.type == .consumable ? [1, 1, 1, 2, 3][r.int(in: 0...4)] : 1
-            guard let i = b.buy(product, quantity: quantity, at: time, token: token, storefront: storefront, random: &r) else { continue }
+            guard let i = b.buy(product, quantity: quantity, at: time, token: token, storefront: storefront, random: &r)
+            else { continue }
             // Refund stories only for V2-era purchases: in V1 they would be invisible anyway.
             guard !world.isV1(time), r.chance(product.type == .consumable ? 0.14 : 0.1) else { continue }
             b.requestRefund(

@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// Builds one-time purchases (consumables, the non-consumable) and their refund stories:
 /// `ONE_TIME_CHARGE`, `CONSUMPTION_REQUEST`, `REFUND`, `REFUND_DECLINED`, `REFUND_REVERSED`.
 struct OneTimePurchaseBuilder {
@@ -8,7 +9,9 @@ struct OneTimePurchaseBuilder {
     var timeline = EntityTimeline()
     private var sequence = 0
 
-    static let consumptionReasons = ["UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER"]
+    static let consumptionReasons = [
+        "UNINTENDED_PURCHASE", "FULFILLMENT_ISSUE", "UNSATISFIED_WITH_PURCHASE", "LEGAL", "OTHER",
+    ]
 
     init(world: SimWorld, kind: SimWorld.Kind, index: Int) {
         self.world = world
@@ -25,14 +28,17 @@ struct OneTimePurchaseBuilder {
         sequence += 1
         let id = world.transactionId(kind, index, sequence)
         let tx = SimTransaction(
-            transactionId: id, originalTransactionId: id, product: product, purchaseDate: time, originalPurchaseDate: time,
-            quantity: quantity, appAccountToken: token, storefront: storefront, price: product.price(in: storefront.currency),
+            transactionId: id, originalTransactionId: id, product: product, purchaseDate: time,
+            originalPurchaseDate: time,
+            quantity: quantity, appAccountToken: token, storefront: storefront,
+            price: product.price(in: storefront.currency),
             bundleId: world.bundleId)
         timeline.transactions.append(tx)
         timeline.orders.append((SimWorld.orderId(&r), [id]))
         // Before V2, Apple sent nothing for one-time purchases.
         if !world.isV1(time) {
-            timeline.events.append(SimEvent(time: time + r.int64(in: 0...2_500), v2Type: "ONE_TIME_CHARGE", transaction: tx))
+            timeline.events.append(
+                SimEvent(time: time + r.int64(in: 0...2_500), v2Type: "ONE_TIME_CHARGE", transaction: tx))
         }
         return timeline.transactions.count - 1
     }
@@ -48,7 +54,9 @@ struct OneTimePurchaseBuilder {
         var decideAt = requestAt + decideAfter
         if askConsumption && product.type == .consumable {
             guard requestAt < world.horizon else { return false }
-            var event = SimEvent(time: requestAt, v2Type: "CONSUMPTION_REQUEST", v1Type: "CONSUMPTION_REQUEST", transaction: timeline.transactions[i])
+            var event = SimEvent(
+                time: requestAt, v2Type: "CONSUMPTION_REQUEST", v1Type: "CONSUMPTION_REQUEST",
+                transaction: timeline.transactions[i])
             event.consumptionRequestReason = r.pick(Self.consumptionReasons)
             timeline.events.append(event)
         } else {
@@ -57,7 +65,8 @@ struct OneTimePurchaseBuilder {
         guard decideAt < world.horizon else { return false }
         if !grant {
             // V1 had no REFUND_DECLINED.
-            timeline.events.append(SimEvent(time: decideAt, v2Type: "REFUND_DECLINED", transaction: timeline.transactions[i]))
+            timeline.events.append(
+                SimEvent(time: decideAt, v2Type: "REFUND_DECLINED", transaction: timeline.transactions[i]))
             return false
         }
         var tx = timeline.transactions[i]

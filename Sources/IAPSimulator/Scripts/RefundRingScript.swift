@@ -22,7 +22,8 @@ struct RefundRingScript {
         let eraStart = min(world.v2Start, world.windowStart + (world.horizon - world.windowStart) / 2)
         let lateStart = max(eraStart, world.horizon - 75 * SimTime.day)
         let lateEnd = max(lateStart + SimTime.day, world.horizon - 20 * SimTime.day)
-        var burst = r.chance(0.7)
+        var burst =
+            r.chance(0.7)
             ? lateStart + r.int64(in: 0...(lateEnd - lateStart))
             : eraStart + r.int64(in: 0...max(SimTime.day, world.horizon - 20 * SimTime.day - eraStart))
         // The first ring strikes during the outage: its refunds are known only to the refund lookups.
@@ -57,7 +58,10 @@ struct RefundRingScript {
                 let at = burst + Int64(member) * SimTime.hour + r.int64(in: 0...(4 * SimTime.day))
                 let product = r.chance(0.75) ? catalog.coins500 : catalog.coins100
                 let token = tokens[p % tokens.count]
-                guard let i = b.buy(product, quantity: r.chance(0.8) ? 1 : 2, at: at, token: token, storefront: storefront, random: &r)
+                guard
+                    let i = b.buy(
+                        product, quantity: r.chance(0.8) ? 1 : 2, at: at, token: token, storefront: storefront,
+                        random: &r)
                 else { continue }
                 // The member who comes back has every refund of its first burst granted, so it is flagged then.
                 let comesBack = returns && member == 0
@@ -68,14 +72,17 @@ struct RefundRingScript {
                         grant: r.chance(0.8) || comesBack, reverse: false, random: &r)
                 }
             }
-            if returns && member == 0 { comeBack(accountId, token: tokens[0], burst: burst, storefront: storefront, into: &b) }
+            if returns && member == 0 {
+                comeBack(accountId, token: tokens[0], burst: burst, storefront: storefront, into: &b)
+            }
         }
         return b.timeline
     }
 
     /// The returning member: cleared by a reviewer after its burst, then two or three purchases refunded again.
     private func comeBack(
-        _ accountId: String, token: String?, burst: Int64, storefront: Catalog.Storefront, into b: inout OneTimePurchaseBuilder
+        _ accountId: String, token: String?, burst: Int64, storefront: Catalog.Storefront,
+        into b: inout OneTimePurchaseBuilder
     ) {
         var r = world.random(.ring, index, stream: 1)
         let reviewedAt = (burst + Self.clearedAfter) / SimTime.day * SimTime.day
@@ -84,10 +91,13 @@ struct RefundRingScript {
         let back = burst + Self.returnsAfter
         for p in 0..<r.int(in: 2...3) {
             let at = back + Int64(p) * 3 * SimTime.hour
-            guard let i = b.buy(world.catalog.coins500, quantity: 1, at: at, token: token, storefront: storefront, random: &r)
+            guard
+                let i = b.buy(
+                    world.catalog.coins500, quantity: 1, at: at, token: token, storefront: storefront, random: &r)
             else { continue }
             _ = b.requestRefund(
-                i, requestAt: at + SimTime.day, decideAfter: SimTime.day, askConsumption: true, grant: true, reverse: false,
+                i, requestAt: at + SimTime.day, decideAfter: SimTime.day, askConsumption: true, grant: true,
+                reverse: false,
                 random: &r)
         }
     }

@@ -38,7 +38,9 @@ struct SubscriberScript {
             let span = max(SimTime.day, world.horizon - world.windowStart - 20 * SimTime.day)
             start = world.windowStart + r.int64(in: 0...span)
             let trial = !family && product.periodMonths == 1 && r.chance(0.35)
-            guard builder.subscribe(at: start, trial: trial, resubscribe: false, random: &r) else { return builder.timeline }
+            guard builder.subscribe(at: start, trial: trial, resubscribe: false, random: &r) else {
+                return builder.timeline
+            }
             if trial {
                 guard runTrial(&builder, &r) else { return builder.timeline }
             }
@@ -76,7 +78,9 @@ struct SubscriberScript {
                 guard b.renew(at: expires, random: &r) else { return }
                 continue
             }
-            if let withdrawal = world.legacyWithdrawal, tx.product.id == world.catalog.legacyMonthly.id, expires >= withdrawal {
+            if let withdrawal = world.legacyWithdrawal, tx.product.id == world.catalog.legacyMonthly.id,
+                expires >= withdrawal
+            {
                 b.expire(subtype: "PRODUCT_NOT_FOR_SALE", intent: 4, churn: "product_unavailable", random: &r)
                 return
             }
@@ -98,7 +102,11 @@ struct SubscriberScript {
                 b.refundCurrent(at: when, endsSubscription: true, random: &r)
                 churned = true
             case 1:
-                b.setAutoRenew(false, at: tx.purchaseDate + r.int64(in: SimTime.hour...max(SimTime.hour, expires - tx.purchaseDate - SimTime.hour)), random: &r)
+                b.setAutoRenew(
+                    false,
+                    at: tx.purchaseDate
+                        + r.int64(in: SimTime.hour...max(SimTime.hour, expires - tx.purchaseDate - SimTime.hour)),
+                    random: &r)
                 b.expire(subtype: "VOLUNTARY", intent: 1, churn: "customer_canceled", random: &r)
                 churned = true
             case 2:

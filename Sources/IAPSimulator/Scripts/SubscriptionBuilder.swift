@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// Builds one subscription's transactions and events step by step, keeping Apple's renewal state.
 ///
 /// Every step returns whether the subscription goes on; a step that would happen after the
@@ -76,7 +77,9 @@ struct SubscriptionBuilder {
     }
 
     /// `DID_RENEW` (optionally `BILLING_RECOVERY`): a new period starting at `time`.
-    mutating func renew(at time: Int64, subtype: String? = nil, v1: String = "DID_RENEW", random r: inout SimRandom) -> Bool {
+    mutating func renew(at time: Int64, subtype: String? = nil, v1: String = "DID_RENEW", random r: inout SimRandom)
+        -> Bool
+    {
         guard time < world.horizon else { hitHorizon = true; return false }
         var tx = newTransaction(at: time, trial: false)
         tx.isRenewal = true
@@ -96,14 +99,17 @@ struct SubscriptionBuilder {
         guard time < world.horizon else { return }
         sequence += 1
         let tx = SimTransaction(
-            transactionId: world.transactionId(kind, index, sequence), originalTransactionId: world.transactionId(kind, index, sequence),
+            transactionId: world.transactionId(kind, index, sequence),
+            originalTransactionId: world.transactionId(kind, index, sequence),
             product: world.catalog.coins100, purchaseDate: time, originalPurchaseDate: time,
-            appAccountToken: token, storefront: storefront, price: world.catalog.coins100.price(in: storefront.currency),
+            appAccountToken: token, storefront: storefront,
+            price: world.catalog.coins100.price(in: storefront.currency),
             bundleId: world.bundleId)
         timeline.transactions.append(tx)
         timeline.orders.append((SimWorld.orderId(&r), [tx.transactionId]))
         if !world.isV1(time) {
-            timeline.events.append(SimEvent(time: time + r.int64(in: 0...2_500), v2Type: "ONE_TIME_CHARGE", transaction: tx))
+            timeline.events.append(
+                SimEvent(time: time + r.int64(in: 0...2_500), v2Type: "ONE_TIME_CHARGE", transaction: tx))
         }
     }
 
@@ -114,11 +120,14 @@ struct SubscriptionBuilder {
         guard time < world.horizon else { hitHorizon = true; return }
         renewal?.autoRenewOn = on
         autoRenewChange = time
-        emit("DID_CHANGE_RENEWAL_STATUS", on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED", v1: "DID_CHANGE_RENEWAL_STATUS", at: time, status: 1, random: &r)
+        emit(
+            "DID_CHANGE_RENEWAL_STATUS", on ? "AUTO_RENEW_ENABLED" : "AUTO_RENEW_DISABLED",
+            v1: "DID_CHANGE_RENEWAL_STATUS", at: time, status: 1, random: &r)
     }
 
     /// `EXPIRED` at the end of the current period (or at `time`), with Apple's expiration intent.
-    mutating func expire(subtype: String, intent: Int, churn: String?, at time: Int64? = nil, random r: inout SimRandom) {
+    mutating func expire(subtype: String, intent: Int, churn: String?, at time: Int64? = nil, random r: inout SimRandom)
+    {
         let when = time ?? (current.expiresDate ?? 0)
         guard when < world.horizon else { hitHorizon = true; return }
         renewal?.autoRenewOn = false
@@ -143,18 +152,26 @@ struct SubscriptionBuilder {
         renewal?.inBillingRetry = true
         renewal?.expirationIntent = 2
         renewal?.gracePeriodExpiresDate = grace ? graceEnd : nil
-        emit("DID_FAIL_TO_RENEW", grace ? "GRACE_PERIOD" : nil, v1: "DID_FAIL_TO_RENEW", at: failAt, status: grace ? 4 : 3, random: &r)
+        emit(
+            "DID_FAIL_TO_RENEW", grace ? "GRACE_PERIOD" : nil, v1: "DID_FAIL_TO_RENEW", at: failAt,
+            status: grace ? 4 : 3, random: &r)
         let roll = r.weighted([grace ? 0.35 : 0, 0.30, 0.35])
         if roll == 0 {
             let at = expires + r.int64(in: SimTime.day...(15 * SimTime.day))
-            guard renew(at: at, v1: "DID_RECOVER", random: &r) else { timeline.billingOutcomes.append("pending"); return false }
+            guard renew(at: at, v1: "DID_RECOVER", random: &r) else {
+                timeline.billingOutcomes.append("pending"); return false
+            }
             timeline.billingOutcomes.append("recovered_in_grace")
             return true
         }
         if grace {
-            guard graceEnd < world.horizon else { hitHorizon = true; timeline.billingOutcomes.append("pending"); return false }
+            guard graceEnd < world.horizon else {
+                hitHorizon = true; timeline.billingOutcomes.append("pending"); return false
+            }
             renewal?.gracePeriodExpiresDate = nil
-            emit("GRACE_PERIOD_EXPIRED", nil, v1: nil, at: graceEnd + r.int64(in: 0...SimTime.hour), status: 3, random: &r)
+            emit(
+                "GRACE_PERIOD_EXPIRED", nil, v1: nil, at: graceEnd + r.int64(in: 0...SimTime.hour), status: 3,
+                random: &r)
         }
         if roll == 1 {
             let at = expires + r.int64(in: (17 * SimTime.day)...(58 * SimTime.day))
@@ -174,7 +191,9 @@ struct SubscriptionBuilder {
     mutating func priceIncrease(random r: inout SimRandom) -> Bool {
         let expires = current.expiresDate ?? 0
         let notice = expires - r.int64(in: (10 * SimTime.day)...(25 * SimTime.day))
-        guard notice > current.purchaseDate, notice < world.horizon else { hitHorizon = notice >= world.horizon; return false }
+        guard notice > current.purchaseDate, notice < world.horizon else {
+            hitHorizon = notice >= world.horizon; return false
+        }
         renewal?.priceIncreaseStatus = 0
         emit("PRICE_INCREASE", "PENDING", v1: "PRICE_INCREASE_CONSENT", at: notice, status: 1, random: &r)
         if r.chance(0.6) {
@@ -182,7 +201,9 @@ struct SubscriptionBuilder {
             return false
         }
         renewal?.priceIncreaseStatus = 1
-        emit("PRICE_INCREASE", "ACCEPTED", v1: nil, at: notice + r.int64(in: SimTime.day...(5 * SimTime.day)), status: 1, random: &r)
+        emit(
+            "PRICE_INCREASE", "ACCEPTED", v1: nil, at: notice + r.int64(in: SimTime.day...(5 * SimTime.day)), status: 1,
+            random: &r)
         return renew(at: expires, random: &r)
     }
 
@@ -192,15 +213,18 @@ struct SubscriptionBuilder {
     mutating func refundCurrent(at time: Int64, endsSubscription: Bool, random r: inout SimRandom) {
         revoke(currentIndex, at: time, random: &r)
         if endsSubscription { renewal?.autoRenewOn = false; autoRenewChange = time }
-        emit("REFUND", nil, v1: "CANCEL", at: time, status: endsSubscription ? 5 : 1,
-             churn: endsSubscription ? "refunded" : nil, transactionIndex: currentIndex, random: &r)
+        emit(
+            "REFUND", nil, v1: "CANCEL", at: time, status: endsSubscription ? 5 : 1,
+            churn: endsSubscription ? "refunded" : nil, transactionIndex: currentIndex, random: &r)
     }
 
     /// `REFUND` of the period before the current one: the subscription goes on.
     mutating func refundPrevious(at time: Int64, random r: inout SimRandom) {
-        guard let previous = timeline.transactions.indices.last(where: {
-            $0 < currentIndex && timeline.transactions[$0].product.type == .autoRenewable
-        }) else { return }
+        guard
+            let previous = timeline.transactions.indices.last(where: {
+                $0 < currentIndex && timeline.transactions[$0].product.type == .autoRenewable
+            })
+        else { return }
         revoke(previous, at: time, random: &r)
         emit("REFUND", nil, v1: "CANCEL", at: time, status: 1, transactionIndex: previous, random: &r)
     }
@@ -243,10 +267,14 @@ struct SubscriptionBuilder {
         let id = world.transactionId(kind, index, sequence)
         let original = originalTransactionId ?? id
         let originalDate = timeline.transactions.first { $0.transactionId == original }?.purchaseDate ?? time
-        let period = trial ? 7 * SimTime.day : SimTime.monthStart(SimTime.monthIndex(ofMillis: time) + product.periodMonths)
-            - SimTime.monthStart(SimTime.monthIndex(ofMillis: time))
+        let period =
+            trial
+            ? 7 * SimTime.day
+            : SimTime.monthStart(SimTime.monthIndex(ofMillis: time) + product.periodMonths)
+                - SimTime.monthStart(SimTime.monthIndex(ofMillis: time))
         return SimTransaction(
-            transactionId: id, originalTransactionId: original, webOrderLineItemId: world.webOrderLineItemId(kind, index, sequence),
+            transactionId: id, originalTransactionId: original,
+            webOrderLineItemId: world.webOrderLineItemId(kind, index, sequence),
             product: product, purchaseDate: time, originalPurchaseDate: originalDate, expiresDate: time + period,
             appAccountToken: token, familyShared: familyShared, storefront: storefront,
             price: trial ? 0 : product.price(in: storefront.currency), isTrial: trial, bundleId: world.bundleId)
@@ -268,12 +296,15 @@ struct SubscriptionBuilder {
 
     private func makeRenewal(_ tx: SimTransaction, recentStart: Int64) -> SimRenewal {
         SimRenewal(
-            originalTransactionId: tx.originalTransactionId, productId: tx.product.id, autoRenewProductId: tx.product.id,
-            renewalDate: tx.expiresDate ?? tx.purchaseDate, recentSubscriptionStartDate: recentStart, appAccountToken: token)
+            originalTransactionId: tx.originalTransactionId, productId: tx.product.id,
+            autoRenewProductId: tx.product.id,
+            renewalDate: tx.expiresDate ?? tx.purchaseDate, recentSubscriptionStartDate: recentStart,
+            appAccountToken: token)
     }
 
     private mutating func emit(
-        _ type: String, _ subtype: String?, v1: String?, at time: Int64, status: Int, churn: String? = nil, lost: Bool = false,
+        _ type: String, _ subtype: String?, v1: String?, at time: Int64, status: Int, churn: String? = nil,
+        lost: Bool = false,
         transactionIndex: Int? = nil, random r: inout SimRandom
     ) {
         let signed = time + r.int64(in: 0...2_500)
@@ -286,7 +317,8 @@ struct SubscriptionBuilder {
         event.autoRenewChangeDate = autoRenewChange
         if world.isV1(signed), v1 != nil {
             event.receipt = Array(
-                timeline.transactions.filter { $0.purchaseDate <= signed }.sorted { $0.purchaseDate > $1.purchaseDate }.prefix(100))
+                timeline.transactions.filter { $0.purchaseDate <= signed }.sorted { $0.purchaseDate > $1.purchaseDate }
+                    .prefix(100))
         }
         timeline.events.append(event)
     }

@@ -42,7 +42,9 @@ struct SimRenewal: Sendable {
         o.add("auto_renew_status", autoRenewOn ? "1" : "0")
         o.add("expiration_intent", expirationIntent.map(String.init))
         if inBillingRetry || expirationIntent == 2 { o.add("is_in_billing_retry_period", inBillingRetry ? "1" : "0") }
-        if let gracePeriodExpiresDate { SimTransaction.addDate(&o, "grace_period_expires_date", gracePeriodExpiresDate) }
+        if let gracePeriodExpiresDate {
+            SimTransaction.addDate(&o, "grace_period_expires_date", gracePeriodExpiresDate)
+        }
         if let priceIncreaseStatus { o.add("price_consent_status", String(priceIncreaseStatus)) }
         return o.value
     }

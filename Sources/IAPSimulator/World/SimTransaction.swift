@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// One App Store transaction as the simulator tracks it: a snapshot that events copy and change.
 struct SimTransaction: Sendable {
     var transactionId: String

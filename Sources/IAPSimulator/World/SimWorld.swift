@@ -71,12 +71,14 @@ struct SimWorld: Sendable {
 
     /// A 16-digit production-style transaction ID, unique per (kind, entity, sequence).
     func transactionId(_ kind: Kind, _ index: Int, _ sequence: Int) -> String {
-        String(2_000_000_000_000_000 + Int64(kind.rawValue) * 10_000_000_000_000 + Int64(index) * 1024 + Int64(sequence))
+        String(
+            2_000_000_000_000_000 + Int64(kind.rawValue) * 10_000_000_000_000 + Int64(index) * 1024 + Int64(sequence))
     }
 
     /// A web order line item ID, unique per (kind, entity, sequence).
     func webOrderLineItemId(_ kind: Kind, _ index: Int, _ sequence: Int) -> String {
-        String(390_000_000_000_000_000 + Int64(kind.rawValue) * 10_000_000_000_000 + Int64(index) * 1024 + Int64(sequence))
+        String(
+            390_000_000_000_000_000 + Int64(kind.rawValue) * 10_000_000_000_000 + Int64(index) * 1024 + Int64(sequence))
     }
 
     /// The per-entity PRNG.

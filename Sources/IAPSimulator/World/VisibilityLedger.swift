@@ -1,4 +1,5 @@
 import IAPFormats
+
 /// What the pipeline will be able to know about one customer's transactions: for each transaction the
 /// newest snapshot among the documents actually written (lost notifications excluded), as Documentation/Reports.md's
 /// "greatest document time wins" rule picks it. Expectations are computed from this, not from intent.
@@ -22,7 +23,8 @@ struct VisibilityLedger {
             if inNotification && tx.revocationDate != nil { entry.refundNotified = true }
             entries[tx.transactionId] = entry
         } else {
-            entries[tx.transactionId] = Entry(docTime: docTime, snapshot: tx, refundNotified: inNotification && tx.revocationDate != nil)
+            entries[tx.transactionId] = Entry(
+                docTime: docTime, snapshot: tx, refundNotified: inNotification && tx.revocationDate != nil)
             order.append(tx.transactionId)
         }
     }
@@ -33,7 +35,9 @@ struct VisibilityLedger {
     }
 
     /// Adds this customer's refund counts and flagged accounts to `output`.
-    func tallyExpectations(world: SimWorld, accountRows: [(token: String, accountId: String)], into output: inout ChunkOutput) {
+    func tallyExpectations(
+        world: SimWorld, accountRows: [(token: String, accountId: String)], into output: inout ChunkOutput
+    ) {
         struct Activity {
             var refunds: [(date: Int64, consumable: Bool)] = []
             var purchases: [Int64] = []
@@ -65,7 +69,8 @@ struct VisibilityLedger {
                 let repeatRefunds = inWindow.count >= 3
                 let consumableDates = inWindow.filter(\.consumable).map(\.date).sorted()
                 var burst = false
-                for i in consumableDates.indices.dropFirst() where consumableDates[i] - consumableDates[i - 1] <= 30 * SimTime.day {
+                for i in consumableDates.indices.dropFirst()
+                where consumableDates[i] - consumableDates[i - 1] <= 30 * SimTime.day {
                     burst = true
                 }
                 let lifetimeRefunds = activity.refunds.filter { $0.date < end }.count

@@ -36,7 +36,8 @@ public struct PostgresURL: Sendable, Equatable {
                 }
                 if name == "schema" {
                     guard !value.isEmpty else {
-                        throw .invalidLocation(Self.redact(text), reason: "schema= is empty; name a schema or leave it out (public)")
+                        throw .invalidLocation(
+                            Self.redact(text), reason: "schema= is empty; name a schema or leave it out (public)")
                     }
                     if let problem = Self.schemaProblem(value) {
                         throw .invalidLocation(Self.redact(text), reason: problem)
@@ -72,10 +73,12 @@ public struct PostgresURL: Sendable, Equatable {
     /// hold a NUL or another control character.
     static func schemaProblem(_ name: String) -> String? {
         if name.utf8.count > 63 {
-            return "schema= is \(name.utf8.count) bytes long; PostgreSQL keeps 63 bytes of a name, so choose a schema name of at most 63 bytes"
+            return
+                "schema= is \(name.utf8.count) bytes long; PostgreSQL keeps 63 bytes of a name, so choose a schema name of at most 63 bytes"
         }
         if name.hasPrefix("pg_") {
-            return "schema= \(name.prefix(63)) starts with pg_, which PostgreSQL reserves for its own schemas (pg_temp, pg_toast, pg_catalog); choose another name"
+            return
+                "schema= \(name.prefix(63)) starts with pg_, which PostgreSQL reserves for its own schemas (pg_temp, pg_toast, pg_catalog); choose another name"
         }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "schema= holds a control character (a NUL, a newline); choose a name of printable characters"

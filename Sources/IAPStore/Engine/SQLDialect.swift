@@ -82,7 +82,8 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     public func monthOfMilliseconds(_ expression: String) -> String {
         switch self {
         case .sqlite: return "strftime('%Y-%m', (\(expression)) / 1000.0, 'unixepoch')"
-        case .postgres: return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM') collate \"C\""
+        case .postgres:
+            return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM') collate \"C\""
         }
     }
 
@@ -91,7 +92,8 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         switch self {
         case .sqlite: return "strftime('%Y-%m-%dT%H:%M:%SZ', (\(expression)) / 1000.0, 'unixepoch')"
         case .postgres:
-            return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') collate \"C\""
+            return
+                "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') collate \"C\""
         }
     }
 
@@ -99,7 +101,8 @@ public enum SQLDialect: String, Sendable, CaseIterable {
     public func dayOfMilliseconds(_ expression: String) -> String {
         switch self {
         case .sqlite: return "strftime('%Y-%m-%d', (\(expression)) / 1000.0, 'unixepoch')"
-        case .postgres: return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD') collate \"C\""
+        case .postgres:
+            return "to_char(to_timestamp((\(expression)) / 1000.0) at time zone 'UTC', 'YYYY-MM-DD') collate \"C\""
         }
     }
 
@@ -125,7 +128,8 @@ public enum SQLDialect: String, Sendable, CaseIterable {
         switch self {
         case .sqlite: return "cast(strftime('%s', (\(month)) || '-01', '+1 month') as integer) * 1000"
         case .postgres:
-            return "cast(extract(epoch from to_date((\(month)) || '-01', 'YYYY-MM-DD') + interval '1 month') as bigint) * 1000"
+            return
+                "cast(extract(epoch from to_date((\(month)) || '-01', 'YYYY-MM-DD') + interval '1 month') as bigint) * 1000"
         }
     }
 
@@ -159,7 +163,9 @@ public enum SQLDialect: String, Sendable, CaseIterable {
 
     /// `create index` for `table (columns)`: SQLite names a temporary index by its schema, PostgreSQL puts an
     /// index beside its table and refuses a qualified index name.
-    public func createIndex(_ name: String, on table: String, temporary: Bool, columns: [String], unique: Bool) -> String {
+    public func createIndex(_ name: String, on table: String, temporary: Bool, columns: [String], unique: Bool)
+        -> String
+    {
         let kind = unique ? "create unique index" : "create index"
         let list = columns.joined(separator: ", ")
         switch self {

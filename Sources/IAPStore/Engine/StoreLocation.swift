@@ -18,15 +18,18 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         } else if Self.looksLikeURL(trimmed) {
             throw .invalidLocation(
                 PostgresURL.redact(trimmed),
-                reason: "it looks like a URL but is not a PostgreSQL URL iaplens reads: write postgres://… or postgresql://… "
+                reason:
+                    "it looks like a URL but is not a PostgreSQL URL iaplens reads: write postgres://… or postgresql://… "
                     + "(libpq's form), or give a file path for a SQLite store")
         } else if let url = Self.urlForKeywordValue(trimmed) {
             // libpq's other form, `host=… dbname=…`: taken as a path, it would create a SQLite file of that name.
-            let redacted = trimmed.replacingOccurrences(of: #"(?i)password\s*=\s*('[^']*'|\S*)"#, with: "password=***", options: .regularExpression)
+            let redacted = trimmed.replacingOccurrences(
+                of: #"(?i)password\s*=\s*('[^']*'|\S*)"#, with: "password=***", options: .regularExpression)
             throw .invalidLocation(
                 "\"\(redacted)\"",
                 reason: "it is a libpq key=value connection string; iaplens takes PostgreSQL as a URL: \(url)"
-                    + (trimmed.contains("password") ? " (the password as user:password@, or in PGPASSWORD or ~/.pgpass)" : ""))
+                    + (trimmed.contains("password")
+                        ? " (the password as user:password@, or in PGPASSWORD or ~/.pgpass)" : ""))
         } else if trimmed.hasPrefix("?") || trimmed.isEmpty {
             // `--database "$URL?schema=app"` with the variable unset or empty: taken as a path, it would create a
             // SQLite file named `?schema=app` in the working folder and run there, silently, on an empty store.
@@ -34,7 +37,8 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
                 "\"\(PostgresURL.redact(trimmed))\"",
                 reason: trimmed.isEmpty
                     ? "it is empty; give a file path or a postgres:// URL (an unset variable?)"
-                    : "it is only the query of a URL, without postgres://user@host/database before it (an unset variable?)")
+                    : "it is only the query of a URL, without postgres://user@host/database before it (an unset variable?)"
+            )
         } else {
             self = .sqlite(path: text)
         }
@@ -49,7 +53,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
     /// The URL of a libpq key=value connection string (`host=db port=5432 dbname=app user=etl`), its password left
     /// out; nil when `text` does not start with one of libpq's keys and `=`, as no store path does.
     static func urlForKeywordValue(_ text: String) -> String? {
-        let keys = ["host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "passfile", "options"]
+        let keys = [
+            "host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "passfile", "options",
+        ]
         guard let pairs = keywordValuePairs(text), let first = pairs.first, keys.contains(first.key) else { return nil }
         let values = Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         var url = "postgres://"
@@ -70,7 +76,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         while true {
             rest = rest.drop { $0.isWhitespace }
             guard !rest.isEmpty else { break }
-            guard let equals = rest.firstIndex(of: "="), !rest[..<equals].contains(where: \.isWhitespace) else { return nil }
+            guard let equals = rest.firstIndex(of: "="), !rest[..<equals].contains(where: \.isWhitespace) else {
+                return nil
+            }
             let key = rest[..<equals].lowercased()
             guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
             rest = rest[rest.index(after: equals)...].drop { $0 == " " }
@@ -80,7 +88,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
                 var closed = false
                 while let character = rest.first {
                     rest = rest.dropFirst()
-                    if character == "\\", let next = rest.first { value.append(next); rest = rest.dropFirst(); continue }
+                    if character == "\\", let next = rest.first {
+                        value.append(next); rest = rest.dropFirst(); continue
+                    }
                     if character == "'" { closed = true; break }
                     value.append(character)
                 }
@@ -99,7 +109,9 @@ public enum StoreLocation: Sendable, Equatable, CustomStringConvertible {
         guard let range = text.range(of: "://") else { return false }
         let scheme = text[..<range.lowerBound]
         guard let first = scheme.unicodeScalars.first, CharacterSet.letters.contains(first) else { return false }
-        return scheme.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0)) }
+        return scheme.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "+-.".unicodeScalars.contains($0))
+        }
     }
 
     /// For messages and `status`: never contains a password.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Returns memory the process has freed to the operating system: ingest after every write (glibc only), SQLite's
@@ -14,12 +14,12 @@ public enum MemoryRelease {
     /// while the test binaries run on glibc's allocator.
     public static func returnFreedMemory() {
         #if canImport(Glibc)
-        if let mallctl = jemallocControl {
-            // Every arena at once (MALLCTL_ARENAS_ALL in <jemalloc/jemalloc.h>).
-            _ = "arena.4096.purge".withCString { mallctl($0, nil, nil, nil, 0) }
-            return
-        }
-        _ = glibcTrim?(0)
+            if let mallctl = jemallocControl {
+                // Every arena at once (MALLCTL_ARENAS_ALL in <jemalloc/jemalloc.h>).
+                _ = "arena.4096.purge".withCString { mallctl($0, nil, nil, nil, 0) }
+                return
+            }
+            _ = glibcTrim?(0)
         #endif
     }
 
@@ -31,23 +31,27 @@ public enum MemoryRelease {
     /// CPU per document, for 3 MB less at the peak (Documentation/Performance.md, "Retains, copies and purges").
     public static func returnFreedMemoryAfterWrite() {
         #if canImport(Glibc)
-        if jemallocControl != nil { return }
-        _ = glibcTrim?(0)
+            if jemallocControl != nil { return }
+            _ = glibcTrim?(0)
         #endif
     }
 
     #if canImport(Glibc)
-    private typealias MallCtl = @convention(c) (
-        UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
-    ) -> Int32
+        private typealias MallCtl =
+            @convention(c) (
+                UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?,
+                Int
+            ) -> Int32
 
-    /// jemalloc's `mallctl` when jemalloc is the process's allocator. glibc has no such symbol.
-    private static let jemallocControl: MallCtl? = dlsym(nil, "mallctl").map { unsafeBitCast($0, to: MallCtl.self) }
+        /// jemalloc's `mallctl` when jemalloc is the process's allocator. glibc has no such symbol.
+        private static let jemallocControl: MallCtl? = dlsym(nil, "mallctl").map { unsafeBitCast($0, to: MallCtl.self) }
 
-    private typealias MallocTrim = @convention(c) (Int) -> Int32
+        private typealias MallocTrim = @convention(c) (Int) -> Int32
 
-    /// glibc's `malloc_trim`; another C library simply lacks the symbol.
-    private static let glibcTrim: MallocTrim? = dlsym(nil, "malloc_trim").map { unsafeBitCast($0, to: MallocTrim.self) }
+        /// glibc's `malloc_trim`; another C library simply lacks the symbol.
+        private static let glibcTrim: MallocTrim? = dlsym(nil, "malloc_trim").map {
+            unsafeBitCast($0, to: MallocTrim.self)
+        }
     #endif
 
     /// Makes blocks of 4 MB and more always their own mappings, returned to the system when freed. glibc raises its
@@ -57,10 +61,10 @@ public enum MemoryRelease {
     /// it on an allocator nobody uses, and `MemoryBoundTests` measures those documents on jemalloc.
     public static func returnLargeBlocksWhenFreed() {
         #if canImport(Glibc)
-        typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
-        guard let symbol = dlsym(nil, "mallopt") else { return }
-        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
-        _ = unsafeBitCast(symbol, to: MallOpt.self)(mmapThreshold, 4 << 20)
+            typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
+            guard let symbol = dlsym(nil, "mallopt") else { return }
+            let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD in <malloc.h>
+            _ = unsafeBitCast(symbol, to: MallOpt.self)(mmapThreshold, 4 << 20)
         #endif
     }
 }

@@ -13,7 +13,9 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     private let scrub: @Sendable (String) -> String
 
     /// Connects, and points unqualified names at `schema` (created if missing when `createSchema`).
-    init(connectionString: String, displayName: String, scrub: @escaping @Sendable (String) -> String = { $0 }) throws(StoreError) {
+    init(connectionString: String, displayName: String, scrub: @escaping @Sendable (String) -> String = { $0 })
+        throws(StoreError)
+    {
         self.displayName = displayName
         self.scrub = scrub
         guard let handle = PQconnectdb(connectionString) else {
@@ -27,7 +29,8 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
                 // libpq says so itself, in any server language: configuration (64), which a rerun cannot mend.
                 throw .invalidLocation(
                     displayName,
-                    reason: "the server asks for a password and none was given; put it in the URL (postgres://user:password@…), "
+                    reason:
+                        "the server asks for a password and none was given; put it in the URL (postgres://user:password@…), "
                         + "in PGPASSWORD or in ~/.pgpass")
             }
             throw .cannotOpen(path: displayName, reason: scrub(Self.clean(String(cString: PQerrorMessage(handle)))))
@@ -82,7 +85,8 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
     }
 
     func tableExists(_ name: String) throws -> Bool {
-        try value("SELECT to_regclass(?) IS NOT NULL", [.text(dialect.quoted(currentSchema) + "." + name)]).bool ?? false
+        try value("SELECT to_regclass(?) IS NOT NULL", [.text(dialect.quoted(currentSchema) + "." + name)]).bool
+            ?? false
     }
 
     /// The first schema of the search path: the store's.
@@ -168,7 +172,8 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "?"
             let reason = "\(message) (SQLSTATE \(state)) in: \(Self.abbreviated(sql))"
             switch state {
-            case "42501": throw StoreError.permissionDenied(path: displayName, reason: reason, grant: Self.grant(for: message))
+            case "42501":
+                throw StoreError.permissionDenied(path: displayName, reason: reason, grant: Self.grant(for: message))
             case "53100": throw StoreError.storageFull(path: displayName, reason: reason)
             case "25006": throw StoreError.storageReadOnly(path: displayName, reason: reason)
             default: throw StoreError.queryFailed(reason: reason)
@@ -187,7 +192,8 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         if let schema = object(after: "permission denied for schema ") {
             return "GRANT USAGE, CREATE ON SCHEMA \(schema) TO <this role>"
         }
-        if let table = object(after: "permission denied for table ") ?? object(after: "permission denied for relation ") {
+        if let table = object(after: "permission denied for table ") ?? object(after: "permission denied for relation ")
+        {
             return "GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO <this role> (or ALL TABLES IN SCHEMA <schema>)"
         }
         if let sequence = object(after: "permission denied for sequence ") {
@@ -197,17 +203,20 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
             return "GRANT CREATE, TEMPORARY ON DATABASE \(database) TO <this role>"
         }
         if let table = object(after: "must be owner of table ") ?? object(after: "must be owner of relation ") {
-            return "ALTER TABLE \(table) OWNER TO <this role> (iaplens rebuilds its tables, which only their owner may; or run it as the store's owner)"
+            return
+                "ALTER TABLE \(table) OWNER TO <this role> (iaplens rebuilds its tables, which only their owner may; or run it as the store's owner)"
         }
         if let schema = object(after: "must be owner of schema ") {
             return "ALTER SCHEMA \(schema) OWNER TO <this role>"
         }
-        return "GRANT USAGE, CREATE ON SCHEMA <schema> TO <this role>, and make this role the owner of the store's tables"
+        return
+            "GRANT USAGE, CREATE ON SCHEMA <schema> TO <this role>, and make this role the owner of the store's tables"
     }
 
     private func connectionError(_ sql: String) -> StoreError {
         let message = scrub(Self.clean(String(cString: PQerrorMessage(handle))))
-        return .queryFailed(reason: "the connection to \(displayName) failed: \(message) (in: \(Self.abbreviated(sql)))")
+        return .queryFailed(
+            reason: "the connection to \(displayName) failed: \(message) (in: \(Self.abbreviated(sql)))")
     }
 
     // MARK: - Helpers
@@ -250,7 +259,9 @@ final class PostgresConnection: StoreConnection, @unchecked Sendable {
         case 1700:  // numeric: sum() of bigint; a whole number is an integer
             return Int64(text).map(SQLValue.integer) ?? .other(text)
         case 700, 701:  // float4, float8
-            if let number = Double(text), number.rounded() == number, abs(number) < 9e15 { return .integer(Int64(number)) }
+            if let number = Double(text), number.rounded() == number, abs(number) < 9e15 {
+                return .integer(Int64(number))
+            }
             return .other(text)
         default:
             return .text(text)

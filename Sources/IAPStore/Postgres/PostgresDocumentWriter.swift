@@ -21,13 +21,16 @@ struct PostgresDocumentWriter: DocumentWriter {
     /// command that opens the store builds them first (``PostgresStore/finishInterruptedWork()``).
     func beginIngest(files: [(path: String, byteCount: Int64)]) throws -> Bool {
         try store.write { connection in
-            let completed = try connection.rows(BulkLoadRule.completedFilesSQL).map { ($0[0].text ?? "", $0[1].integer ?? 0) }
-            let storeBytes = try connection.integer(
-                """
-                SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class AS c
-                INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
-                WHERE n.nspname = current_schema() AND c.relkind = 'r'
-                """) ?? 0
+            let completed = try connection.rows(BulkLoadRule.completedFilesSQL).map {
+                ($0[0].text ?? "", $0[1].integer ?? 0)
+            }
+            let storeBytes =
+                try connection.integer(
+                    """
+                    SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class AS c
+                    INNER JOIN pg_namespace AS n ON n.oid = c.relnamespace
+                    WHERE n.nspname = current_schema() AND c.relkind = 'r'
+                    """) ?? 0
             guard BulkLoadRule.isBulk(files: files, completed: completed, storeBytes: storeBytes) else { return false }
             for index in PostgresSchema.secondaryIndexes {
                 try connection.executeScript("DROP INDEX IF EXISTS \(index.name)")
@@ -43,7 +46,8 @@ struct PostgresDocumentWriter: DocumentWriter {
     func finishIngest() throws {
         try store.finishInterruptedWork()
         try store.write { connection in
-            _ = try PostgresPlannerStatistics.refresh(PostgresStore.factTables, schema: store.url.schema, in: connection)
+            _ = try PostgresPlannerStatistics.refresh(
+                PostgresStore.factTables, schema: store.url.schema, in: connection)
         }
     }
 
@@ -57,7 +61,9 @@ struct PostgresDocumentWriter: DocumentWriter {
             try PostgresStagingTables.create(on: connection)
             try writeFiles(batches, connection)
             for file in batches.lazy.flatMap(\.startedFiles) {
-                if let old = file.continues { try FileContinuation.continueFile(old, as: file.fileSHA256, on: connection) }
+                if let old = file.continues {
+                    try FileContinuation.continueFile(old, as: file.fileSHA256, on: connection)
+                }
             }
             try writeDocuments(batches, connection)
             try writeNotifications(batches, connection)
@@ -71,16 +77,20 @@ struct PostgresDocumentWriter: DocumentWriter {
     }
 
     private func writeFiles(_ batches: [DocumentBatch], _ connection: PostgresConnection) throws {
-        try connection.copy(into: "stage_source_files", columns: ["ord", "file_sha256", "path", "byte_count", "first_run_id"]) { rows in
+        try connection.copy(
+            into: "stage_source_files", columns: ["ord", "file_sha256", "path", "byte_count", "first_run_id"]
+        ) { rows in
             var ord: Int64 = 0
             for file in batches.lazy.flatMap(\.startedFiles) {
                 ord += 1
-                rows.add(ord); rows.add(file.fileSHA256); rows.add(file.path); rows.add(file.byteCount); rows.add(file.runId)
+                rows.add(ord); rows.add(file.fileSHA256); rows.add(file.path); rows.add(file.byteCount);
+                rows.add(file.runId)
                 rows.endRow()
             }
         }
         // A file half-read by a killed run keeps its row (and its first run).
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO source_files (file_sha256, path, byte_count, state, first_run_id)
             SELECT file_sha256, path, byte_count, 'reading', first_run_id FROM stage_source_files ORDER BY ord
             ON CONFLICT DO NOTHING
@@ -89,13 +99,15 @@ struct PostgresDocumentWriter: DocumentWriter {
 
     private func writeDocuments(_ batches: [DocumentBatch], _ connection: PostgresConnection) throws {
         let documentColumns = [
-            "file_sha256", "line", "entry", "kind", "outcome", "document_id", "environment", "document_time", "is_verified",
+            "file_sha256", "line", "entry", "kind", "outcome", "document_id", "environment", "document_time",
+            "is_verified",
         ]
         try connection.copy(into: "stage_documents", columns: ["ord"] + documentColumns) { rows in
             var ord: Int64 = 0
             for row in batches.lazy.flatMap(\.documents) {
                 ord += 1
-                rows.add(ord); rows.add(row.position.fileSHA256); rows.add(row.position.line); rows.add(row.position.entry)
+                rows.add(ord); rows.add(row.position.fileSHA256); rows.add(row.position.line);
+                rows.add(row.position.entry)
                 rows.add(row.kind); rows.add(row.outcome.rawValue); rows.add(row.documentId); rows.add(row.environment)
                 rows.add(row.documentTime); rows.add(row.isVerified)
                 rows.endRow()
@@ -107,7 +119,8 @@ struct PostgresDocumentWriter: DocumentWriter {
             var ord: Int64 = 0
             for row in batches.lazy.flatMap(\.quarantine) {
                 ord += 1
-                rows.add(ord); rows.add(row.position.fileSHA256); rows.add(row.position.line); rows.add(row.position.entry)
+                rows.add(ord); rows.add(row.position.fileSHA256); rows.add(row.position.line);
+                rows.add(row.position.entry)
                 rows.add(row.path); rows.add(row.reason); rows.add(row.message); rows.add(row.excerpt)
                 rows.endRow()
             }
@@ -116,8 +129,10 @@ struct PostgresDocumentWriter: DocumentWriter {
     }
 
     private static let notificationColumns = [
-        "notification_id", "format", "notification_type", "subtype", "environment", "bundle_id", "app_apple_id", "version",
-        "signed_date", "received_at", "document_time", "transaction_id", "original_transaction_id", "product_id", "status",
+        "notification_id", "format", "notification_type", "subtype", "environment", "bundle_id", "app_apple_id",
+        "version",
+        "signed_date", "received_at", "document_time", "transaction_id", "original_transaction_id", "product_id",
+        "status",
         "consumption_request_reason", "raw_sha256", "lineage_id", "extra_fields", "is_verified",
     ]
 
@@ -130,7 +145,8 @@ struct PostgresDocumentWriter: DocumentWriter {
                 rows.add(ord); rows.add(row.notificationId); rows.add(row.format); rows.add(row.notificationType)
                 rows.add(row.subtype); rows.add(row.environment); rows.add(row.bundleId); rows.add(row.appAppleId)
                 rows.add(row.version); rows.add(row.signedDate); rows.add(row.receivedAt); rows.add(row.documentTime)
-                rows.add(row.transactionId); rows.add(row.originalTransactionId); rows.add(row.productId); rows.add(row.status)
+                rows.add(row.transactionId); rows.add(row.originalTransactionId); rows.add(row.productId);
+                rows.add(row.status)
                 rows.add(row.consumptionRequestReason); rows.add(row.rawSHA256); rows.add(row.lineageId)
                 rows.add(row.extraFields); rows.add(row.isVerified)
                 rows.endRow()
@@ -142,7 +158,8 @@ struct PostgresDocumentWriter: DocumentWriter {
         let list = columns.joined(separator: ", ")
         let key: Set = ["lineage_id", "notification_id"]
         let updates = columns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO notifications (\(list))
             SELECT DISTINCT ON (lineage_id, notification_id) \(list) FROM stage_notifications
             ORDER BY lineage_id, notification_id, is_verified DESC, raw_sha256,
@@ -169,7 +186,8 @@ struct PostgresDocumentWriter: DocumentWriter {
             for row in batches.lazy.flatMap(\.renewalInfos) {
                 ord += 1
                 rows.add(ord); rows.add(row.documentId); rows.add(row.originalTransactionId); rows.add(row.format)
-                rows.add(row.documentTime); rows.add(row.environment); rows.add(row.productId); rows.add(row.autoRenewProductId)
+                rows.add(row.documentTime); rows.add(row.environment); rows.add(row.productId);
+                rows.add(row.autoRenewProductId)
                 rows.add(row.autoRenewStatus); rows.add(row.expirationIntent); rows.add(row.isInBillingRetryPeriod)
                 rows.add(row.gracePeriodExpiresDate); rows.add(row.priceIncreaseStatus); rows.add(row.renewalDate)
                 rows.add(row.signedDate); rows.add(row.appAccountToken); rows.add(row.extraFields)
@@ -185,14 +203,16 @@ struct PostgresDocumentWriter: DocumentWriter {
             var ord: Int64 = 0
             for row in batches.lazy.flatMap(\.orderLookups) {
                 ord += 1
-                rows.add(ord); rows.add(row.lookupId); rows.add(row.orderId); rows.add(row.status); rows.add(row.environment)
+                rows.add(ord); rows.add(row.lookupId); rows.add(row.orderId); rows.add(row.status);
+                rows.add(row.environment)
                 rows.add(row.documentTime); rows.add(row.receivedAt); rows.add(row.note)
                 rows.endRow()
             }
         }
         // The same order looked up twice: the newest lookup (then the higher status) describes it.
         let list = columns.joined(separator: ", ")
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO order_lookups (\(list))
             SELECT DISTINCT ON (lookup_id) \(list) FROM stage_order_lookups
             ORDER BY lookup_id, coalesce(document_time, -1) DESC, status DESC, ord
@@ -202,7 +222,8 @@ struct PostgresDocumentWriter: DocumentWriter {
             WHERE (coalesce(excluded.document_time, -1), excluded.status)
                 > (coalesce(order_lookups.document_time, -1), order_lookups.status)
             """)
-        try connection.copy(into: "stage_order_lookup_transactions", columns: ["ord", "lookup_id", "transaction_id"]) { rows in
+        try connection.copy(into: "stage_order_lookup_transactions", columns: ["ord", "lookup_id", "transaction_id"]) {
+            rows in
             var ord: Int64 = 0
             for row in batches.lazy.flatMap(\.orderLookups) {
                 for transactionId in row.transactionIds {
@@ -212,7 +233,8 @@ struct PostgresDocumentWriter: DocumentWriter {
                 }
             }
         }
-        try insertIgnoringKnownKeys(into: "order_lookup_transactions", columns: ["lookup_id", "transaction_id"], connection)
+        try insertIgnoringKnownKeys(
+            into: "order_lookup_transactions", columns: ["lookup_id", "transaction_id"], connection)
     }
 
     private func completeFiles(_ batches: [DocumentBatch], _ connection: PostgresConnection) throws {
@@ -222,7 +244,8 @@ struct PostgresDocumentWriter: DocumentWriter {
                 rows.endRow()
             }
         }
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE source_files SET state = 'complete', documents = stage_completed_files.documents,
                 completed_run_id = stage_completed_files.run_id
             FROM stage_completed_files WHERE source_files.file_sha256 = stage_completed_files.file_sha256
@@ -231,7 +254,8 @@ struct PostgresDocumentWriter: DocumentWriter {
 
     /// `insert … select` from the table's staging table in batch order; a key already stored (or met earlier in
     /// the batch) keeps its first row.
-    private func insertIgnoringKnownKeys(into table: String, columns: [String], _ connection: PostgresConnection) throws {
+    private func insertIgnoringKnownKeys(into table: String, columns: [String], _ connection: PostgresConnection) throws
+    {
         let list = columns.joined(separator: ", ")
         try connection.execute(
             "INSERT INTO \(table) (\(list)) SELECT \(list) FROM stage_\(table) ORDER BY ord ON CONFLICT DO NOTHING")

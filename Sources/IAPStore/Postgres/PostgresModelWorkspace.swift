@@ -30,7 +30,8 @@ public final class PostgresModelWorkspace: ModelWorkspace {
         guard scratch.utf8.count <= 63 else { return nil }
         let first = try PostgresStore.connect(store.url)
         let comment = try first.rows(
-            "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = ?", [.text(scratch)])
+            "SELECT coalesce(obj_description(oid, 'pg_namespace'), '') FROM pg_namespace WHERE nspname = ?",
+            [.text(scratch)])
         if let existing = comment.first?[0].text {
             guard existing == marker else { return nil }
             try first.executeScript("DROP SCHEMA \(first.dialect.quoted(scratch)) CASCADE")

@@ -21,10 +21,11 @@ enum PostgresPlannerStatistics {
         var stale: [(table: String, size: Int64)] = []
         for table in tables {
             let size = try connection.value("SELECT pg_relation_size(to_regclass(?))", [.text(table)]).integer ?? 0
-            let hasStatistics = try connection.value(
-                "SELECT EXISTS (SELECT 1 FROM pg_stats WHERE schemaname = ? AND tablename = ?)",
-                [.text(schema), .text(table)]
-            ).bool ?? false
+            let hasStatistics =
+                try connection.value(
+                    "SELECT EXISTS (SELECT 1 FROM pg_stats WHERE schemaname = ? AND tablename = ?)",
+                    [.text(schema), .text(table)]
+                ).bool ?? false
             let recorded = try connection.text("SELECT value FROM store_settings WHERE key = ?", [.text(key(table))])
                 .flatMap { Int64($0) }
             if !hasStatistics || recorded.map({ Self.hasMoved(from: $0, to: size) }) ?? true {

@@ -26,7 +26,8 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         registryKey = Self.registryKey(url)
         displayName = url.redacted
         let key = self.key
-        let taken = try connection.value("SELECT pg_try_advisory_lock(hashtextextended(?, 0))", [.text(key)]).bool ?? false
+        let taken =
+            try connection.value("SELECT pg_try_advisory_lock(hashtextextended(?, 0))", [.text(key)]).bool ?? false
         guard taken else {
             let holder = try? connection.text(
                 """
@@ -39,7 +40,8 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         }
         let note = "pid \(getpid()) (iaplens \(command), started \(ISO8601DateFormatter().string(from: Date())))"
         // application_name is limited to 63 bytes and to printable ASCII.
-        let printable = String(note.unicodeScalars.filter { $0.isASCII && $0.value >= 32 }.prefix(63).map(Character.init))
+        let printable = String(
+            note.unicodeScalars.filter { $0.isASCII && $0.value >= 32 }.prefix(63).map(Character.init))
         try connection.execute("SELECT set_config('application_name', ?, false)", [.text(printable)])
         Self.registry.withLock { $0[registryKey] = Weak(self) }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "iaplens.postgres-lock-keepalive"))
@@ -81,7 +83,9 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         }
         let registryKey = registryKey
         Self.registry.withLock { registry in
-            if registry[registryKey]?.lock == nil || registry[registryKey]?.lock === self { registry[registryKey] = nil }
+            if registry[registryKey]?.lock == nil || registry[registryKey]?.lock === self {
+                registry[registryKey] = nil
+            }
         }
     }
 
@@ -90,13 +94,14 @@ final class PostgresRunLock: StoreRunLock, @unchecked Sendable {
         try guardLock.withLock {
             let held: Bool
             do {
-                held = try connection.value(
-                    """
-                    SELECT count(*) FROM pg_locks
-                    WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
-                        AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)
-                    """, [.text(key)]
-                ).integer ?? 0 > 0
+                held =
+                    try connection.value(
+                        """
+                        SELECT count(*) FROM pg_locks
+                        WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 1
+                            AND ((classid::bigint << 32) | objid::bigint) = hashtextextended(?, 0)
+                        """, [.text(key)]
+                    ).integer ?? 0 > 0
             } catch {
                 throw StoreError.lockLost(path: displayName, reason: "its connection ended (\(error))")
             }

@@ -5,7 +5,8 @@ enum PostgresStagingTables {
         // `if not exists` makes every call after the first a catalog lookup per table. No flag remembers them:
         // created inside a batch's transaction, they vanish again if that batch rolls back.
         let text = "text collate \"C\""
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             CREATE TEMP TABLE IF NOT EXISTS stage_source_files (
                 ord bigint, file_sha256 \(text), path \(text), byte_count bigint, first_run_id bigint
             ) ON COMMIT DELETE ROWS;

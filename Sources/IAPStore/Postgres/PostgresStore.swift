@@ -21,15 +21,20 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         if !objects.isEmpty && !objects.contains("iaplens_migrations") {
             throw StoreError.notAStore(path: url.redacted, tables: objects)
         }
-        let schemaExists = try connection.value(
-            "SELECT count(*) FROM pg_namespace WHERE nspname = ?", [.text(url.schema)]).integer ?? 0 > 0
+        let schemaExists =
+            try connection.value(
+                "SELECT count(*) FROM pg_namespace WHERE nspname = ?", [.text(url.schema)]
+            ).integer ?? 0 > 0
         if !schemaExists {
             do {
                 try connection.executeScript("CREATE SCHEMA \(connection.dialect.quoted(url.schema))")
             } catch let error as StoreError where error.description.contains("SQLSTATE 42501") {
                 throw StoreError.permissionDenied(
-                    path: url.redacted, reason: "the role may not create the schema \(url.schema) in this database (SQLSTATE 42501)",
-                    grant: "CREATE SCHEMA \(url.schema) AUTHORIZATION <this role> (once, as a role that may), or GRANT CREATE ON DATABASE <database> TO <this role>")
+                    path: url.redacted,
+                    reason: "the role may not create the schema \(url.schema) in this database (SQLSTATE 42501)",
+                    grant:
+                        "CREATE SCHEMA \(url.schema) AUTHORIZATION <this role> (once, as a role that may), or GRANT CREATE ON DATABASE <database> TO <this role>"
+                )
             }
         }
         try connection.use(schema: url.schema)
@@ -90,7 +95,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     static let clientCheckInterval = "2s"
 
     static func connect(_ url: PostgresURL) throws -> PostgresConnection {
-        let connection = try PostgresConnection(connectionString: url.connectionString, displayName: url.redacted, scrub: url.scrub)
+        let connection = try PostgresConnection(
+            connectionString: url.connectionString, displayName: url.redacted, scrub: url.scrub)
         // `drop … if exists` of a missing object is not news; UTC so no date function depends on the server's zone.
         // No JIT: the server compiles a query when its estimated cost is high, and iaplens's estimates are high for
         // cheap statements (a batch's lookups plan with sequential scans priced out; the models' CTEs). Compiling
@@ -112,7 +118,9 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     private func migrate() throws {
         // An existing store that is current needs no DDL: a role that may only read it can still open it (`status`).
         if try read({ connection in
-            guard try connection.value("SELECT to_regclass('iaplens_migrations') IS NOT NULL").bool == true else { return false }
+            guard try connection.value("SELECT to_regclass('iaplens_migrations') IS NOT NULL").bool == true else {
+                return false
+            }
             let applied = Set(try connection.rows("SELECT name FROM iaplens_migrations").compactMap { $0[0].text })
             let known = Set(PostgresMigrations.all.map(\.name))
             if !applied.isSubset(of: known) { throw StoreError.newerSchema(path: url.redacted) }
@@ -124,7 +132,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
             // Two processes opening a new store at once: the second waits here, then finds the migrations applied.
             try connection.execute(
                 "SELECT pg_advisory_xact_lock(hashtextextended('iaplens migrate ' || ?, 0))", [.text(url.schema)])
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE TABLE IF NOT EXISTS iaplens_migrations (
                     name text collate "C" PRIMARY KEY,
                     applied_at timestamptz NOT NULL DEFAULT now()
@@ -184,7 +193,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// The tables ingest and the reference loaders write.
     static let factTables = [
         "source_files", "documents", "quarantine", "notifications", "transaction_versions", "transactions",
-        "renewal_infos", "order_lookups", "order_lookup_transactions", "ref_products", "ref_accounts", "apple_report_rows",
+        "renewal_infos", "order_lookups", "order_lookup_transactions", "ref_products", "ref_accounts",
+        "apple_report_rows",
         "apple_report_days",
     ]
 
@@ -217,7 +227,8 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     public func finishInterruptedWork() throws {
         try write { connection in
             for index in PostgresSchema.secondaryIndexes {
-                try connection.executeScript(index.definition.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+                try connection.executeScript(
+                    index.definition.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
             }
         }
     }

@@ -28,7 +28,8 @@ enum PostgresTransactionWriter {
             }
         }
         let list = versionColumns.joined(separator: ", ")
-        let inserted = try connection.rows("""
+        let inserted = try connection.rows(
+            """
             INSERT INTO transaction_versions (\(list))
             SELECT \(list) FROM stage_transaction_versions ORDER BY ord
             ON CONFLICT DO NOTHING
@@ -37,9 +38,10 @@ enum PostgresTransactionWriter {
         guard !inserted.isEmpty else { return }
         var insertedKeys: Set<VersionKey> = []
         for row in inserted {
-            insertedKeys.insert(VersionKey(
-                transaction: TransactionKey(lineageId: row[0].text ?? "", transactionId: row[1].text ?? ""),
-                documentId: row[2].text ?? ""))
+            insertedKeys.insert(
+                VersionKey(
+                    transaction: TransactionKey(lineageId: row[0].text ?? "", transactionId: row[1].text ?? ""),
+                    documentId: row[2].text ?? ""))
         }
         // This batch's new versions by transaction: the first copy of a key, as `on conflict do nothing` kept it.
         var newVersions: [TransactionKey: [TransactionVersionRow]] = [:]
@@ -55,28 +57,36 @@ enum PostgresTransactionWriter {
         let touchedKeys: [SQLValue] = [
             .text(arrayLiteral(touched.map(\.lineageId))), .text(arrayLiteral(touched.map(\.transactionId))),
         ]
-        let existing = Set(try connection.rows("""
-            SELECT transactions.lineage_id, transactions.transaction_id
-            FROM unnest(?::text[], ?::text[]) AS keys (lineage_id, transaction_id)
-            INNER JOIN transactions
-                ON transactions.lineage_id = keys.lineage_id AND transactions.transaction_id = keys.transaction_id
-            """, touchedKeys
-        ).map { TransactionKey(lineageId: $0[0].text ?? "", transactionId: $0[1].text ?? "") })
+        let existing = Set(
+            try connection.rows(
+                """
+                SELECT transactions.lineage_id, transactions.transaction_id
+                FROM unnest(?::text[], ?::text[]) AS keys (lineage_id, transaction_id)
+                INNER JOIN transactions
+                    ON transactions.lineage_id = keys.lineage_id AND transactions.transaction_id = keys.transaction_id
+                """, touchedKeys
+            ).map { TransactionKey(lineageId: $0[0].text ?? "", transactionId: $0[1].text ?? "") })
         var storedVersions: [TransactionKey: [TransactionVersionRow]] = [:]
         if !existing.isEmpty {
             let existingKeys = existing.sorted()
-            let rows = try connection.rows("""
+            let rows = try connection.rows(
+                """
                 SELECT \(versionColumns.map { "transaction_versions.\($0)" }.joined(separator: ", "))
                 FROM unnest(?::text[], ?::text[]) AS keys (lineage_id, transaction_id)
                 INNER JOIN transaction_versions
                     ON transaction_versions.lineage_id = keys.lineage_id
                     AND transaction_versions.transaction_id = keys.transaction_id
-                """, [.text(arrayLiteral(existingKeys.map(\.lineageId))), .text(arrayLiteral(existingKeys.map(\.transactionId)))])
+                """,
+                [
+                    .text(arrayLiteral(existingKeys.map(\.lineageId))),
+                    .text(arrayLiteral(existingKeys.map(\.transactionId))),
+                ])
             for row in rows {
                 let version = TransactionVersionRow(
                     transactionId: row[0].text ?? "", documentId: row[1].text ?? "",
                     source: try .stored(row[2].text, column: "transaction_versions.source"),
-                    format: try .stored(row[3].text, column: "transaction_versions.format"), documentTime: row[4].integer ?? 0, versionSHA256: row[5].text ?? "",
+                    format: try .stored(row[3].text, column: "transaction_versions.format"),
+                    documentTime: row[4].integer ?? 0, versionSHA256: row[5].text ?? "",
                     environment: row[6].text ?? "", fields: TransactionColumns.fields(from: row.values[7...]))
                 storedVersions[TransactionKey(version), default: []].append(version)
             }
@@ -96,7 +106,8 @@ enum PostgresTransactionWriter {
         let key: Set = ["lineage_id", "transaction_id"]
         let updates = transactionColumns.filter { !key.contains($0) }.map { "\($0) = excluded.\($0)" }
             .joined(separator: ", ")
-        try connection.execute("""
+        try connection.execute(
+            """
             INSERT INTO transactions (\(transactionList)) SELECT \(transactionList) FROM stage_transactions
             ON CONFLICT (lineage_id, transaction_id) DO UPDATE SET \(updates)
             """)
@@ -109,8 +120,11 @@ enum PostgresTransactionWriter {
 
     /// A PostgreSQL text-array literal: every element double-quoted, with `\` and `"` escaped.
     static func arrayLiteral(_ values: [String]) -> String {
-        "{" + values.map { value in
-            "\"" + StoredText.storable(value).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        "{"
+            + values.map { value in
+                "\""
+                    + StoredText.storable(value).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                        of: "\"", with: "\\\"") + "\""
+            }.joined(separator: ",") + "}"
     }
 }

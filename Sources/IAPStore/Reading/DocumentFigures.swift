@@ -71,8 +71,10 @@ public struct DocumentFigures: Sendable, Equatable {
         figures.duplicates = count("duplicates")
         figures.testNotifications = count("test_notifications")
         figures.unverified = count("unverified")
-        figures.filesRead = Int(try connection.integer("select count(*) from source_files where state = 'complete'") ?? 0)
-        figures.filesIncomplete = Int(try connection.integer("select count(*) from source_files where state <> 'complete'") ?? 0)
+        figures.filesRead = Int(
+            try connection.integer("select count(*) from source_files where state = 'complete'") ?? 0)
+        figures.filesIncomplete = Int(
+            try connection.integer("select count(*) from source_files where state <> 'complete'") ?? 0)
         figures.quarantinedByReason = try connection.rows(
             "select reason, count(*) as documents from quarantine group by reason order by reason collate \(binary)"
         ).map { Count(label: $0["reason"].text ?? "", count: Int($0["documents"].integer ?? 0)) }

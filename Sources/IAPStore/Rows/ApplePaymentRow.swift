@@ -48,7 +48,8 @@ public struct ApplePaymentRow: Sendable, Equatable {
         [
             SQLValue(line), .text(section), .text(region), .text(currency), .integer(unitsSold),
             .integer(beginningBalanceMilli), .integer(earnedMilli), preTaxSubtotalMilli.map(SQLValue.integer) ?? .null,
-            .integer(inputTaxMilli), .integer(adjustmentsMilli), .integer(withholdingTaxMilli), .integer(totalOwedMilli),
+            .integer(inputTaxMilli), .integer(adjustmentsMilli), .integer(withholdingTaxMilli),
+            .integer(totalOwedMilli),
             exchangeRate.map(SQLValue.text) ?? .null, proceedsMilli.map(SQLValue.integer) ?? .null,
             bankCurrency.map(SQLValue.text) ?? .null, otherColumns.map(SQLValue.text) ?? .null,
         ]

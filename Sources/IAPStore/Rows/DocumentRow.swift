@@ -20,7 +20,8 @@ public struct DocumentRow: Sendable, Equatable {
     /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
     /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
     @inlinable public init(
-        position: DocumentPosition, kind: DocumentKind, outcome: DocumentOutcome, documentId: String?, environment: String?,
+        position: DocumentPosition, kind: DocumentKind, outcome: DocumentOutcome, documentId: String?,
+        environment: String?,
         documentTime: Int64?, isVerified: Bool
     ) {
         self.position = position

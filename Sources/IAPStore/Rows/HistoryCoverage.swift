@@ -21,7 +21,9 @@ public struct HistoryCoverage: Sendable, Equatable {
         var parsed: [Range<Int64>] = []
         for piece in text.split(separator: ";") {
             let bounds = piece.split(separator: "-")
-            guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start < end else { return nil }
+            guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start < end else {
+                return nil
+            }
             parsed.append(start..<end)
         }
         self.init(spans: parsed)

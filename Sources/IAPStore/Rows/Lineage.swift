@@ -28,16 +28,21 @@ public enum Lineage {
 extension NotificationRow {
     /// ``Lineage``.
     public var lineageId: String {
-        Lineage.of(notificationId: notificationId, transactionId: transactionId, originalTransactionId: originalTransactionId)
+        Lineage.of(
+            notificationId: notificationId, transactionId: transactionId, originalTransactionId: originalTransactionId)
     }
 }
 
 extension TransactionVersionRow {
     /// ``Lineage``.
-    public var lineageId: String { Lineage.of(transactionId: transactionId, originalTransactionId: fields.originalTransactionId) }
+    public var lineageId: String {
+        Lineage.of(transactionId: transactionId, originalTransactionId: fields.originalTransactionId)
+    }
 }
 
 extension MergedTransaction {
     /// ``Lineage``: the versions merged into one row all have this lineage.
-    public var lineageId: String { Lineage.of(transactionId: transactionId, originalTransactionId: fields.originalTransactionId) }
+    public var lineageId: String {
+        Lineage.of(transactionId: transactionId, originalTransactionId: fields.originalTransactionId)
+    }
 }

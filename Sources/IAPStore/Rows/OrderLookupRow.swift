@@ -16,7 +16,8 @@ public struct OrderLookupRow: Sendable, Equatable {
 
     /// Creates a row.
     public init(
-        lookupId: String, orderId: String?, status: Int64, environment: String?, documentTime: Int64?, receivedAt: Int64?,
+        lookupId: String, orderId: String?, status: Int64, environment: String?, documentTime: Int64?,
+        receivedAt: Int64?,
         note: String?, transactionIds: [String]
     ) {
         self.lookupId = lookupId

@@ -36,26 +36,39 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .unreadableFile: return "the file could not be opened or read"
         case .badGzip: return "the gzip stream is truncated or corrupt; documents before the damage were kept"
         case .documentTooLarge: return "one line is larger than the 16 MiB limit for a document"
-        case .badJSON: return "the line is not valid JSON (syntax, invalid UTF-8, duplicate keys, nesting deeper than 64)"
-        case .unknownShape: return "valid JSON, but none of the document shapes of Documentation/Inputs.md \"Documents\""
-        case .badField: return "a known shape with a field of the wrong type or value (e.g. status not 0/1), or a price, quantity, percentage or date outside what the App Store sends"
+        case .badJSON:
+            return "the line is not valid JSON (syntax, invalid UTF-8, duplicate keys, nesting deeper than 64)"
+        case .unknownShape:
+            return "valid JSON, but none of the document shapes of Documentation/Inputs.md \"Documents\""
+        case .badField:
+            return
+                "a known shape with a field of the wrong type or value (e.g. status not 0/1), or a price, quantity, percentage or date outside what the App Store sends"
         case .malformedJWS: return "a signed value is not a compact JWS of three segments with a JSON header"
         case .badBase64: return "a JWS segment or x5c certificate is not valid base64"
         case .unsupportedAlgorithm: return "the JWS header's alg is not ES256 (none, HS256, …)"
-        case .badCertificateChain: return "x5c is missing, does not hold exactly three certificates, or a certificate does not parse"
-        case .untrustedChain: return "the certificate chain does not lead to a trusted root (a forgery, or a test/sandbox chain)"
+        case .badCertificateChain:
+            return "x5c is missing, does not hold exactly three certificates, or a certificate does not parse"
+        case .untrustedChain:
+            return "the certificate chain does not lead to a trusted root (a forgery, or a test/sandbox chain)"
         case .certificateExpired: return "a certificate of the chain was not valid at the payload's signedDate"
         case .missingAppleOID: return "the leaf or intermediate certificate lacks Apple's marker extension"
         case .badSignature: return "the ES256 signature does not match the content (tampered or corrupted)"
         case .badPayload: return "the signed payload is not JSON or lacks a field iaplens needs (e.g. transactionId)"
         case .missingSignedDate: return "the signed payload has no signedDate, so its certificates cannot be checked"
         case .missingDocumentTime: return "a V1 body with no envelope time and no dates to take its time from"
-        case .unknownEnvironment: return "the document does not say which environment (Production/Sandbox) it belongs to"
+        case .unknownEnvironment:
+            return "the document does not say which environment (Production/Sandbox) it belongs to"
         case .wrongApp: return "the document belongs to another bundle ID or app Apple ID"
         case .v1SecretMismatch: return "a V1 body (unsigned) whose password is not the configured --v1-shared-secret"
-        case .badReport: return "a file shaped like an Apple financial report that cannot be loaded: a required column is missing, its preamble dates are not dates, or it holds neither rows nor a period"
-        case .badReportRow: return "a row of an Apple financial report with a missing or unreadable value (a date, a whole-number Quantity, an amount with at most three decimals, a currency code, S or R)"
-        case .overlappingReport: return "an Apple financial report whose period overlaps a report already loaded from another file; nothing of it was loaded"
+        case .badReport:
+            return
+                "a file shaped like an Apple financial report that cannot be loaded: a required column is missing, its preamble dates are not dates, or it holds neither rows nor a period"
+        case .badReportRow:
+            return
+                "a row of an Apple financial report with a missing or unreadable value (a date, a whole-number Quantity, an amount with at most three decimals, a currency code, S or R)"
+        case .overlappingReport:
+            return
+                "an Apple financial report whose period overlaps a report already loaded from another file; nothing of it was loaded"
         }
     }
 
@@ -63,10 +76,12 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
     public var remedy: String {
         switch self {
         case .unreadableFile: return "Check the file's permissions and that the disk is readable, then rerun."
-        case .badGzip: return "Re-export or re-download the archive; rerun after replacing the file (it is read again by content)."
+        case .badGzip:
+            return "Re-export or re-download the archive; rerun after replacing the file (it is read again by content)."
         case .documentTooLarge: return "Check the exporter: one JSON document per line is expected."
         case .badJSON, .unknownShape, .badField:
-            return "Inspect the excerpt with `iaplens status --quarantine`; fix the exporter if many lines are affected."
+            return
+                "Inspect the excerpt with `iaplens status --quarantine`; fix the exporter if many lines are affected."
         case .malformedJWS, .badBase64, .badPayload, .missingSignedDate:
             return "Usually archive corruption: compare with the source system's copy."
         case .unsupportedAlgorithm, .badSignature, .missingAppleOID:
@@ -74,14 +89,19 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .badCertificateChain, .untrustedChain:
             return "For test or sandbox data pass its root with --root-certificate; otherwise treat as a forgery."
         case .certificateExpired: return "Forged or mis-dated; Apple's certificates are valid at signing time."
-        case .missingDocumentTime: return "Wrap such bodies in an envelope {\"receivedAt\": …, \"body\": …} when archiving."
+        case .missingDocumentTime:
+            return "Wrap such bodies in an envelope {\"receivedAt\": …, \"body\": …} when archiving."
         case .unknownEnvironment: return "Check the exporter; Apple always sends an environment."
-        case .wrongApp: return "Expected when archives are shared between apps; pass the right --bundle-id / --app-apple-id."
-        case .v1SecretMismatch: return "Treat as a forgery unless the secret was rotated; pass the secret in use when it was archived."
+        case .wrongApp:
+            return "Expected when archives are shared between apps; pass the right --bundle-id / --app-apple-id."
+        case .v1SecretMismatch:
+            return "Treat as a forgery unless the secret was rotated; pass the secret in use when it was archived."
         case .badReport, .badReportRow:
-            return "Download the report again from App Store Connect (Payments and Financial Reports) or with `iaplens fetch --connect-…`; the message names the column and line."
+            return
+                "Download the report again from App Store Connect (Payments and Financial Reports) or with `iaplens fetch --connect-…`; the message names the column and line."
         case .overlappingReport:
-            return "Keep one report per fiscal month: remove the other file from the inputs (the message names both), or load it into a fresh store."
+            return
+                "Keep one report per fiscal month: remove the other file from the inputs (the message names both), or load it into a fresh store."
         }
     }
 }

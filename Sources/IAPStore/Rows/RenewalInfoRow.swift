@@ -21,7 +21,10 @@ public struct RenewalInfoRow: Sendable, Equatable {
     /// Creates a row with the identifying fields; set the rest as properties.
     /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
     /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
-    @inlinable public init(documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64, environment: String) {
+    @inlinable public init(
+        documentId: String, originalTransactionId: String, format: PayloadFormat, documentTime: Int64,
+        environment: String
+    ) {
         self.documentId = documentId
         self.originalTransactionId = originalTransactionId
         self.format = format

@@ -20,7 +20,8 @@ public struct TransactionVersionRow: Sendable, Equatable {
     /// Inlinable: ingest makes one for nearly every document in another module, where the row is then built in
     /// place; called, the initializer built it aside and copied it out (a retain and a release per string).
     @inlinable public init(
-        transactionId: String, documentId: String, source: TransactionSource, format: PayloadFormat, documentTime: Int64,
+        transactionId: String, documentId: String, source: TransactionSource, format: PayloadFormat,
+        documentTime: Int64,
         versionSHA256: String, environment: String, fields: TransactionFields
     ) {
         self.transactionId = transactionId

@@ -35,9 +35,12 @@ public struct SQLiteDocumentWriter: DocumentWriter {
     /// instead of maintaining them row by row (``SecondaryIndexes``).
     public func isBulkLoad(files: [(path: String, byteCount: Int64)]) throws -> Bool {
         try store.database.read { db in
-            let completed = try Row.fetchAll(db, sql: BulkLoadRule.completedFilesSQL).map { ($0[0] as String, $0[1] as Int64) }
-            let storeBytes = try Int64.fetchOne(
-                db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
+            let completed = try Row.fetchAll(db, sql: BulkLoadRule.completedFilesSQL).map {
+                ($0[0] as String, $0[1] as Int64)
+            }
+            let storeBytes =
+                try Int64.fetchOne(
+                    db, sql: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()") ?? 0
             return BulkLoadRule.isBulk(files: files, completed: completed, storeBytes: storeBytes)
         }
     }
@@ -265,18 +268,22 @@ public struct SQLiteDocumentWriter: DocumentWriter {
 
     private static func insertOrderLookups(_ batches: [DocumentBatch], into db: Database) throws {
         // The same order looked up twice: the newest lookup (then the higher status) describes it.
-        var lookup = try BoundStatement(db, sql: """
-            INSERT INTO order_lookups (lookup_id, order_id, status, environment, document_time, received_at, note)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (lookup_id) DO UPDATE SET
-                status = excluded.status, environment = excluded.environment,
-                document_time = excluded.document_time, received_at = excluded.received_at, note = excluded.note
-            WHERE (coalesce(excluded.document_time, -1), excluded.status)
-                > (coalesce(order_lookups.document_time, -1), order_lookups.status)
-            """)
-        var link = try BoundStatement(db, sql: """
-            INSERT OR IGNORE INTO order_lookup_transactions (lookup_id, transaction_id) VALUES (?, ?)
-            """)
+        var lookup = try BoundStatement(
+            db,
+            sql: """
+                INSERT INTO order_lookups (lookup_id, order_id, status, environment, document_time, received_at, note)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (lookup_id) DO UPDATE SET
+                    status = excluded.status, environment = excluded.environment,
+                    document_time = excluded.document_time, received_at = excluded.received_at, note = excluded.note
+                WHERE (coalesce(excluded.document_time, -1), excluded.status)
+                    > (coalesce(order_lookups.document_time, -1), order_lookups.status)
+                """)
+        var link = try BoundStatement(
+            db,
+            sql: """
+                INSERT OR IGNORE INTO order_lookup_transactions (lookup_id, transaction_id) VALUES (?, ?)
+                """)
         for batch in batches {
             for row in batch.orderLookups {
                 lookup.bind(row.lookupId)
@@ -315,12 +322,14 @@ public struct SQLiteDocumentWriter: DocumentWriter {
         guard !lineages.isEmpty else { return }
         let columns = TransactionColumns.names
         let placeholders = Array(repeating: "?", count: 9 + columns.count).joined(separator: ", ")
-        var statement = try BoundStatement(db, sql: """
-            INSERT OR IGNORE INTO transaction_versions
-                (transaction_id, document_id, source, format, document_time, version_sha256, environment,
-                 \(columns.joined(separator: ", ")), lineage_id, extra_fields)
-            VALUES (\(placeholders))
-            """)
+        var statement = try BoundStatement(
+            db,
+            sql: """
+                INSERT OR IGNORE INTO transaction_versions
+                    (transaction_id, document_id, source, format, document_time, version_sha256, environment,
+                     \(columns.joined(separator: ", ")), lineage_id, extra_fields)
+                VALUES (\(placeholders))
+                """)
         var firstVersion = try TransactionRebuilder.firstVersionStatement(db)
         var newestVersion = try TransactionRebuilder.newestVersionStatement(db)
         var rebuild: Set<TransactionKey> = []
@@ -351,10 +360,13 @@ public struct SQLiteDocumentWriter: DocumentWriter {
                 // (a renewal's or refund's later snapshot) is laid over its row; only the rest are merged from storage.
                 if versionsInWrite[digest] == 1 {
                     if !inserted { continue }
-                    if try TransactionRebuilder.insertIfNew(only: rows[index], lineageId: lineageId, using: &firstVersion) {
+                    if try TransactionRebuilder.insertIfNew(
+                        only: rows[index], lineageId: lineageId, using: &firstVersion)
+                    {
                         continue
                     }
-                    if try TransactionRebuilder.mergeIfNewest(rows[index], lineageId: lineageId, using: &newestVersion) {
+                    if try TransactionRebuilder.mergeIfNewest(rows[index], lineageId: lineageId, using: &newestVersion)
+                    {
                         continue
                     }
                     rebuild.insert(TransactionKey(lineageId: lineageId, transactionId: rows[index].transactionId))

@@ -1,7 +1,7 @@
+internal import CSQLite
 import Foundation
 import GRDB
 import Synchronization
-internal import CSQLite
 
 /// SQLite's ``ModelWorkspace``: one more connection to the store per worker, and one scratch database file per
 /// worker beside the store (`<store>-models-<i>`, attached to every worker as `worker_<i>`).
@@ -65,7 +65,8 @@ public final class SQLiteModelWorkspace: ModelWorkspace {
             for index in 0..<count {
                 let queue = try DatabaseQueue(path: store.path, configuration: configuration)
                 try queue.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA \(Self.schemaName(index)).cache_size = -\(Self.ownCacheMegabytes * 1024)")
+                    try db.execute(
+                        sql: "PRAGMA \(Self.schemaName(index)).cache_size = -\(Self.ownCacheMegabytes * 1024)")
                 }
                 opened.append(queue)
             }
@@ -114,7 +115,9 @@ public final class SQLiteModelWorkspace: ModelWorkspace {
                 result = try body(SQLiteStoreConnection(db))
                 return .commit
             }
-            guard let result else { throw StoreError.writeFailed(reason: "publishing the models committed without a result") }
+            guard let result else {
+                throw StoreError.writeFailed(reason: "publishing the models committed without a result")
+            }
             return result
         }
     }

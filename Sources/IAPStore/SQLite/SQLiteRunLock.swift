@@ -29,15 +29,21 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
                 // A link to nothing: `mkdir -p` on the link itself would fail, so name where it points.
                 if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder) {
                     throw StoreError.invalidLocation(
-                        databasePath, reason: "its folder \(folder) is a link to \(target), which does not exist; create that folder or correct the link")
+                        databasePath,
+                        reason:
+                            "its folder \(folder) is a link to \(target), which does not exist; create that folder or correct the link"
+                    )
                 }
                 throw StoreError.invalidLocation(
-                    databasePath, reason: "its folder \(folder) does not exist; create it (mkdir -p \(folder)) or correct the path")
+                    databasePath,
+                    reason: "its folder \(folder) does not exist; create it (mkdir -p \(folder)) or correct the path")
             }
             throw StoreError.cannotLock(path: path, reason: reason)
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let holder =
+                (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                ?? ""
             close(fd)
             throw StoreError.busy(holder: holder.isEmpty ? "another iaplens process" : holder)
         }
@@ -45,7 +51,8 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
         if store >= 0, flock(store, LOCK_EX | LOCK_NB) != 0 {
             close(store)
             close(fd)
-            throw StoreError.busy(holder: "another iaplens process, through another name of the same file (a hard link)")
+            throw StoreError.busy(
+                holder: "another iaplens process, through another name of the same file (a hard link)")
         }
         storeDescriptor = store
         let note = "pid \(getpid()) (iaplens \(command), started \(SQLiteRunLock.now()))\n"
@@ -76,7 +83,8 @@ final class SQLiteRunLock: StoreRunLock, @unchecked Sendable {
         let inode = String(info.st_ino)
         return locks.split(separator: "\n").contains { line in
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            return fields.count >= 6 && fields[1] == "FLOCK" && fields[5].split(separator: ":").last.map(String.init) == inode
+            return fields.count >= 6 && fields[1] == "FLOCK"
+                && fields[5].split(separator: ":").last.map(String.init) == inode
         }
     }
 

@@ -1,6 +1,6 @@
-public import GRDB
-import Foundation
 internal import CSQLite
+import Foundation
+public import GRDB
 
 /// The default store engine: one SQLite file holding the raw facts ingest wrote and the models analyze built.
 ///
@@ -30,7 +30,11 @@ public final class SQLiteStore: StoreEngine {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             // Another application's database is refused before anything is written to it (not even a pragma).
             let tables = try queue.read { db in
-                try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                try String.fetchAll(
+                    db,
+                    sql:
+                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+                )
             }
             if !tables.isEmpty && !tables.contains("grdb_migrations") {
                 throw StoreError.notAStore(path: path, tables: tables)
@@ -41,7 +45,8 @@ public final class SQLiteStore: StoreEngine {
                 // took 91 s with 4 KB pages and 80 s with 16 KB; 1 KB was slower still. No effect once the file
                 // has content.
                 try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA page_size = 16384") }
-                _ = try queue.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
+                _ = try queue.writeWithoutTransaction { db in try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                }
             }
             try StoreMigrations.migrator.checkNotSuperseded(queue, path: path)
             try StoreMigrations.migrator.migrate(queue)
@@ -65,7 +70,10 @@ public final class SQLiteStore: StoreEngine {
             var isFolder: ObjCBool = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
                 throw StoreError.invalidLocation(
-                    path, reason: "it is a folder; name a file in it, e.g. \((path as NSString).appendingPathComponent("store.sqlite"))")
+                    path,
+                    reason:
+                        "it is a folder; name a file in it, e.g. \((path as NSString).appendingPathComponent("store.sqlite"))"
+                )
             }
             throw StoreError.cannotOpen(path: path, reason: "\(error)")
         }

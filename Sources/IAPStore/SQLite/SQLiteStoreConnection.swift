@@ -35,13 +35,14 @@ struct SQLiteStoreConnection: StoreConnection {
         // As optional existentials: GRDB's initializer for a sequence of `DatabaseValue` reads each through a key
         // path, which cost more than the inserts of Apple's financial reports (Documentation/Performance.md,
         // "Decoding counted in instructions").
-        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
-            switch value {
-            case .null: return DatabaseValue.null
-            case .integer(let number): return number.databaseValue
-            case .text(let text), .other(let text): return StoredText.storable(text).databaseValue
-            }
-        })
+        StatementArguments(
+            values.map { value -> (any DatabaseValueConvertible)? in
+                switch value {
+                case .null: return DatabaseValue.null
+                case .integer(let number): return number.databaseValue
+                case .text(let text), .other(let text): return StoredText.storable(text).databaseValue
+                }
+            })
     }
 
     static func value(_ value: DatabaseValue) -> SQLValue {

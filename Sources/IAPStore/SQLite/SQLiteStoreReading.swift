@@ -38,7 +38,8 @@ extension SQLiteStore {
         guard try queue.read({ db in try StoreMigrations.migrator.hasCompletedMigrations(db) }) else {
             throw StoreError.storageReadOnly(
                 path: path,
-                reason: "it was written by an older iaplens and this user cannot upgrade it; run `iaplens ingest` on it "
+                reason:
+                    "it was written by an older iaplens and this user cannot upgrade it; run `iaplens ingest` on it "
                     + "as a user who may write there")
         }
         return try body(SQLiteStore(readOnly: queue, path: path))
@@ -51,7 +52,8 @@ extension SQLiteStore {
         var escaped = ""
         for byte in absolute.utf8 {
             switch byte {
-            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...: escaped += String(format: "%%%02X", byte)
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...:
+                escaped += String(format: "%%%02X", byte)
             default: escaped.unicodeScalars.append(Unicode.Scalar(byte))
             }
         }

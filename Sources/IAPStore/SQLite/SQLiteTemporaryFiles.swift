@@ -9,7 +9,8 @@ import Foundation
 /// whole process (tests run stores of many folders in one process).
 public enum SQLiteTemporaryFiles {
     public static func placeBeside(databasePath: String) {
-        guard ProcessInfo.processInfo.environment["SQLITE_TMPDIR"] == nil, !StoreLocation.isPostgres(databasePath) else { return }
+        guard ProcessInfo.processInfo.environment["SQLITE_TMPDIR"] == nil, !StoreLocation.isPostgres(databasePath)
+        else { return }
         let folder = (databasePath as NSString).deletingLastPathComponent
         setenv("SQLITE_TMPDIR", folder.isEmpty ? "." : folder, 1)
     }

@@ -65,11 +65,13 @@ enum TransactionRebuilder {
 
     static func rebuild(_ keys: [TransactionKey], in db: Database) throws {
         let columns = TransactionColumns.names
-        var select = try BoundStatement(db, sql: """
-            SELECT transaction_id, document_id, source, format, document_time, version_sha256, environment,
-                   \(columns.joined(separator: ", "))
-            FROM transaction_versions WHERE lineage_id = ? AND transaction_id = ?
-            """)
+        var select = try BoundStatement(
+            db,
+            sql: """
+                SELECT transaction_id, document_id, source, format, document_time, version_sha256, environment,
+                       \(columns.joined(separator: ", "))
+                FROM transaction_versions WHERE lineage_id = ? AND transaction_id = ?
+                """)
         var upsert = try BoundStatement(db, sql: insertOrReplaceSQL)
         var versions: [TransactionVersionRow] = []
         for key in keys {
@@ -78,11 +80,13 @@ enum TransactionRebuilder {
             select.bind(key.transactionId)
             // Columns by position, in the SELECT's order; NOT NULL columns read as "" / 0 only if the schema broke.
             try select.forEachRow { row in
-                versions.append(TransactionVersionRow(
-                    transactionId: row.string(0) ?? "", documentId: row.string(1) ?? "",
-                    source: try .stored(row.string(2), column: "transaction_versions.source"),
-                    format: try .stored(row.string(3), column: "transaction_versions.format"), documentTime: row.int64(4) ?? 0, versionSHA256: row.string(5) ?? "",
-                    environment: row.string(6) ?? "", fields: row.transactionFields(from: 7)))
+                versions.append(
+                    TransactionVersionRow(
+                        transactionId: row.string(0) ?? "", documentId: row.string(1) ?? "",
+                        source: try .stored(row.string(2), column: "transaction_versions.source"),
+                        format: try .stored(row.string(3), column: "transaction_versions.format"),
+                        documentTime: row.int64(4) ?? 0, versionSHA256: row.string(5) ?? "",
+                        environment: row.string(6) ?? "", fields: row.transactionFields(from: 7)))
             }
             guard let merged = TransactionMerger.merge(versions) else { continue }
             bind(merged, to: &upsert)
@@ -104,7 +108,9 @@ enum TransactionRebuilder {
     /// keeps its stored value when the newer version does not carry it.
     private static let mergeNewestSQL: String = {
         let group: Set<String> = ["revocation_date", "revocation_reason", "revocation_type", "revocation_percentage"]
-        let assignments = TransactionColumns.names.map { group.contains($0) ? "\($0) = ?" : "\($0) = coalesce(?, \($0))" }
+        let assignments = TransactionColumns.names.map {
+            group.contains($0) ? "\($0) = ?" : "\($0) = coalesce(?, \($0))"
+        }
         return """
             UPDATE transactions
             SET document_time = ?, version_count = version_count + 1, format = ?, environment = ?,

@@ -47,8 +47,10 @@ public struct ApplePaymentWriter: Sendable {
                     if try Self.isSame(summary, asLoaded: loaded, in: connection) { throw Copy(originalPath: path) }
                     guard loaded[2].integer == 1 else {
                         throw Refusal(
-                            message: "The payment summary \(file.path) is for fiscal month \(summary.fiscalMonth), whose paid summary "
-                                + "is already loaded from \(path); nothing of it was loaded. Keep one summary per fiscal month.")
+                            message:
+                                "The payment summary \(file.path) is for fiscal month \(summary.fiscalMonth), whose paid summary "
+                                + "is already loaded from \(path); nothing of it was loaded. Keep one summary per fiscal month."
+                        )
                     }
                     replaced = path
                     try connection.execute("DELETE FROM apple_payment_rows WHERE file_sha256 = ?", [loaded[0]])
@@ -59,8 +61,10 @@ public struct ApplePaymentWriter: Sendable {
                     INSERT INTO apple_payment_summaries (file_sha256, path, title, fiscal_month, is_pending, row_count, run_id)
                     VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [.text(file.sha256), .text(file.path), .text(summary.title), .text(summary.fiscalMonth),
-                     SQLValue(summary.isPending), SQLValue(summary.rows.count), .integer(file.runId)])
+                    [
+                        .text(file.sha256), .text(file.path), .text(summary.title), .text(summary.fiscalMonth),
+                        SQLValue(summary.isPending), SQLValue(summary.rows.count), .integer(file.runId),
+                    ])
                 for row in summary.rows {
                     try connection.execute(
                         "INSERT INTO apple_payment_rows (file_sha256, \(ApplePaymentRow.columns)) VALUES (?"
@@ -81,10 +85,13 @@ public struct ApplePaymentWriter: Sendable {
 
     /// Whether `summary` repeats the loaded one (`file_sha256, path, is_pending, title`): the same title and state,
     /// and the same rows line by line.
-    private static func isSame(_ summary: Summary, asLoaded loaded: SQLRow, in connection: any StoreConnection) throws -> Bool {
+    private static func isSame(_ summary: Summary, asLoaded loaded: SQLRow, in connection: any StoreConnection) throws
+        -> Bool
+    {
         guard loaded[2].bool == summary.isPending, loaded[3].text == summary.title else { return false }
         let rows = try connection.rows(
-            "SELECT \(ApplePaymentRow.columns) FROM apple_payment_rows WHERE file_sha256 = ? ORDER BY line", [loaded[0]])
+            "SELECT \(ApplePaymentRow.columns) FROM apple_payment_rows WHERE file_sha256 = ? ORDER BY line", [loaded[0]]
+        )
         let offered = summary.rows.sorted { $0.line < $1.line }
         return rows.count == offered.count && zip(rows, offered).allSatisfy { $0.0.values == $0.1.values }
     }

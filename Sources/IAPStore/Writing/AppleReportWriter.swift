@@ -70,7 +70,9 @@ public struct AppleReportWriter: Sendable {
 
         fileprivate func flush() throws {
             guard !pending.isEmpty else { return }
-            let placeholders = Array(repeating: "(?, " + Array(repeating: "?", count: 15).joined(separator: ", ") + ")", count: pending.count)
+            let placeholders = Array(
+                repeating: "(?, " + Array(repeating: "?", count: 15).joined(separator: ", ") + ")", count: pending.count
+            )
             try connection.execute(
                 "INSERT INTO apple_report_rows (file_sha256, \(AppleReportRow.columns)) VALUES \(placeholders.joined(separator: ", "))",
                 pending.flatMap { [SQLValue.text(file.sha256)] + $0.values })
@@ -100,7 +102,11 @@ public struct AppleReportWriter: Sendable {
                 let period = try read(sink)
                 try sink.flush()
                 guard let days = period.days, let first = days.first, let last = days.last else {
-                    throw Refusal(reason: .badReport, message: "The financial report \(file.path) holds no rows and names no period (Start Date, End Date), so it covers no day.")
+                    throw Refusal(
+                        reason: .badReport,
+                        message:
+                            "The financial report \(file.path) holds no rows and names no period (Start Date, End Date), so it covers no day."
+                    )
                 }
                 if let original = try Self.loadedReport(
                     sameAs: file, period: period, first: first, last: last, rows: sink.rows, in: connection)
@@ -117,7 +123,8 @@ public struct AppleReportWriter: Sendable {
                 {
                     throw Refusal(
                         reason: .overlappingReport,
-                        message: "The financial report \(file.path) (\(first) to \(last)) overlaps \(other[0].text ?? "") "
+                        message:
+                            "The financial report \(file.path) (\(first) to \(last)) overlaps \(other[0].text ?? "") "
                             + "(loaded earlier, \(other[1].text ?? "") to \(other[2].text ?? "") in common); nothing of it was loaded. "
                             + "Keep one file per period.")
                 }
@@ -125,7 +132,8 @@ public struct AppleReportWriter: Sendable {
                 while start < days.count {
                     let chunk = days[start..<min(start + 300, days.count)]
                     try connection.execute(
-                        "INSERT INTO apple_report_days (day, file_sha256) VALUES " + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", "),
+                        "INSERT INTO apple_report_days (day, file_sha256) VALUES "
+                            + Array(repeating: "(?, ?)", count: chunk.count).joined(separator: ", "),
                         chunk.flatMap { [SQLValue.text($0), .text(file.sha256)] })
                     start += chunk.count
                 }
@@ -134,7 +142,10 @@ public struct AppleReportWriter: Sendable {
                     UPDATE apple_reports SET vendor_name = ?, period_start = ?, period_end = ?, row_count = ?, rejected_rows = ?
                     WHERE file_sha256 = ?
                     """,
-                    [SQLValue(period.vendorName), .text(first), .text(last), SQLValue(sink.rows), SQLValue(sink.rejected), .text(file.sha256)])
+                    [
+                        SQLValue(period.vendorName), .text(first), .text(last), SQLValue(sink.rows),
+                        SQLValue(sink.rejected), .text(file.sha256),
+                    ])
                 try Self.complete(file, documents: sink.rejected, in: connection)
                 return .loaded(rows: sink.rows, rejected: sink.rejected, firstDay: first, lastDay: last)
             }
@@ -226,6 +237,9 @@ public struct AppleReportWriter: Sendable {
             [.text(file.sha256), SQLValue(line), .text(kind.rawValue)])
         try connection.execute(
             "INSERT INTO quarantine (file_sha256, line, entry, path, reason, message, excerpt) VALUES (?, ?, 0, ?, ?, ?, ?)",
-            [.text(file.sha256), SQLValue(line), .text(file.path), .text(reason.rawValue), .text(message), .text(excerpt)])
+            [
+                .text(file.sha256), SQLValue(line), .text(file.path), .text(reason.rawValue), .text(message),
+                .text(excerpt),
+            ])
     }
 }

@@ -10,7 +10,9 @@ enum BulkLoadRule {
         files: [(path: String, byteCount: Int64)], completed: [(path: String, byteCount: Int64)], storeBytes: Int64
     ) -> Bool {
         let known = Set(completed.map { "\($0.path)\u{0}\($0.byteCount)" })
-        let newBytes = files.filter { !known.contains("\($0.path)\u{0}\($0.byteCount)") }.reduce(Int64(0)) { $0 + $1.byteCount }
+        let newBytes = files.filter { !known.contains("\($0.path)\u{0}\($0.byteCount)") }.reduce(Int64(0)) {
+            $0 + $1.byteCount
+        }
         return newBytes > 0 && newBytes >= storeBytes
     }
 

@@ -25,7 +25,10 @@ public struct ReferenceWriter: Sendable {
             for row in rows {
                 try connection.execute(
                     "INSERT INTO ref_products (line, product_id, product_type, currency, price_milli) VALUES (?, ?, ?, ?, ?)",
-                    [SQLValue(row.line), .text(row.productId), .text(row.productType), .text(row.currency), .integer(row.priceMilli)])
+                    [
+                        SQLValue(row.line), .text(row.productId), .text(row.productType), .text(row.currency),
+                        .integer(row.priceMilli),
+                    ])
             }
         }
     }
@@ -39,8 +42,13 @@ public struct ReferenceWriter: Sendable {
         var seen = Set<String>(minimumCapacity: rows.count)
         let first = rows.sorted { $0.line < $1.line }.filter { seen.insert($0.appAccountToken).inserted }
         try store.write { connection in
-            let existing = try connection.rows("SELECT line, app_account_token, account_id FROM ref_accounts ORDER BY line")
-                .map { AccountReferenceRow(line: Int($0[0].integer ?? 0), appAccountToken: $0[1].text ?? "", accountId: $0[2].text ?? "") }
+            let existing = try connection.rows(
+                "SELECT line, app_account_token, account_id FROM ref_accounts ORDER BY line"
+            )
+            .map {
+                AccountReferenceRow(
+                    line: Int($0[0].integer ?? 0), appAccountToken: $0[1].text ?? "", accountId: $0[2].text ?? "")
+            }
             if existing == first { return }
             try connection.execute("DELETE FROM ref_accounts")
             try StoreSettings.bumpDataVersion(connection)
@@ -78,8 +86,10 @@ public struct ReferenceWriter: Sendable {
             for row in ordered {
                 try connection.execute(
                     "INSERT INTO ref_reviews (line, account_id, decision, reviewed_at_ms, reviewer, note) VALUES (?, ?, ?, ?, ?, ?)",
-                    [SQLValue(row.line), .text(row.accountId), .text(row.decision), .integer(row.reviewedAtMs),
-                     .text(row.reviewer), .text(row.note)])
+                    [
+                        SQLValue(row.line), .text(row.accountId), .text(row.decision), .integer(row.reviewedAtMs),
+                        .text(row.reviewer), .text(row.note),
+                    ])
             }
         }
     }

@@ -32,12 +32,14 @@ public struct StoreSettings: Sendable {
     /// The store's data version: it changes whenever facts or reference data are written.
     public static func dataVersion(_ connection: any StoreConnection) throws -> Int64 {
         try connection.integer(
-            "SELECT CAST(value AS \(connection.dialect.integerType)) FROM store_settings WHERE key = 'data_version'") ?? 0
+            "SELECT CAST(value AS \(connection.dialect.integerType)) FROM store_settings WHERE key = 'data_version'")
+            ?? 0
     }
 
     /// Marks the data as changed, inside the caller's transaction.
     static func bumpDataVersion(_ connection: any StoreConnection) throws {
-        try connection.execute("""
+        try connection.execute(
+            """
             UPDATE store_settings SET value = CAST(CAST(value AS \(connection.dialect.integerType)) + 1 AS TEXT)
             WHERE key = 'data_version'
             """)

@@ -19,7 +19,9 @@ enum ConfigurationBuilder {
         for case let (name, meant?) in ConfigurationEnvironment.unknownVariables(
             in: ProcessInfo.processInfo.environment, alsoRead: LogOptions.environmentVariables)
         {
-            Console.warn("\(name) is set but iaplens reads no such variable: did you mean \(meant)? It has no effect as written.")
+            Console.warn(
+                "\(name) is set but iaplens reads no such variable: did you mean \(meant)? It has no effect as written."
+            )
         }
         if let database = store.database { c.databasePath = database }
         if let app {

@@ -7,7 +7,8 @@ import IAPPipeline
 /// output), `--verbose` also the settings it runs with and every progress step. Also `IAPLENS_QUIET=1` and
 /// `IAPLENS_VERBOSE=1`, for a scheduler's environment.
 struct LogOptions: ParsableArguments {
-    @Flag(name: .long, help: "Only warnings and errors, on standard error; no summary (for cron: silence means success).")
+    @Flag(
+        name: .long, help: "Only warnings and errors, on standard error; no summary (for cron: silence means success).")
     var quiet = false
 
     @Flag(name: .long, help: "Also the settings the command runs with and every progress step.")

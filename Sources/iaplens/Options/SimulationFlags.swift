@@ -9,15 +9,20 @@ struct SimulationFlags: ParsableArguments {
     var subscribers: Int = 200
     @Option(name: .customLong("consumable-buyers"), help: "Buyers of consumables (0…5,000,000).")
     var consumableBuyers: Int = 100
-    @Option(name: .customLong("refund-rings"), help: "Refund rings: accounts that buy, spend and refund in bursts (0…10,000).")
+    @Option(
+        name: .customLong("refund-rings"),
+        help: "Refund rings: accounts that buy, spend and refund in bursts (0…10,000).")
     var refundRings: Int = 3
     @Option(name: .customLong("start-month"), help: "First month (YYYY-MM).")
     var startMonth: String = "2022-01"
     @Option(help: "Number of months (1…120).")
     var months: Int = 12
-    @Option(name: .customLong("v2-start-month"), help: "First month of V2 notifications (default: a third of the way in).")
+    @Option(
+        name: .customLong("v2-start-month"), help: "First month of V2 notifications (default: a third of the way in).")
     var v2StartMonth: String?
-    @Flag(name: .customLong("no-noise"), help: "Leave out duplicates, forgeries, broken lines, sandbox, TEST and other-app documents.")
+    @Flag(
+        name: .customLong("no-noise"),
+        help: "Leave out duplicates, forgeries, broken lines, sandbox, TEST and other-app documents.")
     var noNoise = false
     @Option(help: "Worker threads (1…64); the output does not depend on it.")
     var shards: Int = 2

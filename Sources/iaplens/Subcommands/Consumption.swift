@@ -4,7 +4,8 @@ import IAPPipeline
 
 struct Consumption: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Answer Apple's pending consumption requests with the app's facts and iaplens's refund-abuse evidence.",
+        abstract:
+            "Answer Apple's pending consumption requests with the app's facts and iaplens's refund-abuse evidence.",
         discussion: """
             A customer's refund request makes Apple send CONSUMPTION_REQUEST and wait \(BusinessRules.consumptionAnswerWindowHours) hours for Send Consumption Information. Every pending request (not answered, signed at most \(BusinessRules.consumptionAnswerWindowHours) hours ago, not yet refunded or declined) with a row in --facts whose customer consented is answered: the facts, and refundPreference DECLINE when the transaction's account meets a flag rule in the window before the request that the last analyze used (--window-days, default \(FlagThreshold.windowDays.defaultValue) days). Each request is answered at most once; the answer and Apple's status are kept in the store. Run it hourly.
 
@@ -22,7 +23,9 @@ struct Consumption: AsyncParsableCommand {
     @OptionGroup var app: AppOptions
     @OptionGroup var key: APIKeyFlags
 
-    @Option(name: .long, help: ArgumentHelp("The app's consumption facts, CSV (see above). Config key: \"facts\".", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The app's consumption facts, CSV (see above). Config key: \"facts\".", valueName: "file"))
     var facts: String?
 
     @Flag(name: .customLong("dry-run"), help: "Print the bodies it would send, one JSON line each, and send nothing.")
@@ -41,7 +44,9 @@ struct Consumption: AsyncParsableCommand {
             key.apply(to: &c.fetch)
             if let facts { c.fetch.facts = facts }
             if let deadline { c.fetch.consumptionDeadlineSeconds = deadline }
-            try AppleOutput.printConsumption(try await Pipeline(configuration: c).consume(dryRun: dryRun, progress: AppleOutput.retryLine), dryRun: dryRun)
+            try AppleOutput.printConsumption(
+                try await Pipeline(configuration: c).consume(dryRun: dryRun, progress: AppleOutput.retryLine),
+                dryRun: dryRun)
         }
     }
 }

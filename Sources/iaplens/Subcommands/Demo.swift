@@ -14,9 +14,10 @@ struct Demo: ParsableCommand {
         help: ArgumentHelp("Working folder for the simulated archive, store and reports.", valueName: "dir"))
     var directory: String = "iaplens-demo"
 
-    @Option(help: ArgumentHelp(
-        "The store: a SQLite file (default <dir>/iaplens.sqlite) or a postgres:// URL (see `iaplens run --help`).",
-        valueName: "file-or-url"))
+    @Option(
+        help: ArgumentHelp(
+            "The store: a SQLite file (default <dir>/iaplens.sqlite) or a postgres:// URL (see `iaplens run --help`).",
+            valueName: "file-or-url"))
     var database: String?
 
     @OptionGroup var flags: SimulationFlags
@@ -35,7 +36,9 @@ struct Demo: ParsableCommand {
             let manifest = try Simulator(options: options).run(into: archive, progress: Console.simulationProgress())
             var configuration = PipelineConfiguration()
             // The data folders only: expectations.json beside them is the simulator's answer key, not input.
-            configuration.inputs = ["notifications", "history", "refunds", "orders", "finance"].map { archive + "/" + $0 }
+            configuration.inputs = ["notifications", "history", "refunds", "orders", "finance"].map {
+                archive + "/" + $0
+            }
             configuration.databasePath = database ?? directory + "/iaplens.sqlite"
             SQLiteTemporaryFiles.placeBeside(databasePath: configuration.databasePath)
             configuration.reportsDirectory = directory + "/reports"

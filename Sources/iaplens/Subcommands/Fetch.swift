@@ -3,7 +3,8 @@ import IAPPipeline
 
 struct Fetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Get what the archive lacks from Apple: notification history, refund history, order lookups, financial reports.",
+        abstract:
+            "Get what the archive lacks from Apple: notification history, refund history, order lookups, financial reports.",
         discussion: """
             Each page Apple answers is written into the archive (under fetched/) in the shapes ingest reads; the store records where each endpoint stands, so the next fetch asks only for what is new and a stopped one resumes. Run ingest (or run) afterwards.
 
@@ -36,7 +37,9 @@ struct Fetch: AsyncParsableCommand {
             if let value = flags.refundHistory { c.fetch.refundHistory = value }
             if let value = flags.transactionIds { c.fetch.transactionIds = value }
             if let value = flags.orderIds { c.fetch.orderIds = value }
-            AppleOutput.printFetch(try await Pipeline(configuration: c).fetch(progress: AppleOutput.fetchProgress(), retried: AppleOutput.retryLine))
+            AppleOutput.printFetch(
+                try await Pipeline(configuration: c).fetch(
+                    progress: AppleOutput.fetchProgress(), retried: AppleOutput.retryLine))
         }
     }
 }

@@ -20,7 +20,8 @@ struct Ingest: ParsableCommand {
 
     func run() throws {
         try Console.run(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, quarantine: quarantine)
+            let configuration = try ConfigurationBuilder.build(
+                store: store, app: app, reading: reading, inputs: inputs, quarantine: quarantine)
             let summary = try Pipeline(configuration: configuration).ingest(progress: Console.progress)
             Console.printIngest(summary)
             if let code = Console.health(summary, configuration) { throw ExitCode(code) }

@@ -13,7 +13,8 @@ struct Report: ParsableCommand {
 
     func run() throws {
         try Console.run(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, report: report, quarantine: quarantine)
+            let configuration = try ConfigurationBuilder.build(
+                store: store, app: app, report: report, quarantine: quarantine)
             let pipeline = Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
             let written = try pipeline.report()
             Console.printReports(written, directory: configuration.reportsDirectory)

@@ -24,21 +24,28 @@ struct Run: AsyncParsableCommand {
     @OptionGroup var report: ReportOptions
     @OptionGroup var quarantine: QuarantineThresholdOption
 
-    @Flag(name: .long, help: "Print the run's summary as one JSON line on standard output (warnings stay on standard error).")
+    @Flag(
+        name: .long,
+        help: "Print the run's summary as one JSON line on standard output (warnings stay on standard error).")
     var json = false
 
     func run() async throws {
         try await Console.runAsync(log) {
-            let configuration = try ConfigurationBuilder.build(store: store, app: app, reading: reading, inputs: inputs, report: report, quarantine: quarantine)
+            let configuration = try ConfigurationBuilder.build(
+                store: store, app: app, reading: reading, inputs: inputs, report: report, quarantine: quarantine)
             let summary = try await Pipeline(configuration: configuration, analysisProgress: Console.analysisProgress())
-                .runAll(progress: Console.progress, fetchProgress: AppleOutput.fetchProgress(), fetchRetried: AppleOutput.retryLine)
+                .runAll(
+                    progress: Console.progress, fetchProgress: AppleOutput.fetchProgress(),
+                    fetchRetried: AppleOutput.retryLine)
             // A quarantine or input problem (65, 66) needs a person and wins; a fetch that Apple or the network cut
             // short ends the run 75 (try later) once the archive at hand is reported.
-            let code = Console.health(summary.ingest, configuration) ?? summary.fetchFailure.map { _ in ExitStatus.tryLater }
+            let code =
+                Console.health(summary.ingest, configuration) ?? summary.fetchFailure.map { _ in ExitStatus.tryLater }
             // With --json, standard output holds the one JSON line: the other stages' lines go to the log.
             if let fetched = summary.fetch { AppleOutput.printFetch(fetched, lineToLog: json) }
             if let failure = summary.fetchFailure {
-                Console.warn("\(failure.description) The run went on with what the archive holds; the next run fetches again.")
+                Console.warn(
+                    "\(failure.description) The run went on with what the archive holds; the next run fetches again.")
             }
             // The store's quarantine share is said once: the run's own share, just said, is the same sentence.
             let health = Console.healthWarning(summary.ingest, configuration)
@@ -50,11 +57,15 @@ struct Run: AsyncParsableCommand {
                 Console.printReports(reports, directory: configuration.reportsDirectory)
             } else {
                 for warning in reports.warnings { Console.warn(warning) }
-                print(RunSummaryJSON.line(
-                    ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports, exitCode: code ?? 0,
-                    warnings: [health].compactMap { $0 } + reports.warnings))
+                print(
+                    RunSummaryJSON.line(
+                        ingest: summary.ingest, analysis: summary.analysis, reports: summary.reports,
+                        exitCode: code ?? 0,
+                        warnings: [health].compactMap { $0 } + reports.warnings))
             }
-            if let consumption = summary.consumption { try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json) }
+            if let consumption = summary.consumption {
+                try AppleOutput.printConsumption(consumption, dryRun: false, lineToLog: json)
+            }
             if let code { throw ExitCode(code) }
         }
     }

@@ -24,7 +24,9 @@ struct Simulate: ParsableCommand {
         }
         try Console.run(log) {
             let manifest = try Simulator(options: options).run(into: output, progress: Console.simulationProgress())
-            Console.result("simulate: wrote \(output) (root certificate: \(manifest.rootCertificate); expectations: \(output)/expectations.json)")
+            Console.result(
+                "simulate: wrote \(output) (root certificate: \(manifest.rootCertificate); expectations: \(output)/expectations.json)"
+            )
         }
     }
 }

@@ -54,36 +54,43 @@ enum AppleOutput {
         }
         for outcome in summary.outcomes where outcome.outcome == .inDoubt {
             Console.warn(
-                "the consumption request \(outcome.notificationId) (transaction \(outcome.transactionId)) was sent but its answer was never recorded: it may have reached Apple, so it is not sent again. Check it in App Store Connect.")
+                "the consumption request \(outcome.notificationId) (transaction \(outcome.transactionId)) was sent but its answer was never recorded: it may have reached Apple, so it is not sent again. Check it in App Store Connect."
+            )
         }
         let unverified = summary.count(.unverified)
         if unverified > 0 {
             Console.warn(
-                "\(unverified) consumption request(s) were not answered: their notifications were accepted without a verified signature (--no-verify), so anyone could have written them. Ingest Apple's signed copies to answer them.")
+                "\(unverified) consumption request(s) were not answered: their notifications were accepted without a verified signature (--no-verify), so anyone could have written them. Ingest Apple's signed copies to answer them."
+            )
         }
         for outcome in summary.outcomes where outcome.outcome == .conflicting {
             Console.warn(
-                "the consumption request \(outcome.notificationId) has verified copies naming different transactions (\(outcome.transactionId) among them): it is answered for none of them. Check the archive's copies of that notification.")
+                "the consumption request \(outcome.notificationId) has verified copies naming different transactions (\(outcome.transactionId) among them): it is answered for none of them. Check the archive's copies of that notification."
+            )
         }
         for outcome in summary.outcomes where outcome.outcome == .answeredLate {
             Console.warn(
-                "the answer for transaction \(outcome.transactionId) was accepted after the request's \(BusinessRules.consumptionAnswerWindowHours) hours (Apple kept the run waiting): it is recorded and reported as late; Apple may not have used it.")
+                "the answer for transaction \(outcome.transactionId) was accepted after the request's \(BusinessRules.consumptionAnswerWindowHours) hours (Apple kept the run waiting): it is recorded and reported as late; Apple may not have used it."
+            )
         }
         if summary.stoppedByDeadline {
             Console.warn(
-                "the run's deadline (--deadline) passed with \(summary.count(.notTried)) request(s) not tried: they stay pending, and the next run sends them while their \(BusinessRules.consumptionAnswerWindowHours) hours last.")
+                "the run's deadline (--deadline) passed with \(summary.count(.notTried)) request(s) not tried: they stay pending, and the next run sends them while their \(BusinessRules.consumptionAnswerWindowHours) hours last."
+            )
         }
         if !summary.refusals.isEmpty {
             for refusal in summary.refusals {
                 let code = refusal.errorCode.map { " errorCode \($0)" } ?? ""
                 Console.error(
-                    "Apple refused the answer for transaction \(refusal.transactionId) (HTTP \(refusal.status)\(code)\(refusal.message.isEmpty ? "" : ": " + refusal.message)); it is recorded and not sent again. Check the facts row and the request in App Store Connect.")
+                    "Apple refused the answer for transaction \(refusal.transactionId) (HTTP \(refusal.status)\(code)\(refusal.message.isEmpty ? "" : ": " + refusal.message)); it is recorded and not sent again. Check the facts row and the request in App Store Connect."
+                )
             }
         }
         if !summary.failures.isEmpty {
             for failure in summary.failures { Console.warn("transaction \(failure.transactionId): \(failure.message)") }
             Console.error(
-                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within \(BusinessRules.consumptionAnswerWindowHours) hours of each request).")
+                "\(summary.failures.count) consumption request(s) could not be sent because Apple kept failing; every other request was tried. Run consumption again later (within \(BusinessRules.consumptionAnswerWindowHours) hours of each request)."
+            )
             throw ExitCode(ExitStatus.tryLater)
         }
         if !summary.refusals.isEmpty { throw ExitCode(ExitStatus.appleRefused) }

@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
-import Logging
-import Synchronization
 import IAPAnalytics
 import IAPFetch
 import IAPFormats
+import IAPPipeline
 import IAPReports
 import IAPSimulator
-import IAPPipeline
 import IAPStore
+import Logging
+import Synchronization
 
 /// Printing for the command line: results to stdout; progress, warnings and errors to stderr as timestamped,
 /// levelled log lines (swift-log, ``LogLine``), as much as `--quiet` / `--verbose` ask.
@@ -70,13 +70,15 @@ enum Console {
     static let progress: @Sendable (IngestProgress) -> Void = { progress in
         guard !progress.isFinal, progress.elapsedSeconds >= 1 || isVerbose else { return }
         if progress.phase == .buildingIndexes {
-            note("ingest: \(progress.documents) documents stored; building the indexes this bulk load deferred "
-                + "(a few seconds per million documents)")
+            note(
+                "ingest: \(progress.documents) documents stored; building the indexes this bulk load deferred "
+                    + "(a few seconds per million documents)")
             return
         }
-        note(String(
-            format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
-            progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
+        note(
+            String(
+                format: "ingest: %d/%d files, %d documents (%.0f/s), %d quarantined",
+                progress.filesDone, progress.totalFiles, progress.documents, progress.rate, progress.quarantined))
     }
 
     /// Progress of `analyze` on stderr: at most one line a second, after its first second (long runs only); every
@@ -85,8 +87,9 @@ enum Console {
         let isDue = progressGate(every: .seconds(1))
         return { progress in
             guard isDue(progress.elapsed, false) else { return }
-            note("analyze: \(progress.modelsBuilt)/\(progress.totalModels) models built (\(progress.lastModel)), "
-                + String(format: "%.1f s", Double(progress.elapsed / .milliseconds(1)) / 1000))
+            note(
+                "analyze: \(progress.modelsBuilt)/\(progress.totalModels) models built (\(progress.lastModel)), "
+                    + String(format: "%.1f s", Double(progress.elapsed / .milliseconds(1)) / 1000))
         }
     }
 
@@ -97,14 +100,16 @@ enum Console {
         let isDue = progressGate(every: .seconds(2))
         return { progress in
             guard isDue(ContinuousClock.now - started, progress.entitiesDone == progress.entitiesTotal) else { return }
-            note("simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers (\(Int(progress.fraction * 100)) %), "
-                + "\(progress.documentsWritten) documents written")
+            note(
+                "simulate: \(progress.entitiesDone)/\(progress.entitiesTotal) customers (\(Int(progress.fraction * 100)) %), "
+                    + "\(progress.documentsWritten) documents written")
         }
     }
 
     /// When a stage's progress line is due: every one under `--verbose`; otherwise one per `interval` of the stage
     /// (`elapsed`: a stage shorter than that prints none), and its `last` line once it has run a second.
-    private static func progressGate(every interval: Duration) -> @Sendable (_ elapsed: Duration, _ last: Bool) -> Bool {
+    private static func progressGate(every interval: Duration) -> @Sendable (_ elapsed: Duration, _ last: Bool) -> Bool
+    {
         let previous = Mutex<ContinuousClock.Instant?>(nil)
         return { elapsed, last in
             if isVerbose { return true }
@@ -131,7 +136,8 @@ enum Console {
             Self.error(error.description)
             if error.isTemporary { throw ExitCode(ExitStatus.tryLater) }
             switch error {
-            case .missingOptions, .badKey, .badConnectKey, .readList, .invalidIdentifier: throw ExitCode(ExitStatus.usage)
+            case .missingOptions, .badKey, .badConnectKey, .readList, .invalidIdentifier:
+                throw ExitCode(ExitStatus.usage)
             case .unauthorized, .connectUnauthorized: throw ExitCode(ExitStatus.noPermission)
             default: throw ExitCode.failure
             }
@@ -174,8 +180,9 @@ enum Console {
                 warn("no input files were found in \(inputs): check that the archive is mounted and --input names it.")
             } else {
                 // Files are there, but none iaplens reads: the folder is mounted, so say what they are not.
-                warn("no input files were found in \(inputs): its \(summary.filesIgnored.count) file(s) are \(Self.ignoredFilesAre) "
-                    + "(the first: \(summary.filesIgnored[0])); check that --input names the archive.")
+                warn(
+                    "no input files were found in \(inputs): its \(summary.filesIgnored.count) file(s) are \(Self.ignoredFilesAre) "
+                        + "(the first: \(summary.filesIgnored[0])); check that --input names the archive.")
             }
             return ExitStatus.noInput
         }
@@ -192,14 +199,17 @@ enum Console {
 
     /// The run's quarantine share beyond `--max-quarantine-percent`, as a sentence; nil within it.
     static func healthWarning(_ summary: IngestSummary, _ c: PipelineConfiguration) -> String? {
-        QuarantineShare(documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) })
-            .warning(beyond: c.maxQuarantinePercent)
+        QuarantineShare(
+            documents: summary.documentsRead, byReason: summary.quarantinedByReason.map { ($0.key, $0.value) }
+        )
+        .warning(beyond: c.maxQuarantinePercent)
     }
 
     static func printIngest(_ summary: IngestSummary) {
-        result("ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
-            + "\(summary.documentsRead) document(s): \(summary.accepted) accepted, \(summary.otherEnvironment) other environment, "
-            + "\(summary.testNotifications) TEST, \(summary.quarantined) quarantined")
+        result(
+            "ingest: \(summary.filesRead) file(s) read, \(summary.filesAlreadyRead) already read, "
+                + "\(summary.documentsRead) document(s): \(summary.accepted) accepted, \(summary.otherEnvironment) other environment, "
+                + "\(summary.testNotifications) TEST, \(summary.quarantined) quarantined")
         for (reason, count) in summary.quarantinedByReason.sorted(by: { $0.key < $1.key }) {
             result("  quarantined \(reason): \(count)")
         }
@@ -207,12 +217,14 @@ enum Console {
             result("  signatures checked: \(summary.signatureChecks)")
         }
         if summary.appleReportsFound > 0 {
-            result("  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
-                + "(\(summary.appleReportRows) row(s))")
+            result(
+                "  Apple financial reports: \(summary.appleReportsFound) found, \(summary.appleReportsLoaded) loaded "
+                    + "(\(summary.appleReportRows) row(s))")
         }
         if summary.applePaymentSummariesFound > 0 {
-            result("  Apple payment summaries: \(summary.applePaymentSummariesFound) found, "
-                + "\(summary.applePaymentSummariesLoaded) loaded")
+            result(
+                "  Apple payment summaries: \(summary.applePaymentSummariesFound) found, "
+                    + "\(summary.applePaymentSummariesLoaded) loaded")
         }
         for (reason, count) in summary.appleReportQuarantine.sorted(by: { $0.key < $1.key }) {
             result("  Apple's files quarantined \(reason): \(count) (rows, or files refused whole)")
@@ -227,8 +239,9 @@ enum Console {
             result("  ignored \(summary.filesIgnored.count) file(s) that are \(Self.ignoredFilesAre)")
         }
         for entry in summary.entriesNotFiles {
-            warn("\(entry) is not a regular file (a named pipe, a socket, a device or a dangling link): not read. "
-                + "Archive files are regular files; move it out of the input folder.")
+            warn(
+                "\(entry) is not a regular file (a named pipe, a socket, a device or a dangling link): not read. "
+                    + "Archive files are regular files; move it out of the input folder.")
         }
     }
 }
@@ -236,15 +249,21 @@ enum Console {
 extension Console {
     static func printAnalysis(_ summary: AnalysisSummary) {
         let asOf = summary.asOf.map { ISO8601Millis.format($0) } ?? "none (no accepted documents)"
-        let months = summary.months.isEmpty ? "no months" : summary.months.count == 1
-            ? "1 month (\(summary.months[0]))"
-            : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
+        let months =
+            summary.months.isEmpty
+            ? "no months"
+            : summary.months.count == 1
+                ? "1 month (\(summary.months[0]))"
+                : "\(summary.months.count) months (\(summary.months.first ?? "") … \(summary.months.last ?? ""))"
         let rows = summary.martRowCounts.map { "\($0.mart) \($0.rows)" }.joined(separator: ", ")
-        let current = summary.modelsWereCurrent
+        let current =
+            summary.modelsWereCurrent
             ? "; nothing new since the last analysis, whose models stand" : ""
         result("analyze: as of \(asOf), \(months); rows: \(rows)\(current)")
         if summary.recentlyMissedConsumptionRequests > 0 {
-            warn("\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last \(ConsumptionRequestOutcome.recentlyMissedWindowDays) days were missed (no answer within \(BusinessRules.consumptionAnswerWindowHours) hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision.")
+            warn(
+                "\(summary.recentlyMissedConsumptionRequests) consumption request(s) of the last \(ConsumptionRequestOutcome.recentlyMissedWindowDays) days were missed (no answer within \(BusinessRules.consumptionAnswerWindowHours) hours): check that the hourly `iaplens consumption` job runs. consumption_requests.csv lists each with Apple's decision."
+            )
         }
     }
 
@@ -253,9 +272,10 @@ extension Console {
         result("report: \(summary.written.count) file(s) written, \(summary.unchanged.count) unchanged\(removed)")
         for warning in summary.warnings { warn(warning) }
         for folder in summary.foreign {
-            warn("\(folder) is a symbolic link (or not a folder): iaplens writes and removes nothing through it, so "
-                + "the reports that belong there were not written. Replace it with a real folder (or remove it) and "
-                + "run report again.")
+            warn(
+                "\(folder) is a symbolic link (or not a folder): iaplens writes and removes nothing through it, so "
+                    + "the reports that belong there were not written. Replace it with a real folder (or remove it) and "
+                    + "run report again.")
         }
         result(readingHint(directory))
     }
@@ -265,4 +285,3 @@ extension Console {
         "Reports are in \(directory)/: open \(directory)/index.html in a browser (or read \(directory)/index.md)"
     }
 }
-

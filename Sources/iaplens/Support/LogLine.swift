@@ -15,7 +15,8 @@ struct LogLine: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let text = Self.timestamp(Date()) + " " + event.level.rawValue + ": " + TerminalText.logLine("\(event.message)") + "\n"
+        let text =
+            Self.timestamp(Date()) + " " + event.level.rawValue + ": " + TerminalText.logLine("\(event.message)") + "\n"
         FileHandle.standardError.write(Data(text.utf8))
     }
 

@@ -15,7 +15,8 @@ enum TerminalText {
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             let value = scalar.value
-            let control = (value < 0x20 && !(keepingNewlines && value == 0x0A)) || value == 0x7F || (0x80...0x9F).contains(value)
+            let control =
+                (value < 0x20 && !(keepingNewlines && value == 0x0A)) || value == 0x7F || (0x80...0x9F).contains(value)
             if control || isBidirectionalControl(value) {
                 out += "\\u{" + String(value, radix: 16) + "}"
             } else {

@@ -128,7 +128,8 @@ final class Scenario {
     init(engine: any StoreEngine) throws {
         self.engine = engine
         try engine.write { connection in
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 insert into runs (run_id, command, started_at, outcome, is_verified)
                 values (1, 'test', '2026-01-01T00:00:00Z', 'completed', 1)
                 """)
@@ -168,7 +169,8 @@ final class Scenario {
                 productId: transaction?.fields.productId, status: nil, consumptionRequestReason: nil, rawSHA256: id,
                 isVerified: verified))
         if let transaction {
-            version(transaction, document: id, source: .v2Notification, format: .v2, time: time, environment: environment)
+            version(
+                transaction, document: id, source: .v2Notification, format: .v2, time: time, environment: environment)
         }
         if let renewal {
             renewalInfo(renewal, document: id, format: .v2, time: time, environment: environment)
@@ -198,7 +200,8 @@ final class Scenario {
                 documentTime: time, transactionId: nil, originalTransactionId: original, productId: nil, status: nil,
                 consumptionRequestReason: nil, rawSHA256: id, isVerified: true))
         for transaction in transactions {
-            version(transaction, document: id, source: .v1Notification, format: .v1, time: time, environment: environment)
+            version(
+                transaction, document: id, source: .v1Notification, format: .v1, time: time, environment: environment)
         }
         for renewal in renewals {
             renewalInfo(renewal, document: id, format: .v1, time: time, environment: environment)
@@ -214,7 +217,8 @@ final class Scenario {
     }
 
     /// A Look Up Order ID result.
-    func orderLookup(_ orderId: String?, status: Int64 = 0, at time: Int64, _ transactions: [Txn], note: String? = nil) {
+    func orderLookup(_ orderId: String?, status: Int64 = 0, at time: Int64, _ transactions: [Txn], note: String? = nil)
+    {
         let lookupId = orderId ?? "generated:\(line + 1)"
         for transaction in transactions {
             let id = "jws:ol\(line + 1)"
@@ -228,14 +232,19 @@ final class Scenario {
                 receivedAt: time, note: note, transactionIds: transactions.map(\.id)))
     }
 
-    private func version(_ transaction: Txn, document: String, source: TransactionSource, format: PayloadFormat, time: Int64, environment: String) {
+    private func version(
+        _ transaction: Txn, document: String, source: TransactionSource, format: PayloadFormat, time: Int64,
+        environment: String
+    ) {
         batch.transactionVersions.append(
             TransactionVersionRow(
                 transactionId: transaction.id, documentId: document, source: source, format: format, documentTime: time,
                 versionSHA256: "\(document)/\(transaction.id)", environment: environment, fields: transaction.fields))
     }
 
-    private func renewalInfo(_ renewal: Renewal, document: String, format: PayloadFormat, time: Int64, environment: String) {
+    private func renewalInfo(
+        _ renewal: Renewal, document: String, format: PayloadFormat, time: Int64, environment: String
+    ) {
         var row = RenewalInfoRow(
             documentId: document, originalTransactionId: renewal.original, format: format, documentTime: time,
             environment: environment)
@@ -249,7 +258,8 @@ final class Scenario {
     func products(_ rows: [(String, String, String, Int64)]) throws {
         try ReferenceWriter(store: engine).replaceProducts(
             rows.enumerated().map { index, row in
-                ProductReferenceRow(line: index + 2, productId: row.0, productType: row.1, currency: row.2, priceMilli: row.3)
+                ProductReferenceRow(
+                    line: index + 2, productId: row.0, productType: row.1, currency: row.2, priceMilli: row.3)
             })
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import IAPFormats
 
 /// The decoder against Foundation's on every length up to a few groups past the fast loop's edge, both alphabets,
@@ -57,9 +58,17 @@ import Testing
                 for value in 0...255 {
                     var spoiled = text
                     spoiled[position] = UInt8(value)
-                    let fast = spoiled.withUnsafeBufferPointer { Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: true) }
-                    let slow = spoiled.withUnsafeBufferPointer { Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: false) }
-                    if fast != slow { Issue.record("\(alphabet) byte \(value) at \(position): \(String(describing: fast)) against \(String(describing: slow))") }
+                    let fast = spoiled.withUnsafeBufferPointer {
+                        Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: true)
+                    }
+                    let slow = spoiled.withUnsafeBufferPointer {
+                        Base64Decoding.decode(bytes: $0, alphabet: alphabet, vectors: false)
+                    }
+                    if fast != slow {
+                        Issue.record(
+                            "\(alphabet) byte \(value) at \(position): \(String(describing: fast)) against \(String(describing: slow))"
+                        )
+                    }
                 }
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import IAPTestSupport
 import Testing
+
 @testable import IAPFormats
 
 @Suite struct DocumentReaderTests {
@@ -31,7 +32,9 @@ import Testing
         let folder = try TemporaryFolder()
         let first = try gzip("{\"n\":1}\n{\"n\":2}\n{\"n\":")
         let second = try gzip("3}\n\n{\"n\":4}\n")
-        let expected: [ReadItem] = [.document(1, #"{"n":1}"#), .document(2, #"{"n":2}"#), .document(3, #"{"n":3}"#), .document(5, #"{"n":4}"#)]
+        let expected: [ReadItem] = [
+            .document(1, #"{"n":1}"#), .document(2, #"{"n":2}"#), .document(3, #"{"n":3}"#), .document(5, #"{"n":4}"#),
+        ]
         #expect(readAll(try folder.write("multi.jsonl.gz", first + second)) == expected)
         // Not named .gz, still gzip by its magic bytes.
         #expect(readAll(try folder.write("renamed.jsonl", first + second)) == expected)
@@ -121,7 +124,9 @@ import Testing
         }
         for length in stride(from: 1, to: good.count, by: 3) {
             let items = readAll(try folder.write("cut\(length).jsonl.gz", Array(good.prefix(length))))
-            #expect(items.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true, "cut at \(length)")
+            #expect(
+                items.last.map { if case .failure(_, .badGzip) = $0 { true } else { false } } == true,
+                "cut at \(length)")
         }
     }
 
@@ -154,7 +159,11 @@ import Testing
             case .failure(let line, let failure): .failure(line, failure.reason)
             }
         }
-        #expect(items == [.document(1, #"{"a":1}"#), .failure(2, .documentTooLarge), .document(3, #"{"b":2}"#), .failure(4, .documentTooLarge)])
+        #expect(
+            items == [
+                .document(1, #"{"a":1}"#), .failure(2, .documentTooLarge), .document(3, #"{"b":2}"#),
+                .failure(4, .documentTooLarge),
+            ])
         let wholeFile = try folder.write("big.json", long)
         #expect(readAll(wholeFile, maxDocumentBytes: 1000) == [.failure(1, .documentTooLarge)])
     }
@@ -164,8 +173,12 @@ import Testing
         let lines = (0..<300).map { "{\"i\":\($0)}" }
         let text = lines.joined(separator: "\r\n")
         for chunkSize in [16, 17, 31] {
-            for file in [try folder.write("p\(chunkSize).jsonl", text), try folder.write("z\(chunkSize).jsonl.gz", try gzip(text))] {
-                let documents = DocumentReader(file: file, maxDocumentBytes: 1 << 20, chunkSize: chunkSize).compactMap { result -> String? in
+            for file in [
+                try folder.write("p\(chunkSize).jsonl", text),
+                try folder.write("z\(chunkSize).jsonl.gz", try gzip(text)),
+            ] {
+                let documents = DocumentReader(file: file, maxDocumentBytes: 1 << 20, chunkSize: chunkSize).compactMap {
+                    result -> String? in
                     if case .document(_, let bytes) = result { return String(decoding: bytes, as: UTF8.self) }
                     return nil
                 }

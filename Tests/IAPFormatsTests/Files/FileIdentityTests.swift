@@ -1,5 +1,5 @@
-import IAPTestSupport
 import IAPFormats
+import IAPTestSupport
 import Testing
 
 /// What a file's identity rests on: the digest of its first bytes (is it an earlier file with

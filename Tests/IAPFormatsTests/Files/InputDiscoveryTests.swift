@@ -1,6 +1,7 @@
 import Foundation
 import IAPTestSupport
 import Testing
+
 @testable import IAPFormats
 
 @Suite struct InputDiscoveryTests {
@@ -14,7 +15,8 @@ import Testing
         try folder.write("b/data.csv", "x")
         let single = try folder.write("single.jsonl", "{}\n")
         // A link loop must not hang discovery.
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/c/deep/loop", withDestinationPath: folder.path + "/c")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/c/deep/loop", withDestinationPath: folder.path + "/c")
 
         let (files, skipped, _, _) = try InputDiscovery.discover([folder.path, single.path])
         let names = files.map { String($0.path.dropFirst(folder.path.count + 1)) }
@@ -38,13 +40,16 @@ import Testing
         let given = try InputDiscovery.discover([folder.path + "/archive", reports], leavingOut: [reports])
         #expect(given.skipped.count == 2 && given.leftOut.isEmpty)
         // Through a link to it, the same folder: left out too.
-        try FileManager.default.createSymbolicLink(atPath: folder.path + "/archive/latest", withDestinationPath: reports)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.path + "/archive/latest", withDestinationPath: reports)
         let linked = try InputDiscovery.discover([folder.path + "/archive"], leavingOut: [reports])
         #expect(linked.skipped.isEmpty && linked.leftOut.count == 1, "\(linked)")
     }
 
     @Test func missingPathIsATypedErrorNamingIt() throws {
-        let error = try #require(throws: InputDiscoveryError.self) { try InputDiscovery.discover(["/no/such/iaplens-input"]) }
+        let error = try #require(throws: InputDiscoveryError.self) {
+            try InputDiscovery.discover(["/no/such/iaplens-input"])
+        }
         #expect(error == .notFound(path: "/no/such/iaplens-input"))
         #expect(error.description.contains("/no/such/iaplens-input"))
     }
@@ -60,8 +65,12 @@ import Testing
     @Test func sha256OfFile() throws {
         let folder = try TemporaryFolder()
         let file = try folder.write("abc.json", "abc")
-        #expect(try FileDigest.sha256Hex(ofFileAt: file.path) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(FileDigest.sha256Hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            try FileDigest.sha256Hex(ofFileAt: file.path)
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            FileDigest.sha256Hex(of: Array("abc".utf8))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(throws: FileAccessError.self) { try FileDigest.sha256Hex(ofFileAt: folder.path + "/missing") }
     }
 }

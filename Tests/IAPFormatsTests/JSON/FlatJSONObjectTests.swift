@@ -102,7 +102,9 @@ import Testing
                 #expect(object.position(of: absent, from: 0) == nil, "\(absent) in \(count) keys")
             }
             for duplicate in [keys[0], keys[count / 2], keys[count - 1], ""] {
-                #expect(FlatJSONObject.parse(bytes(String(text.dropLast()) + ",\"\(duplicate)\":1}")) == nil, "\(duplicate) twice")
+                #expect(
+                    FlatJSONObject.parse(bytes(String(text.dropLast()) + ",\"\(duplicate)\":1}")) == nil,
+                    "\(duplicate) twice")
             }
         }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 /// A string left where it lies reads, counts and compares as the same text held as a `String`.

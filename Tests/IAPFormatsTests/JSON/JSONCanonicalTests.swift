@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 @Suite struct JSONCanonicalTests {

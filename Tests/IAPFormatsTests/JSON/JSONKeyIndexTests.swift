@@ -31,7 +31,9 @@ import Testing
         }
         // Built key by key (updateValue) rather than by the parser: the same answers.
         var built = JSONObject()
-        for (position, key) in keys.enumerated() { built.updateValue(.number(JSONNumber(Int64(position))), forKey: key) }
+        for (position, key) in keys.enumerated() {
+            built.updateValue(.number(JSONNumber(Int64(position))), forKey: key)
+        }
         #expect(built == object)
         built.updateValue(.null, forKey: keys[count - 1])
         #expect(built.count == count && built[keys[count - 1]] == .null)

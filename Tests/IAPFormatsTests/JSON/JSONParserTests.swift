@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 @Suite struct JSONParserTests {
@@ -17,7 +18,8 @@ import Testing
     }
 
     @Test func decodesEscapesAndUnicode() throws {
-        let value = try JSONParser.parse(#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "héllo €😀", "x\u0001y"]"#)
+        let value = try JSONParser.parse(
+            #"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\u20AC\ud83d\ude00", "héllo €😀", "x\u0001y"]"#)
         let strings = try #require(value.arrayValue).compactMap(\.stringValue)
         #expect(strings == ["a\"b\\c/d\u{8}\u{c}\n\r\t", "é€😀", "héllo €😀", "x\u{1}y"])
     }
@@ -41,8 +43,12 @@ import Testing
             guard length > 0 else { continue }
             for offset in 0..<length {
                 let head = String(plain.prefix(offset)), tail = String(plain.dropFirst(offset + 1))
-                #expect(try JSONParser.parse("\"\(head)\\n\(tail)\"").stringValue == head + "\n" + tail, "escape at \(offset)")
-                #expect(try JSONParser.parse("\"\(head)é€\(tail)\"").stringValue == head + "é€" + tail, "UTF-8 at \(offset)")
+                #expect(
+                    try JSONParser.parse("\"\(head)\\n\(tail)\"").stringValue == head + "\n" + tail,
+                    "escape at \(offset)")
+                #expect(
+                    try JSONParser.parse("\"\(head)é€\(tail)\"").stringValue == head + "é€" + tail, "UTF-8 at \(offset)"
+                )
                 #expect(throws: JSONParseError.self, "control character at \(offset)") {
                     try JSONParser.parse("\"\(head)\u{01}\(tail)\"")
                 }
@@ -51,7 +57,10 @@ import Testing
                 #expect(throws: JSONParseError.self, "invalid UTF-8 at \(offset)") {
                     try JSONParser.parse(invalid)
                 }
-                #expect(try JSONParser.parse("[\"\(head)\",\"\(tail)\"]").arrayValue?.compactMap(\.stringValue) == [head, tail])
+                #expect(
+                    try JSONParser.parse("[\"\(head)\",\"\(tail)\"]").arrayValue?.compactMap(\.stringValue) == [
+                        head, tail,
+                    ])
             }
         }
     }
@@ -66,7 +75,8 @@ import Testing
 
     @Test func numbersKeepTheirLiteralText() throws {
         let huge = "123456789012345678901234567890123456789012345678901234567890"
-        let value = try JSONParser.parse("[\(huge), 1e400, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1.0, -0]")
+        let value = try JSONParser.parse(
+            "[\(huge), 1e400, 9223372036854775807, -9223372036854775808, 9223372036854775808, 1.0, -0]")
         let numbers = try #require(value.arrayValue).compactMap(\.numberValue)
         #expect(numbers[0].text == huge)
         #expect(numbers[0].int64 == nil)
@@ -95,33 +105,34 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse(String(repeating: "[", count: 1_000_000)) }
     }
 
-    @Test(arguments: [
-        (#"{"a": 1, "a": 2}"#, 9, "appears twice"),
-        (#"[1] x"#, 4, "trailing garbage"),
-        (#"[01]"#, 1, "leading zeros"),
-        (#"-01"#, 0, "leading zeros"),
-        (#"["\ud800"]"#, 2, "high surrogate"),
-        (#"["\udc00"]"#, 2, "low surrogate"),
-        (#"["\ud800\u0041"]"#, 2, "high surrogate"),
-        (#"["\x"]"#, 2, "invalid escape"),
-        (#"["\u12G4"]"#, 2, "four hex digits"),
-        ("[\"a\tb\"]", 3, "control character"),
-        (#"[1,]"#, 3, "where a value was expected"),
-        (#"{"a" 1}"#, 5, "expected ':'"),
-        (#"{a: 1}"#, 1, "quoted key"),
-        (#"[1 2]"#, 3, "expected ',' or ']'"),
-        (#"tru"#, 0, "unknown literal"),
-        (#"nul"#, 0, "unknown literal"),
-        (#"1."#, 2, "decimal point"),
-        (#"1e"#, 2, "exponent"),
-        (#"-"#, 1, "minus sign"),
-        (#"["abc"#, 1, "never closed"),
-        ("", 0, "no JSON value"),
-        ("   ", 3, "no JSON value"),
-        ("[", 1, "ends where a value"),
-        (#"{"a":1"#, 6, "ends inside an object"),
-        ("\u{FEFF}{}", 0, "byte 0xEF"),
-    ] as [(String, Int, String)])
+    @Test(
+        arguments: [
+            (#"{"a": 1, "a": 2}"#, 9, "appears twice"),
+            (#"[1] x"#, 4, "trailing garbage"),
+            (#"[01]"#, 1, "leading zeros"),
+            (#"-01"#, 0, "leading zeros"),
+            (#"["\ud800"]"#, 2, "high surrogate"),
+            (#"["\udc00"]"#, 2, "low surrogate"),
+            (#"["\ud800\u0041"]"#, 2, "high surrogate"),
+            (#"["\x"]"#, 2, "invalid escape"),
+            (#"["\u12G4"]"#, 2, "four hex digits"),
+            ("[\"a\tb\"]", 3, "control character"),
+            (#"[1,]"#, 3, "where a value was expected"),
+            (#"{"a" 1}"#, 5, "expected ':'"),
+            (#"{a: 1}"#, 1, "quoted key"),
+            (#"[1 2]"#, 3, "expected ',' or ']'"),
+            (#"tru"#, 0, "unknown literal"),
+            (#"nul"#, 0, "unknown literal"),
+            (#"1."#, 2, "decimal point"),
+            (#"1e"#, 2, "exponent"),
+            (#"-"#, 1, "minus sign"),
+            (#"["abc"#, 1, "never closed"),
+            ("", 0, "no JSON value"),
+            ("   ", 3, "no JSON value"),
+            ("[", 1, "ends where a value"),
+            (#"{"a":1"#, 6, "ends inside an object"),
+            ("\u{FEFF}{}", 0, "byte 0xEF"),
+        ] as [(String, Int, String)])
     func rejectsWithOffsetAndSentence(input: String, offset: Int, fragment: String) throws {
         let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(input) }
         #expect(error.offset == offset, "\(error)")
@@ -129,15 +140,16 @@ import Testing
         #expect(error.description.hasPrefix("invalid JSON at byte \(offset): "))
     }
 
-    @Test(arguments: [
-        [0x22, 0xC3, 0x28, 0x22],  // bad continuation
-        [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
-        [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
-        [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
-        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
-        [0x22, 0xFF, 0x22],
-        [0x22, 0xE2, 0x82],  // truncated at end of input
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0xC3, 0x28, 0x22],  // bad continuation
+            [0x22, 0xC0, 0xAF, 0x22],  // overlong '/'
+            [0x22, 0xE0, 0x80, 0xAF, 0x22],  // overlong 3-byte
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // encoded surrogate
+            [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22],  // above U+10FFFF
+            [0x22, 0xFF, 0x22],
+            [0x22, 0xE2, 0x82],  // truncated at end of input
+        ] as [[UInt8]])
     func rejectsInvalidUTF8(bytes: [UInt8]) throws {
         let error = try #require(throws: JSONParseError.self) { try JSONParser.parse(bytes) }
         #expect(error.offset == 1)
@@ -154,7 +166,9 @@ import Testing
         #expect(throws: Never.self) { try JSONParser.parse(string, maxStringBytes: 100) }
         let stringError = try #require(throws: JSONParseError.self) { try JSONParser.parse(string, maxStringBytes: 99) }
         #expect(stringError.message.contains("longer than the limit of 99 bytes"))
-        #expect(throws: JSONParseError.self) { try JSONParser.parse("\"\\n" + String(repeating: "a", count: 99) + "\"", maxStringBytes: 99) }
+        #expect(throws: JSONParseError.self) {
+            try JSONParser.parse("\"\\n" + String(repeating: "a", count: 99) + "\"", maxStringBytes: 99)
+        }
     }
 
     @Test func acceptsSlicesAndBuffers() throws {

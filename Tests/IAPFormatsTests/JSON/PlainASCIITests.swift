@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 /// The string scan's fast path: with or without the AVX2 step, it never passes a byte that needs a look, and it
@@ -21,7 +22,9 @@ import Testing
                         let found = bytes.withUnsafeBytes { PlainASCII.end(of: $0, from: start, vectors: vectors) }
                         let special = Self.firstSpecial(bytes, from: start)
                         if found > special || special - found >= 8 {
-                            Issue.record("vectors \(vectors), byte \(value) at \(place) from \(start): \(found), first special \(special)")
+                            Issue.record(
+                                "vectors \(vectors), byte \(value) at \(place) from \(start): \(found), first special \(special)"
+                            )
                         }
                     }
                 }

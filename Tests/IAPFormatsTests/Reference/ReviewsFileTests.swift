@@ -15,7 +15,8 @@ import Testing
     /// A decision in any case (a spreadsheet writes `Confirmed`) reads as the lower-case one; before, it refused the
     /// file.
     @Test func aGoodFileKeepsEveryRowAnUnknownAccountAndTheHistory() throws {
-        let path = try write("""
+        let path = try write(
+            """
             account_id,decision,reviewed_at,reviewer,note
             acct-1,cleared,2026-02-15T10:00:00Z,kim,"friendly fraud, once"
             acct-1,Confirmed,2026-04-01T09:00:00Z,lee,came back
@@ -29,7 +30,8 @@ import Testing
     }
 
     @Test func aBadRowAnUnknownDecisionOrAFutureTimeRefusesTheFileNamingEachLine() throws {
-        let path = try write("""
+        let path = try write(
+            """
             account_id,decision,reviewed_at,reviewer,note
             acct-1,cleared,2026-02-15T10:00:00Z,kim,
             acct-2,banned,2026-02-15T10:00:00Z,kim,
@@ -39,9 +41,13 @@ import Testing
 
             """)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let error = try #require(throws: ReferenceFileError.self) { try ReferenceFiles.readReviews(at: path, now: Self.now) }
+        let error = try #require(throws: ReferenceFileError.self) {
+            try ReferenceFiles.readReviews(at: path, now: Self.now)
+        }
         #expect(error.problems.map(\.line) == [3, 4, 5, 6], "\(error)")
         let text = "\(error)"
-        #expect(text.contains("banned") && text.contains("yesterday") && text.contains("in the future") && text.contains("account_id is empty"))
+        #expect(
+            text.contains("banned") && text.contains("yesterday") && text.contains("in the future")
+                && text.contains("account_id is empty"))
     }
 }

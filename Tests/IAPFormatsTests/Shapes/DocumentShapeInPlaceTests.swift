@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 /// Ingest's in-place reading of the common V2 line answers for the lines it should, and wherever it answers, it
@@ -24,7 +25,8 @@ import Testing
     @Test func readsTheCommonLinesInPlace() {
         #expect(Self.check(#"{"signedPayload":"eyJh.eyJi.c2ln"}"#))
         #expect(Self.check(#"{"receivedAt":1700000000000,"body":{"signedPayload":"eyJh.eyJi.c2ln"}}"#))
-        #expect(Self.check(#" { "body" : { "signedPayload" : "a.b.c" , "extra" : 5 } , "receivedAt" : 1700000000000 } "#))
+        #expect(
+            Self.check(#" { "body" : { "signedPayload" : "a.b.c" , "extra" : 5 } , "receivedAt" : 1700000000000 } "#))
         #expect(Self.check(#"{"signedPayload":"a.b.c","receivedAt":1700000000000}"#), "one of the two envelope keys")
         #expect(Self.check(#"{"signedPayload":"a.b.c","body":{"x":1}}"#), "the other one")
         #expect(Self.check(#"{"receivedAt":1700000000000,"body":{"signedPayload":"","note":null}}"#))
@@ -58,9 +60,14 @@ import Testing
 
     /// Lines made of plain and hostile pieces: where the in-place reading answers, `recognise` agrees.
     @Test func agreesWithTheParserOnGeneratedLines() {
-        let times = ["1700000000000", "-1", "0", "4102444799999", "4102444800000", "1199145599999", "\"2024-01-01T00:00:00Z\"", "null", "1e3"]
+        let times = [
+            "1700000000000", "-1", "0", "4102444799999", "4102444800000", "1199145599999", "\"2024-01-01T00:00:00Z\"",
+            "null", "1e3",
+        ]
         let payloads = ["\"a.b.c\"", "\"\"", "\"x\\\"y\"", "5", "null", "{}", "\"ab.c\""]
-        let extras = ["", ",\"note\":1", ",\"body\":{}", ",\"receivedAt\":1", ",\"notificationHistory\":[]", ",\"k\":{\"k\":{}}"]
+        let extras = [
+            "", ",\"note\":1", ",\"body\":{}", ",\"receivedAt\":1", ",\"notificationHistory\":[]", ",\"k\":{\"k\":{}}",
+        ]
         var readInPlace = 0
         for time in times {
             for payload in payloads {

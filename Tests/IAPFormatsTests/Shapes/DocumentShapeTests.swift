@@ -1,4 +1,5 @@
 import Testing
+
 @testable import IAPFormats
 
 @Suite struct DocumentShapeTests {
@@ -23,7 +24,8 @@ import Testing
     }
 
     @Test func notificationHistoryPageWithMalformedEntries() throws {
-        let page = try body(#"""
+        let page = try body(
+            #"""
             {"notificationHistory": [
                 {"signedPayload": "j1", "sendAttempts": [{"attemptDate": 1, "sendAttemptResult": "SUCCESS"}]},
                 {"sendAttempts": []},
@@ -58,31 +60,46 @@ import Testing
     }
 
     @Test func refundHistoryAndOlderLookup() throws {
-        #expect(try body(#"{"signedTransactions":["t1",7],"revision":"r9","hasMore":false}"#)
-            == .refundHistoryPage(entries: [.jws("t1"), .malformed("entry 2 of signedTransactions is a number, not a JWS string")], revision: "r9", hasMore: false))
+        #expect(
+            try body(#"{"signedTransactions":["t1",7],"revision":"r9","hasMore":false}"#)
+                == .refundHistoryPage(
+                    entries: [.jws("t1"), .malformed("entry 2 of signedTransactions is a number, not a JWS string")],
+                    revision: "r9", hasMore: false))
         #expect(try body(#"{"signedTransactions":[]}"#) == .refundHistoryPage(entries: [], revision: nil, hasMore: nil))
-        #expect(try body(#"{"revision":"r","bundleId":"com.example","environment":"Sandbox","hasMore":true,"signedTransactions":["t"]}"#)
-            == .transactionHistoryPage(entries: [.jws("t")], revision: "r", hasMore: true))
+        #expect(
+            try body(
+                #"{"revision":"r","bundleId":"com.example","environment":"Sandbox","hasMore":true,"signedTransactions":["t"]}"#
+            )
+                == .transactionHistoryPage(entries: [.jws("t")], revision: "r", hasMore: true))
     }
 
     @Test func orderLookupKeepsNumericOrderIdText() throws {
-        #expect(try body(#"{"status":0,"signedTransactions":["t"],"orderId":"MQ7P1V2"}"#) == .orderLookup(orderId: "MQ7P1V2", status: 0, entries: [.jws("t")]))
-        #expect(try body(#"{"orderId":12345678901234567890,"status":1,"signedTransactions":[]}"#)
-            == .orderLookup(orderId: "12345678901234567890", status: 1, entries: []))
+        #expect(
+            try body(#"{"status":0,"signedTransactions":["t"],"orderId":"MQ7P1V2"}"#)
+                == .orderLookup(orderId: "MQ7P1V2", status: 0, entries: [.jws("t")]))
+        #expect(
+            try body(#"{"orderId":12345678901234567890,"status":1,"signedTransactions":[]}"#)
+                == .orderLookup(orderId: "12345678901234567890", status: 1, entries: []))
     }
 
     @Test func envelopeWithMillisecondsAndISOReceivedAt() throws {
         let millis = try recognise(#"{"receivedAt":1790000000123,"body":{"signedPayload":"x"}}"#).get()
-        #expect(millis == RecognisedDocument(receivedAtMillis: 1_790_000_000_123, body: .v2Notification(signedPayload: "x")))
+        #expect(
+            millis == RecognisedDocument(receivedAtMillis: 1_790_000_000_123, body: .v2Notification(signedPayload: "x"))
+        )
         let iso = try recognise(#"{"body":{"signedTransactions":[]},"receivedAt":"2026-10-03T14:00:00.5+02:00"}"#).get()
         #expect(iso.receivedAtMillis == ISO8601Millis.parse("2026-10-03T12:00:00.500Z"))
         #expect(iso.body == .refundHistoryPage(entries: [], revision: nil, hasMore: nil))
         #expect(try recognise(#"{"signedPayload":"x"}"#).get().receivedAtMillis == nil)
         // The envelope is the archiver's: milliseconds with a fraction (a float in the archiver) are truncated, and
         // the time as a database or Python writes it is read.
-        #expect(try recognise(#"{"receivedAt":1790000000123.987,"body":{"signedPayload":"x"}}"#).get().receivedAtMillis == 1_790_000_000_123)
-        #expect(try recognise(#"{"receivedAt":"2026-10-03 14:00:00.5+02","body":{"signedPayload":"x"}}"#).get().receivedAtMillis
-            == ISO8601Millis.parse("2026-10-03T12:00:00.500Z"))
+        #expect(
+            try recognise(#"{"receivedAt":1790000000123.987,"body":{"signedPayload":"x"}}"#).get().receivedAtMillis
+                == 1_790_000_000_123)
+        #expect(
+            try recognise(#"{"receivedAt":"2026-10-03 14:00:00.5+02","body":{"signedPayload":"x"}}"#).get()
+                .receivedAtMillis
+                == ISO8601Millis.parse("2026-10-03T12:00:00.500Z"))
         for refused in ["1.79e12", "-1790000000123.5", "1790000000123."] {
             #expect(throws: (any Error).self, "\(refused)") {
                 try recognise(#"{"receivedAt":"# + refused + #","body":{"signedPayload":"x"}}"#).get()
@@ -94,7 +111,8 @@ import Testing
     @Test func zonelessReceivedAtSaysWhatToAdd() throws {
         let failure = try failure(#"{"receivedAt":"2026-10-03T12:00:00","body":{"signedPayload":"x"}}"#)
         #expect(failure.reason == .badField)
-        #expect(failure.message.contains("has no time zone, so it names no instant: write Z for UTC"), "\(failure.message)")
+        #expect(
+            failure.message.contains("has no time zone, so it names no instant: write Z for UTC"), "\(failure.message)")
     }
 
     @Test func nestedEnvelopeIsUnknownShape() throws {
@@ -136,7 +154,9 @@ import Testing
         for (line, bracket) in [("{", "{"), ("  [ \r", "[")] {
             let failure = try failure(line)
             #expect(failure.reason == .badJSON)
-            #expect(failure.message.contains("A line holding only \"\(bracket)\" starts a document written across lines"), "\(failure.message)")
+            #expect(
+                failure.message.contains("A line holding only \"\(bracket)\" starts a document written across lines"),
+                "\(failure.message)")
             #expect(failure.message.contains("name a file that holds one document .json"))
         }
         #expect(try !failure("}").message.contains("written across lines"))
@@ -160,25 +180,26 @@ import Testing
         #expect(try !failure("[1,").message.contains("UTF-16"))
     }
 
-    @Test(arguments: [
-        (#"{"signedPayload":42}"#, "\"signedPayload\""),
-        (#"{"notificationHistory":{}}"#, "\"notificationHistory\""),
-        (#"{"notificationHistory":[],"hasMore":"maybe"}"#, "\"hasMore\""),
-        (#"{"notificationHistory":[],"paginationToken":3}"#, "\"paginationToken\""),
-        (#"{"signedTransactions":"t"}"#, "\"signedTransactions\""),
-        (#"{"signedTransactions":[],"status":2.5}"#, "\"status\" is 2.5"),
-        (#"{"signedTransactions":[],"status":"0"}"#, "\"status\""),
-        (#"{"signedTransactions":[],"status":0,"orderId":[1]}"#, "\"orderId\""),
-        (#"{"signedTransactions":[],"revision":1}"#, "\"revision\""),
-        (#"{"notification_type":1,"unified_receipt":{}}"#, "\"notification_type\""),
-        (#"{"notification_type":"CANCEL","unified_receipt":[]}"#, "\"unified_receipt\""),
-        (#"{"notification_type":"CANCEL"}"#, "\"unified_receipt\" is missing"),
-        (#"{"receivedAt":"yesterday","body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
-        (#"{"receivedAt":1.5,"body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
-        (#"{"receivedAt":true,"body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
-        (#"{"receivedAt":1,"body":"x"}"#, "\"body\""),
-        (#"{"receivedAt":1,"body":{"signedPayload":null}}"#, "\"body.signedPayload\""),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            (#"{"signedPayload":42}"#, "\"signedPayload\""),
+            (#"{"notificationHistory":{}}"#, "\"notificationHistory\""),
+            (#"{"notificationHistory":[],"hasMore":"maybe"}"#, "\"hasMore\""),
+            (#"{"notificationHistory":[],"paginationToken":3}"#, "\"paginationToken\""),
+            (#"{"signedTransactions":"t"}"#, "\"signedTransactions\""),
+            (#"{"signedTransactions":[],"status":2.5}"#, "\"status\" is 2.5"),
+            (#"{"signedTransactions":[],"status":"0"}"#, "\"status\""),
+            (#"{"signedTransactions":[],"status":0,"orderId":[1]}"#, "\"orderId\""),
+            (#"{"signedTransactions":[],"revision":1}"#, "\"revision\""),
+            (#"{"notification_type":1,"unified_receipt":{}}"#, "\"notification_type\""),
+            (#"{"notification_type":"CANCEL","unified_receipt":[]}"#, "\"unified_receipt\""),
+            (#"{"notification_type":"CANCEL"}"#, "\"unified_receipt\" is missing"),
+            (#"{"receivedAt":"yesterday","body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
+            (#"{"receivedAt":1.5,"body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
+            (#"{"receivedAt":true,"body":{"signedPayload":"x"}}"#, "\"receivedAt\""),
+            (#"{"receivedAt":1,"body":"x"}"#, "\"body\""),
+            (#"{"receivedAt":1,"body":{"signedPayload":null}}"#, "\"body.signedPayload\""),
+        ] as [(String, String)])
     func badFieldsNameTheKeyPath(document: String, fragment: String) throws {
         let failure = try failure(document)
         #expect(failure.reason == .badField, "\(failure)")
@@ -186,7 +207,11 @@ import Testing
     }
 
     @Test func hasMoreToleratesAbsenceNullAndStringBooleans() throws {
-        #expect(try body(#"{"notificationHistory":[],"hasMore":null}"#) == .notificationHistoryPage(entries: [], paginationToken: nil, hasMore: nil))
-        #expect(try body(#"{"signedTransactions":[],"hasMore":"true"}"#) == .refundHistoryPage(entries: [], revision: nil, hasMore: true))
+        #expect(
+            try body(#"{"notificationHistory":[],"hasMore":null}"#)
+                == .notificationHistoryPage(entries: [], paginationToken: nil, hasMore: nil))
+        #expect(
+            try body(#"{"signedTransactions":[],"hasMore":"true"}"#)
+                == .refundHistoryPage(entries: [], revision: nil, hasMore: true))
     }
 }

@@ -25,12 +25,16 @@ import Testing
             Issue.record("accepted an impossible quantity")
         } catch {
             #expect(error.isOutOfBounds)
-            #expect(error.description == "Field `t.quantity` is \"600000000000000\", outside what the App Store sends for a quantity (whole numbers 1…100).")
+            #expect(
+                error.description
+                    == "Field `t.quantity` is \"600000000000000\", outside what the App Store sends for a quantity (whole numbers 1…100)."
+            )
         }
     }
 
     @Test func valuesInsideTheBoundsPassUnchanged() throws {
-        let reader = try reader("{\"price\":1000000000000,\"quantity\":\" 2 \",\"pct\":0,\"d\":1199145600000,\"f\":1700000000000.7}")
+        let reader = try reader(
+            "{\"price\":1000000000000,\"quantity\":\" 2 \",\"pct\":0,\"d\":1199145600000,\"f\":1700000000000.7}")
         #expect(try reader.count("price", in: AppStoreBounds.priceMilli, "p") == 1_000_000_000_000)
         #expect(try reader.count("quantity", in: AppStoreBounds.quantity, "q", lenient: true) == 2)
         #expect(try reader.count("pct", in: AppStoreBounds.revocationPercentage, "r") == 0)

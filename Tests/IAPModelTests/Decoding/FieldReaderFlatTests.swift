@@ -48,7 +48,10 @@ import Testing
     /// A flat object's integers are read from their digits, a tree's from the number's text: every integer reader
     /// gives the same value or the same error either way, at the edges of the flat form too.
     @Test func integersReadTheSameFromEither() throws {
-        let texts = ["0", "-0", "7", "-7", "999999999999999999", "-999999999999999999", "1735689600000", "100001", "true", "\"5\"", "null"]
+        let texts = [
+            "0", "-0", "7", "-7", "999999999999999999", "-999999999999999999", "1735689600000", "100001", "true",
+            "\"5\"", "null",
+        ]
         for text in texts {
             try expectSameBothWays([#"{"a":1,"n":"# + text + "}"]) { reader throws(ModelDecodingError) in
                 [
@@ -82,11 +85,15 @@ import Testing
 /// A nested JWS read in place is the same text, counts as read, and its wrong types are the same errors.
 @Suite struct FieldReaderInPlaceStringTests {
     @Test func inPlaceStringsReadAsStringsDo() throws {
-        for text in [#"{"s":"a.b.c","t":1}"#, #"{"s":null}"#, #"{"t":1}"#, #"{"s":5}"#, #"{"s":{"a":1}}"#, #"{"s":true}"#] {
+        for text in [
+            #"{"s":"a.b.c","t":1}"#, #"{"s":null}"#, #"{"t":1}"#, #"{"s":5}"#, #"{"s":{"a":1}}"#, #"{"s":true}"#,
+        ] {
             let flat = FieldReader(try #require(FlatJSONObject.parse(Array(text.utf8))), path: "data")
             let tree = try FieldReader(value: try JSONParser.parse(text), path: "data")
             func read(_ reader: FieldReader) -> String {
-                do { return String(describing: try reader.inPlaceString("s")?.string) } catch { return "error: \(error)" }
+                do { return String(describing: try reader.inPlaceString("s")?.string) } catch {
+                    return "error: \(error)"
+                }
             }
             #expect(read(flat) == read(tree), "\(text)")
             #expect(flat.unreadFields() == tree.unreadFields(), "\(text)")

@@ -37,7 +37,9 @@ import Testing
     /// Apple's books of the world's report: S units and Σ Extended Partner Share per region and currency.
     static func books(_ report: String) -> [String: (units: Int, earnedMilli: Int64)] {
         var books: [String: (units: Int, earnedMilli: Int64)] = [:]
-        let lines = report.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let lines = report.split(separator: "\n").map {
+            $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        }
         guard let header = lines.firstIndex(where: { $0.first == "Transaction Date" }) else { return [:] }
         let names = lines[header]
         func at(_ row: [String], _ name: String) -> String { row[names.firstIndex(of: name)!] }
@@ -46,7 +48,8 @@ import Testing
             var book = books[key] ?? (0, 0)
             if at(row, "Sale or Return") == "S" { book.units += Int(at(row, "Quantity"))! }
             let share = at(row, "Extended Partner Share")
-            let milli = share.contains(".")
+            let milli =
+                share.contains(".")
                 ? Int64(share.replacingOccurrences(of: ".", with: ""))! * 10 : Int64(share)! * 1_000
             book.earnedMilli += milli
             books[key] = book
@@ -70,17 +73,20 @@ import Testing
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
         let earned = FinanceWorldText.amount(usd.earnedMilli)
-        try archive.write("apple/financial_report.csv", bytes: Array(Self.march(usdUnits: usd.units, usdEarned: earned).utf8))
+        try archive.write(
+            "apple/financial_report.csv", bytes: Array(Self.march(usdUnits: usd.units, usdEarned: earned).utf8))
         _ = try run(archive, database: try engine.freshDatabase(in: archive.root))
-        let header = "fiscal_month,region,currency,period_start,period_end,apple_units_sold,payment_units_sold,apple_earned_milli,payment_earned_milli,beginning_balance_milli,input_tax_milli,adjustments_milli,withholding_tax_milli,total_owed_milli,exchange_rate,proceeds_milli,bank_currency,status"
-        #expect(try payments(archive) == """
-            \(header)
-            2026-03,Americas,USD,2026-03-01,2026-03-28,\(usd.units),\(usd.units),\(usd.earnedMilli),\(usd.earnedMilli),0,0,0,0,\(usd.earnedMilli),1.00000,\(usd.earnedMilli),USD,paid
-            2026-03,Euro-Zone,EUR,2026-03-01,2026-03-28,0,388,0,1401080,0,0,-3500,0,1397580,1.08231,1512620,USD,differs
-            2026-03,Japan,JPY,2026-03-01,2026-03-28,\(jpy.units),,\(jpy.earnedMilli),,,,,,,,,,no_payment
-            2026-03,United Kingdom,GBP,2026-03-01,2026-03-28,0,3,0,4100,8350,0,0,0,12450,,,USD,held
+        let header =
+            "fiscal_month,region,currency,period_start,period_end,apple_units_sold,payment_units_sold,apple_earned_milli,payment_earned_milli,beginning_balance_milli,input_tax_milli,adjustments_milli,withholding_tax_milli,total_owed_milli,exchange_rate,proceeds_milli,bank_currency,status"
+        #expect(
+            try payments(archive) == """
+                \(header)
+                2026-03,Americas,USD,2026-03-01,2026-03-28,\(usd.units),\(usd.units),\(usd.earnedMilli),\(usd.earnedMilli),0,0,0,0,\(usd.earnedMilli),1.00000,\(usd.earnedMilli),USD,paid
+                2026-03,Euro-Zone,EUR,2026-03-01,2026-03-28,0,388,0,1401080,0,0,-3500,0,1397580,1.08231,1512620,USD,differs
+                2026-03,Japan,JPY,2026-03-01,2026-03-28,\(jpy.units),,\(jpy.earnedMilli),,,,,,,,,,no_payment
+                2026-03,United Kingdom,GBP,2026-03-01,2026-03-28,0,3,0,4100,8350,0,0,0,12450,,,USD,held
 
-            """)
+                """)
         let page = try archive.report("2026-03/report.md")
         #expect(page.contains("Apple's payment"), "the finance section shows the tie-out")
     }
@@ -137,13 +143,17 @@ extension ApplePaymentsTests {
         let rows = try store.read { connection in
             try connection.rows(
                 "SELECT fiscal_month, beginning_balance_milli, total_owed_milli, coalesce(proceeds_milli, -1), status FROM apple_payments WHERE region = 'United Kingdom' ORDER BY fiscal_month"
-            ).map { $0.values.map { value -> String in
-                if case .integer(let number) = value { return String(number) }
-                if case .text(let text) = value { return text }
-                return ""
-            } }
+            ).map {
+                $0.values.map { value -> String in
+                    if case .integer(let number) = value { return String(number) }
+                    if case .text(let text) = value { return text }
+                    return ""
+                }
+            }
         }
-        #expect(rows == [["2026-02", "0", "8350", "-1", "held"], ["2026-03", "8350", "59450", "75150", "differs"]], "\(rows)")
+        #expect(
+            rows == [["2026-02", "0", "8350", "-1", "held"], ["2026-03", "8350", "59450", "75150", "differs"]],
+            "\(rows)")
         // March's page names the balance brought forward and the deposit.
         let page = try archive.report("2026-03/report.md")
         #expect(page.contains("| United Kingdom (GBP) | differs |") && page.contains("8.35 GBP"), "\(page)")
@@ -160,14 +170,17 @@ extension ApplePaymentsTests {
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
-        let pending = Self.march(usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli), pending: true)
+        let pending = Self.march(
+            usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli), pending: true)
         try archive.write("apple/financial_report.csv", bytes: Array(pending.utf8))
         _ = try run(archive, database: try engine.freshDatabase(in: archive.root))
         let statuses = try payments(archive).split(separator: "\n").dropFirst().map { line in
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             return "\(cells[1]) \(cells.last!)"
         }
-        #expect(statuses == ["Americas pending", "Euro-Zone pending", "Japan no_payment", "United Kingdom pending"], "\(statuses)")
+        #expect(
+            statuses == ["Americas pending", "Euro-Zone pending", "Japan no_payment", "United Kingdom pending"],
+            "\(statuses)")
     }
 
     /// Apple serves its files gzip-compressed and a person often keeps both the download and its unpacked copy (or
@@ -187,18 +200,30 @@ extension ApplePaymentsTests {
             try archive.write("apple/b-financial_report.csv", bytes: Array(summary.utf8))
             if copies {
                 try archive.write("apple/a-march.txt.gz", bytes: Array(world.report.utf8))
-                try archive.write("apple/c-financial_report.csv", bytes: Array(summary.replacingOccurrences(of: "\n", with: "\r\n").utf8))
+                try archive.write(
+                    "apple/c-financial_report.csv",
+                    bytes: Array(summary.replacingOccurrences(of: "\n", with: "\r\n").utf8))
             }
             let database = try engine.freshDatabase(in: archive.root, "copies\(copies)")
             return (archive, database, try run(archive, database: database))
         }
         let (alone, _, _) = try archive(copies: false)
         let (doubled, database, first) = try archive(copies: true)
-        #expect(first.ingest.appleReportRefusals.isEmpty && first.ingest.appleReportQuarantine.isEmpty, "\(first.ingest.appleReportRefusals)")
+        #expect(
+            first.ingest.appleReportRefusals.isEmpty && first.ingest.appleReportQuarantine.isEmpty,
+            "\(first.ingest.appleReportRefusals)")
         #expect(first.ingest.appleReportsLoaded == 1 && first.ingest.applePaymentSummariesLoaded == 1)
-        #expect(first.ingest.appleFileCopies.count == 2 && first.ingest.filesAlreadyRead == 2, "\(first.ingest.appleFileCopies)")
-        #expect(first.ingest.appleFileCopies.contains { $0.contains("b-march.txt holds the same financial report as") && $0.contains("a-march.txt.gz") })
-        #expect(first.ingest.appleFileCopies.contains { $0.contains("c-financial_report.csv holds the same payment summary as") })
+        #expect(
+            first.ingest.appleFileCopies.count == 2 && first.ingest.filesAlreadyRead == 2,
+            "\(first.ingest.appleFileCopies)")
+        #expect(
+            first.ingest.appleFileCopies.contains {
+                $0.contains("b-march.txt holds the same financial report as") && $0.contains("a-march.txt.gz")
+            })
+        #expect(
+            first.ingest.appleFileCopies.contains {
+                $0.contains("c-financial_report.csv holds the same payment summary as")
+            })
         for file in ["2026-03/apple_payments.csv", "2026-03/apple_reconciliation.csv", "2026-03/reconciliation.csv"] {
             #expect(try doubled.report(file) == alone.report(file), "\(file)")
         }
@@ -223,17 +248,25 @@ extension ApplePaymentsTests {
     @Test func theRunAndTheStatusAccountForEverySummary() throws {
         let archive = try TestArchive()
         try archive.write("apple/february.csv", bytes: Array(Self.february.utf8))
-        try archive.write("apple/march.csv", bytes: Array(Self.march(usdUnits: 1, usdEarned: "1.00", pending: true).utf8))
-        try archive.write("apple/broken.csv", bytes: Array(Self.february.replacingOccurrences(of: "8.35", with: "8,35").utf8))
+        try archive.write(
+            "apple/march.csv", bytes: Array(Self.march(usdUnits: 1, usdEarned: "1.00", pending: true).utf8))
+        try archive.write(
+            "apple/broken.csv", bytes: Array(Self.february.replacingOccurrences(of: "8.35", with: "8,35").utf8))
         let summary = try run(archive, database: archive.database).ingest
         #expect(summary.applePaymentSummariesFound == 3 && summary.applePaymentSummariesLoaded == 2)
         #expect(summary.appleReportsFound == 0)
         #expect(summary.appleReportRefusals.count == 1 && summary.appleReportRefusals[0].contains("broken.csv"))
         let status = try Pipeline(configuration: try archive.configuration { $0.databasePath = archive.database })
             .status(quarantineLimit: 0, reason: nil)
-        #expect(status.applePaymentSummaries.map { "\($0.fiscalMonth) \($0.isPending) \($0.rows)" } == ["2026-02 false 1", "2026-03 true 3"],
-                "\(status.applePaymentSummaries)")
-        #expect(status.applePaymentSummaries.map { URL(fileURLWithPath: $0.path).lastPathComponent } == ["february.csv", "march.csv"])
+        #expect(
+            status.applePaymentSummaries.map { "\($0.fiscalMonth) \($0.isPending) \($0.rows)" } == [
+                "2026-02 false 1", "2026-03 true 3",
+            ],
+            "\(status.applePaymentSummaries)")
+        #expect(
+            status.applePaymentSummaries.map { URL(fileURLWithPath: $0.path).lastPathComponent } == [
+                "february.csv", "march.csv",
+            ])
     }
 }
 
@@ -264,10 +297,12 @@ enum FinanceWorldText {
 
     @discardableResult
     private func run(_ archive: TestArchive, reporting: String? = nil) throws -> RunSummary {
-        try Pipeline(configuration: try archive.configuration {
-            $0.databasePath = archive.database
-            $0.reportingCurrency = reporting
-        }).run()
+        try Pipeline(
+            configuration: try archive.configuration {
+                $0.databasePath = archive.database
+                $0.reportingCurrency = reporting
+            }
+        ).run()
     }
 
     @Test func theMonthIsShownInTheBankCurrencyAtThePaidRate() throws {
@@ -278,15 +313,20 @@ enum FinanceWorldText {
         try archive.write("apple/financial_report.csv", bytes: Array(Self.summary.utf8))
         try run(archive)
         let rows = CSVReader.records(try archive.report("2026-03/reconciliation.csv"))
-        let gross = { (currency: String) in rows.filter { $0["currency"] == currency }.reduce(Int64(0)) { $0 + Int64($1["gross_milli"]!)! } }
+        let gross = { (currency: String) in
+            rows.filter { $0["currency"] == currency }.reduce(Int64(0)) { $0 + Int64($1["gross_milli"]!)! }
+        }
         // Every sale of the world is in March's fiscal month: JPY at 0.006712, rounded half up to a milliunit per day.
         let page = try archive.report("2026-03/report.md")
         #expect(page.contains("**In USD**: gross"), "\(page)")
         #expect(page.contains("JPY 0.006712 (fiscal 2026-03)"))
         let expectedFloor = gross("USD") + gross("JPY") * 6_712 / 1_000_000 - 10
-        let shown = try #require(page.components(separatedBy: "**In USD**: gross ").dropFirst().first?.split(separator: " ").first)
+        let shown = try #require(
+            page.components(separatedBy: "**In USD**: gross ").dropFirst().first?.split(separator: " ").first)
         let shownMilli = Int64((Double(shown) ?? 0) * 1_000)
-        #expect(shownMilli >= expectedFloor && shownMilli <= expectedFloor + 20, "\(shown) against \(gross("USD")) USD + \(gross("JPY")) JPY")
+        #expect(
+            shownMilli >= expectedFloor && shownMilli <= expectedFloor + 20,
+            "\(shown) against \(gross("USD")) USD + \(gross("JPY")) JPY")
     }
 
     /// Another reporting currency than the bank's goes through the bank's: the page names both rates each amount
@@ -326,9 +366,12 @@ enum FinanceWorldText {
         let page = try archive.report("2026-03/report.md")
         // Nothing converts into EUR: the page names what stays unconverted, with no sums of nothing ("gross 0.00 EUR",
         // as it read before), and the run and the pages say why.
-        #expect(page.contains("**In EUR**: nothing converts, for want of a paid rate: JPY, USD.") || page.contains("**In EUR**: nothing converts, for want of a paid rate: USD."), "\(page)")
+        #expect(
+            page.contains("**In EUR**: nothing converts, for want of a paid rate: JPY, USD.")
+                || page.contains("**In EUR**: nothing converts, for want of a paid rate: USD."), "\(page)")
         #expect(!page.contains("0.00 EUR"), "\(page)")
-        let warning = "--reporting-currency EUR converts nothing: Apple's paid payment summaries pay in USD and give "
+        let warning =
+            "--reporting-currency EUR converts nothing: Apple's paid payment summaries pay in USD and give "
             + "rates into it for JPY only, so every figure stays in its own currency; choose one of USD, JPY."
         #expect(summary.reports.warnings == [warning])
         #expect(page.contains(warning))
@@ -344,6 +387,9 @@ enum FinanceWorldText {
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         #expect(try run(archive).reports.warnings == [])
         let warnings = try run(archive, reporting: "USD").reports.warnings
-        #expect(warnings.count == 1 && warnings[0].hasPrefix("--reporting-currency USD converts nothing: no paid payment summary is loaded"))
+        #expect(
+            warnings.count == 1
+                && warnings[0].hasPrefix("--reporting-currency USD converts nothing: no paid payment summary is loaded")
+        )
     }
 }

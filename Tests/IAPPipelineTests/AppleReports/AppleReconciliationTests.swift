@@ -8,14 +8,18 @@ import Testing
 /// Apple's financial reports beside the archive (Documentation/Reports.md "apple_reconciliation.csv"), on both engines.
 @Suite struct AppleReconciliationTests {
     private func run(_ archive: TestArchive, database: String, reports: String? = nil) throws -> RunSummary {
-        try Pipeline(configuration: try archive.configuration { configuration in
-            configuration.databasePath = database
-            if let reports { configuration.reportsDirectory = reports }
-        }).run()
+        try Pipeline(
+            configuration: try archive.configuration { configuration in
+                configuration.databasePath = database
+                if let reports { configuration.reportsDirectory = reports }
+            }
+        ).run()
     }
 
     private func reconciliation(_ archive: TestArchive, reports: String? = nil) throws -> [[String: String]] {
-        CSVReader.records(try String(contentsOfFile: (reports ?? archive.reports) + "/2026-03/apple_reconciliation.csv", encoding: .utf8))
+        CSVReader.records(
+            try String(
+                contentsOfFile: (reports ?? archive.reports) + "/2026-03/apple_reconciliation.csv", encoding: .utf8))
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -26,7 +30,9 @@ import Testing
         try archive.write("apple/FINANCE_DETAIL_Z1_2026-03.txt.gz", bytes: Array(world.report.utf8))
         let database = try kind.freshDatabase(in: archive.root)
         let summary = try run(archive, database: database)
-        #expect(summary.ingest.appleReportsLoaded == 1 && summary.ingest.appleReportRows > 0, "\(summary.ingest.appleReportRefusals)")
+        #expect(
+            summary.ingest.appleReportsLoaded == 1 && summary.ingest.appleReportRows > 0,
+            "\(summary.ingest.appleReportRefusals)")
         let rows = try reconciliation(archive)
         let usd = try #require(rows.first { $0["currency"] == "USD" })
         #expect(usd["product_id"] == FinanceWorld.coins)
@@ -36,12 +42,16 @@ import Testing
         let appleSold = Int(usd["apple_units_sold"] ?? "") ?? -1
         let archiveSold = Int(usd["archive_units_sold"] ?? "") ?? -1
         #expect(appleSold - archiveSold == world.lostUnits)
-        #expect((Int64(usd["apple_gross_milli"] ?? "") ?? 0) - (Int64(usd["archive_gross_milli"] ?? "") ?? 0) == world.lostGrossMilli)
+        #expect(
+            (Int64(usd["apple_gross_milli"] ?? "") ?? 0) - (Int64(usd["archive_gross_milli"] ?? "") ?? 0)
+                == world.lostGrossMilli)
         // The refund on the 5th (late evening Pacific, the 6th in UTC) is on both sides.
         #expect(usd["apple_units_refunded"] == "2" && usd["archive_units_refunded"] == "2")
         #expect(usd["proceeds_currency"] == "USD")
         let jpy = try #require(rows.first { $0["currency"] == "JPY" })
-        #expect(jpy["status"] == "match" && jpy["first_gap_day"] == "" && jpy["apple_units_sold"] == jpy["archive_units_sold"])
+        #expect(
+            jpy["status"] == "match" && jpy["first_gap_day"] == ""
+                && jpy["apple_units_sold"] == jpy["archive_units_sold"])
         // The page says what to run: Notification History over that Pacific day, as UTC instants.
         let page = try archive.report("2026-03/report.md")
         #expect(page.contains("Against Apple's financial reports"))
@@ -57,7 +67,8 @@ import Testing
         let world = try FinanceWorld(lostIndex: nil)
         var lines = world.report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let sale = try #require(lines.firstIndex { $0.contains("\t\(FinanceWorld.coins)\t") && $0.contains("\tUSD\t") })
-        lines.insert(lines[sale].replacingOccurrences(of: FinanceWorld.coins, with: "com.example.otherapp.pro"), at: sale + 1)
+        lines.insert(
+            lines[sale].replacingOccurrences(of: FinanceWorld.coins, with: "com.example.otherapp.pro"), at: sale + 1)
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(lines.joined(separator: "\n").utf8))
@@ -66,13 +77,17 @@ import Testing
         let other = try #require(try reconciliation(archive).first { $0["product_id"] == "com.example.otherapp.pro" })
         #expect(other["status"] == "archive_short" && other["archive_units_sold"] == "0")
         let page = try archive.report("2026-03/report.md")
-        let item = try #require(page.split(separator: "\n").first { $0.contains("com.example.otherapp.pro") && $0.hasPrefix("- ") })
+        let item = try #require(
+            page.split(separator: "\n").first { $0.contains("com.example.otherapp.pro") && $0.hasPrefix("- ") })
         #expect(item.contains("holds no sale or refund of this product on any day Apple's reports cover"), "\(item)")
         #expect(item.contains("If it is this app's, the archive lacks what Apple booked on"), "\(item)")
         // Apple's proceeds beside the estimate name the part the estimate cannot hold.
         #expect(page.contains("is of products the archive holds nothing of (above: perhaps another app's)."), "\(page)")
         // The app's own product is not said to be another app's.
-        #expect(!page.split(separator: "\n").contains { $0.contains(FinanceWorld.coins) && $0.contains("another app's product, nothing") })
+        #expect(
+            !page.split(separator: "\n").contains {
+                $0.contains(FinanceWorld.coins) && $0.contains("another app's product, nothing")
+            })
     }
 
     @Test func theSameReportTwiceIsSkippedAndAnOverlappingOneRefusedNamingBoth() throws {
@@ -85,7 +100,9 @@ import Testing
         #expect(before.allSatisfy { $0["status"] == "match" }, "\(before)")
         try archive.write("apple/copy-of-march.txt", bytes: Array(world.report.utf8))
         let again = try run(archive, database: archive.database)
-        #expect(again.ingest.appleReportsFound == 2 && again.ingest.appleReportsLoaded == 0 && again.ingest.filesAlreadyRead >= 2)
+        #expect(
+            again.ingest.appleReportsFound == 2 && again.ingest.appleReportsLoaded == 0
+                && again.ingest.filesAlreadyRead >= 2)
         // Another file for the same fiscal month (a reissue, other bytes): refused whole, both files named. (A period
         // that only partly overlaps is not one of Apple's fiscal months, and is refused as such.)
         let other = world.report.replacingOccurrences(of: "Vendor Name\tTest Dev", with: "Vendor Name\tTest Dev Ltd")
@@ -136,9 +153,12 @@ import Testing
         for file in ["reconciliation.csv", "refunds.csv", "consumable_losses.csv"] {
             #expect(try hostile.report("2026-03/\(file)") == clean.report("2026-03/\(file)"))
         }
-        let status = try Pipeline(configuration: try hostile.configuration()).status(quarantineLimit: 10, reason: "bad_report")
+        let status = try Pipeline(configuration: try hostile.configuration()).status(
+            quarantineLimit: 10, reason: "bad_report")
         #expect(status.quarantineSamples.count == 1)
-        #expect(status.quarantineSamples.first?.message.contains("line \(min(header + 3, lines.count - 1) + 1)") == true, "\(status.quarantineSamples)")
+        #expect(
+            status.quarantineSamples.first?.message.contains("line \(min(header + 3, lines.count - 1) + 1)") == true,
+            "\(status.quarantineSamples)")
         // The corrected download loads.
         try hostile.write("apple/march-again.txt", bytes: Array(world.report.utf8))
         _ = try run(hostile, database: hostile.database)
@@ -207,7 +227,9 @@ import Testing
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("notes.txt", bytes: Array("Transaction Date\tnotes\nnothing here\n".utf8))
-        try archive.write("apple/broken.txt", bytes: Array(world.report.replacingOccurrences(of: "\tSKU\t", with: "\tProduct\t").utf8))
+        try archive.write(
+            "apple/broken.txt", bytes: Array(world.report.replacingOccurrences(of: "\tSKU\t", with: "\tProduct\t").utf8)
+        )
         let summary = try run(archive, database: archive.database)
         #expect(summary.ingest.filesIgnored.count == 1 && summary.ingest.filesIgnored[0].hasSuffix("notes.txt"))
         #expect(summary.ingest.appleReportQuarantine == ["bad_report": 1])
@@ -251,7 +273,9 @@ import Testing
         for (name, files) in outputs {
             // The data-quality lines count files and runs, which differ by the order; every figure of Apple's side must not.
             #expect(files["apple_reconciliation.csv"] == reference["apple_reconciliation.csv"], "\(name)")
-            let section = { (page: String?) in page?.components(separatedBy: "### Refunds").first?.components(separatedBy: "Against Apple").last }
+            let section = { (page: String?) in
+                page?.components(separatedBy: "### Refunds").first?.components(separatedBy: "Against Apple").last
+            }
             #expect(section(files["report.md"]) == section(reference["report.md"]), "\(name)")
         }
     }

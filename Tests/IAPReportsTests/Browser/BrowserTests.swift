@@ -17,7 +17,8 @@ import Testing
     }
 
     private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-browser-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-browser-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -42,7 +43,8 @@ import Testing
         #expect(report.scripts == 0)
         #expect(report.elementsWithEventHandlers == 0)
         for chart in report.charts {
-            #expect(!chart.title.isEmpty && chart.descriptionLength > 20, "\(chart.figure) needs a title and description")
+            #expect(
+                !chart.title.isEmpty && chart.descriptionLength > 20, "\(chart.figure) needs a title and description")
             let names = chart.labelledBy.split(separator: " ")
             #expect(names.count == 2 && names[0].hasSuffix("-title") && names[1].hasSuffix("-desc"))
             #expect(chart.width > 200, "\(chart.figure) is drawn too small")
@@ -71,7 +73,9 @@ import Testing
         #expect(console.isEmpty, "console: \(console)")
         try #require(reports.count == pages.count)
         reports.forEach(expectClean)
-        let (index, september, monthPage, november, caseReport) = (reports[0], reports[1], reports[2], reports[3], reports[4])
+        let (index, september, monthPage, november, caseReport) = (
+            reports[0], reports[1], reports[2], reports[3], reports[4]
+        )
 
         // Injected markup is on the page as the characters it is (cut at 200 like all data).
         #expect(monthPage.text.contains(HTMLWriterTests.hostileProduct))
@@ -130,10 +134,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let page = folder.appendingPathComponent("broken.html")
         try """
-            <!DOCTYPE html><html><head><title>broken</title></head><body onload="void 0">
-            <a href="missing.html">x</a> <a href="#nowhere">y</a> <img src="missing.png" alt="">
-            <script>console.error("boom")</script></body></html>
-            """.write(to: page, atomically: true, encoding: .utf8)
+        <!DOCTYPE html><html><head><title>broken</title></head><body onload="void 0">
+        <a href="missing.html">x</a> <a href="#nowhere">y</a> <img src="missing.png" alt="">
+        <script>console.error("boom")</script></body></html>
+        """.write(to: page, atomically: true, encoding: .utf8)
         let (reports, console) = try chromium.inspect([page])
         let report = try #require(reports.first)
         #expect(report.brokenLinks == ["missing.html", "#nowhere"])
@@ -202,7 +206,8 @@ import Testing
         let reports = Self.packageRoot.appendingPathComponent("reports")
         let shots = Self.packageRoot.appendingPathComponent(".build/screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
-        let months = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasPrefix("20") }.sorted()
+        let months = try FileManager.default.contentsOfDirectory(atPath: reports.path).filter { $0.hasPrefix("20") }
+            .sorted()
         let last = try #require(months.last)
         let accounts = reports.appendingPathComponent("\(last)/accounts")
         let casePage = try #require(try FileManager.default.contentsOfDirectory(atPath: accounts.path).sorted().first)

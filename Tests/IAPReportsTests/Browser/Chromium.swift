@@ -12,7 +12,10 @@ struct Chromium {
 
     /// The browser, or nil with the reason when there is none (the test then fails: the test script installs it).
     static func find() -> Chromium? {
-        let candidates = [ProcessInfo.processInfo.environment["IAPLENS_TEST_CHROMIUM"], "/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        let candidates = [
+            ProcessInfo.processInfo.environment["IAPLENS_TEST_CHROMIUM"], "/usr/bin/chromium",
+            "/usr/bin/chromium-browser",
+        ]
         for case let path? in candidates where FileManager.default.isExecutableFile(atPath: path) {
             return Chromium(executable: path)
         }
@@ -27,7 +30,8 @@ struct Chromium {
 
     /// Runs the browser headless with a throwaway profile.
     func run(_ arguments: [String]) throws -> Run {
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-chromium-\(UUID().uuidString)")
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-chromium-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -102,7 +106,8 @@ struct Chromium {
     /// Loads each page in turn in a frame of a harness page and reports it.
     /// - Parameter width: the window's width in px: 1400 a laptop, 390 a phone.
     func inspect(_ pages: [URL], width: Int = 1400) throws -> (reports: [PageReport], console: [String]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("iaplens-harness-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "iaplens-harness-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let list = try String(decoding: JSONEncoder().encode(pages.map(\.absoluteString)), as: UTF8.self)
@@ -117,7 +122,8 @@ struct Chromium {
             let end = run.output.range(of: "</pre>", range: start.upperBound..<run.output.endIndex),
             let data = Data(base64Encoded: String(run.output[start.upperBound..<end.lowerBound]))
         else {
-            throw HarnessError(message: "the harness wrote no result (status \(run.status)): \(run.errors.suffix(2_000))")
+            throw HarnessError(
+                message: "the harness wrote no result (status \(run.status)): \(run.errors.suffix(2_000))")
         }
         let reports = try JSONDecoder().decode([PageReport].self, from: data)
         // The harness's own messages are not the pages'.

@@ -3,7 +3,8 @@ import Testing
 @testable import IAPReports
 
 @Suite struct SVGChartTests {
-    private func chart(_ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series], categories: [String]) -> String {
+    private func chart(_ kind: ChartSpec.Categorical.Kind, _ series: [ChartSpec.Series], categories: [String]) -> String
+    {
         SVGChart.render(
             ChartSpec(
                 name: "t", title: "Title <b>", caption: "",
@@ -27,7 +28,9 @@ import Testing
             categories: ["x", "y", "z"])
         #expect(count("class=\"bar\"", in: svg) == 5)
         #expect(count("class=\"point\"", in: svg) == 0)
-        let stacked = chart(.stackedColumns, [.init(name: "a", values: [1, 2]), .init(name: "b", values: [3, 4])], categories: ["x", "y"])
+        let stacked = chart(
+            .stackedColumns, [.init(name: "a", values: [1, 2]), .init(name: "b", values: [3, 4])],
+            categories: ["x", "y"])
         #expect(count("class=\"bar\"", in: stacked) == 4)
     }
 
@@ -43,7 +46,8 @@ import Testing
         #expect(svg.contains("<title id=\"chart-t-title\">Title &lt;b&gt;</title>"))
         #expect(
             svg.contains(
-                "<desc id=\"chart-t-desc\">Line chart of Things from 2026-09 to 2026-10. Voluntary: 2026-09 1, 2026-10 2.</desc>"))
+                "<desc id=\"chart-t-desc\">Line chart of Things from 2026-09 to 2026-10. Voluntary: 2026-09 1, 2026-10 2.</desc>"
+            ))
         #expect(svg.contains(">Voluntary</text>"))
         #expect(svg.contains(">Things</text>"))
     }
@@ -59,20 +63,23 @@ import Testing
     }
 
     @Test func hostileLabelsAreText() {
-        let svg = chart(.groupedColumns, [.init(name: "<script>", values: [1])], categories: ["\"/><script>alert(1)</script>"])
+        let svg = chart(
+            .groupedColumns, [.init(name: "<script>", values: [1])], categories: ["\"/><script>alert(1)</script>"])
         #expect(!svg.contains("<script"))
         #expect(svg.contains("&quot;/&gt;&lt;script&gt;"))
     }
 
     @Test func seriesStayApartWithoutColour() {
         let svg = chart(
-            .groupedColumns, [.init(name: "a", values: [1]), .init(name: "b", values: [2]), .init(name: "c", values: [3])],
+            .groupedColumns,
+            [.init(name: "a", values: [1]), .init(name: "b", values: [2]), .init(name: "c", values: [3])],
             categories: ["x"])
         // The second and third series are striped at different angles (print, colour-blind readers).
         #expect(svg.contains("<pattern id=\"chart-t-pattern-1\""))
         #expect(svg.contains("patternTransform=\"rotate(45)\""))
         #expect(svg.contains("patternTransform=\"rotate(-45)\""))
-        let lines = chart(.lines, [.init(name: "a", values: [1, 2]), .init(name: "b", values: [2, 1])], categories: ["x", "y"])
+        let lines = chart(
+            .lines, [.init(name: "a", values: [1, 2]), .init(name: "b", values: [2, 1])], categories: ["x", "y"])
         #expect(lines.contains("stroke-dasharray=\"7 4\""))
         #expect(lines.contains("<polygon") == false)
         #expect(lines.contains("<rect class=\"point\""))  // squares for the second series

@@ -31,9 +31,11 @@ import Testing
         // A phone broke "(--reviews)" after its dashes: names and options are kept whole by the stylesheet,
         // commands with spaces may wrap between their words.
         #expect(HTMLWriter.inline("(\(code: "--reviews"))") == "(<code>--reviews</code>)")
-        #expect(HTMLWriter.inline("\(code: "iaplens fetch --since 2026-01-01")")
-            == "<code class=\"wrap\">iaplens fetch --since 2026-01-01</code>")
-        #expect(Stylesheet.css.contains("border-radius: 3px; white-space: nowrap; }\ncode.wrap { white-space: normal; }"))
+        #expect(
+            HTMLWriter.inline("\(code: "iaplens fetch --since 2026-01-01")")
+                == "<code class=\"wrap\">iaplens fetch --since 2026-01-01</code>")
+        #expect(
+            Stylesheet.css.contains("border-radius: 3px; white-space: nowrap; }\ncode.wrap { white-space: normal; }"))
     }
 
     @Test func pageIsSelfContained() {
@@ -78,12 +80,16 @@ import Testing
             month: "2026-11", tables: november.tables, flaggedTimelines: november.flaggedTimelines, isEmpty: false)
         let set = Fixtures.set(months: [Fixtures.september(), october, novemberMonth])
         let row = october.rows("flagged_accounts.csv")[0]
-        let page = HTMLWriter.render(CasePageRenderer.page(account: row, month: october, set: set, index: FlaggedAccountIndex(set)))
+        let page = HTMLWriter.render(
+            CasePageRenderer.page(account: row, month: october, set: set, index: FlaggedAccountIndex(set)))
         #expect(page.contains("<title>Account acct|7 — flagged in 2026-10</title>"))
         #expect(page.contains("repeat refunds: 3 or more refunds in the 90 days to month end"))
         #expect(page.contains("Refunds in the window (evidence): t1, t2, t3."))
         // Totals per currency from the timeline: 1 purchase of 0.99 USD, 1 refund of 0.99 USD.
-        #expect(page.contains("<td class=\"nw\">USD</td><td class=\"num nw\">1</td><td class=\"num\"><span class=\"nw\">0.99 USD</span></td>"))
+        #expect(
+            page.contains(
+                "<td class=\"nw\">USD</td><td class=\"num nw\">1</td><td class=\"num\"><span class=\"nw\">0.99 USD</span></td>"
+            ))
         #expect(page.contains("class=\"point\""))
         #expect(page.contains("<a href=\"../../2026-11/accounts/acct_7-0cda15b4c3a3.html\">2026-11</a>"))
         #expect(page.contains("<a href=\"../report.html#flagged-accounts\">2026-10 report</a>"))

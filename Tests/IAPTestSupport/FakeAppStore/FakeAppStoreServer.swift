@@ -27,7 +27,10 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     private var channel: (any Channel)?
     public static let pageSize = 20
 
-    public init(data: FakeAppStoreData, key: ES256Key, keyId: String, issuerId: String, bundleId: String, faults: [Int: FakeFault] = [:]) {
+    public init(
+        data: FakeAppStoreData, key: ES256Key, keyId: String, issuerId: String, bundleId: String,
+        faults: [Int: FakeFault] = [:]
+    ) {
         self.data = data
         self.key = key
         self.keyId = keyId
@@ -44,7 +47,7 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.pipeline.configureHTTPServerPipeline().flatMap {
-                    channel.pipeline.addHandler(RequestHandler(server: self))
+                    channel.pipeline.addHandler(FakeAppStoreRequestHandler(server: self))
                 }
             }
         let channel = try bootstrap.bind(host: "127.0.0.1", port: 0).wait()
@@ -67,20 +70,31 @@ public final class FakeAppStoreServer: @unchecked Sendable {
 
     public func replaceData(_ newData: FakeAppStoreData) { lock.withLock { data = newData } }
     /// Serves `/v1/financeReports` to tokens of this App Store Connect API key.
-    public func acceptConnectKey(_ key: ES256Key, keyId: String, issuerId: String) { lock.withLock { connectKey = (keyId, issuerId, key) } }
-    public func setFaults(_ newFaults: [Int: FakeFault]) { lock.withLock { faults = newFaults; requestCount = 0 } }
+    public func acceptConnectKey(_ key: ES256Key, keyId: String, issuerId: String) {
+        lock.withLock { connectKey = (keyId, issuerId, key) }
+    }
+    public func setFaults(_ newFaults: [Int: FakeFault]) {
+        lock.withLock {
+            faults = newFaults; requestCount = 0
+        }
+    }
     public func setHostility(_ newHostility: FakeHostility) { lock.withLock { hostility = newHostility } }
 
     // MARK: - Answering
 
-    fileprivate func answer(method: String, uri: String, headers: HTTPHeaders, body: [UInt8]) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
-        let (number, fault, snapshot, hostile) = lock.withLock { () -> (Int, FakeFault?, FakeAppStoreData, FakeHostility) in
+    func answer(method: String, uri: String, headers: HTTPHeaders, body: [UInt8]) -> (
+        fault: FakeFault?, status: Int, body: [UInt8]
+    ) {
+        let (number, fault, snapshot, hostile) = lock.withLock {
+            () -> (Int, FakeFault?, FakeAppStoreData, FakeHostility) in
             requestCount += 1
             log.append("\(method) \(uri)")
             return (requestCount, faults[requestCount], data, hostility)
         }
         _ = number
-        if uri.hasPrefix("/v1/financeReports") { return financeReport(uri: uri, headers: headers, fault: fault, data: snapshot) }
+        if uri.hasPrefix("/v1/financeReports") {
+            return financeReport(uri: uri, headers: headers, fault: fault, data: snapshot)
+        }
         if let problem = checkToken(headers["Authorization"].first ?? "") {
             lock.withLock { tokenProblems.append(problem) }
             return (nil, 401, Array("{\"errorCode\":401,\"errorMessage\":\"\(problem)\"}".utf8))
@@ -92,27 +106,44 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         let (path, query) = Self.split(uri)
         if method == "POST", path == "/inApps/v1/notifications/history", hostile.repeatsHistoryToken {
             let token = query["paginationToken"] ?? "loop"
-            return (fault, 200, JSONValue.object(JSONObject([
-                ("notificationHistory", .array([])), ("hasMore", .bool(true)), ("paginationToken", .string(token)),
-            ])).canonicalJSON())
+            return (
+                fault, 200,
+                JSONValue.object(
+                    JSONObject([
+                        ("notificationHistory", .array([])), ("hasMore", .bool(true)),
+                        ("paginationToken", .string(token)),
+                    ])
+                ).canonicalJSON()
+            )
         }
         if method == "GET", path.hasPrefix("/inApps/v2/refund/lookup/") {
             let transactionId = String(path.dropFirst("/inApps/v2/refund/lookup/".count))
-            if hostile.unknownTransactions.contains(transactionId) || hostile.knownTransactions.map({ !$0.contains(transactionId) }) == true {
-                return (fault, 404, Array("{\"errorCode\":4040010,\"errorMessage\":\"Transaction id not found.\"}".utf8))
+            if hostile.unknownTransactions.contains(transactionId)
+                || hostile.knownTransactions.map({ !$0.contains(transactionId) }) == true
+            {
+                return (
+                    fault, 404, Array("{\"errorCode\":4040010,\"errorMessage\":\"Transaction id not found.\"}".utf8)
+                )
             }
             if hostile.repeatsRefundRevision {
-                return (fault, 200, JSONValue.object(JSONObject([
-                    ("signedTransactions", .array([])), ("revision", .string(query["revision"] ?? "rev-loop")),
-                    ("hasMore", .bool(true)),
-                ])).canonicalJSON())
+                return (
+                    fault, 200,
+                    JSONValue.object(
+                        JSONObject([
+                            ("signedTransactions", .array([])), ("revision", .string(query["revision"] ?? "rev-loop")),
+                            ("hasMore", .bool(true)),
+                        ])
+                    ).canonicalJSON()
+                )
             }
         }
         let page: JSONValue?
         if method == "POST", path == "/inApps/v1/notifications/history" {
             page = notificationHistory(body: body, token: query["paginationToken"], data: snapshot)
         } else if method == "GET", path.hasPrefix("/inApps/v2/refund/lookup/") {
-            page = refundHistory(transactionId: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: query["revision"], data: snapshot)
+            page = refundHistory(
+                transactionId: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: query["revision"],
+                data: snapshot)
         } else if method == "GET", path.hasPrefix("/inApps/v1/lookup/") {
             page = orderLookup(String(path.dropFirst("/inApps/v1/lookup/".count)), data: snapshot)
         } else if method == "PUT", path.hasPrefix("/inApps/v2/transactions/consumption/") {
@@ -133,12 +164,21 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         guard case .object(let request)? = try? JSONParser.parse(body),
             let start = request["startDate"]?.numberValue?.int64, let end = request["endDate"]?.numberValue?.int64
         else { return nil }
-        let items = data.notifications.filter { $0.signedDate >= start && $0.signedDate < end }.sorted { $0.signedDate < $1.signedDate }
+        let items = data.notifications.filter { $0.signedDate >= start && $0.signedDate < end }.sorted {
+            $0.signedDate < $1.signedDate
+        }
         let offset = token.flatMap { Int($0.dropFirst("page-".count)) } ?? 0
         let slice = items.dropFirst(offset).prefix(Self.pageSize)
         let hasMore = offset + slice.count < items.count
         var pairs: [(String, JSONValue)] = [
-            ("notificationHistory", .array(slice.map { .object(JSONObject([("signedPayload", .string($0.signedPayload)), ("sendAttempts", .array([]))])) })),
+            (
+                "notificationHistory",
+                .array(
+                    slice.map {
+                        .object(
+                            JSONObject([("signedPayload", .string($0.signedPayload)), ("sendAttempts", .array([]))]))
+                    })
+            ),
             ("hasMore", .bool(hasMore)),
         ]
         if hasMore { pairs.append(("paginationToken", .string("page-\(offset + slice.count)"))) }
@@ -151,17 +191,20 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         let offset = revision.flatMap { Int($0.dropFirst("rev-".count)) } ?? 0
         let slice = items.dropFirst(offset).prefix(Self.pageSize)
         let after = offset + slice.count
-        return .object(JSONObject([
-            ("signedTransactions", .array(slice.map { .string($0.signedTransaction) })),
-            ("revision", .string("rev-\(after)")), ("hasMore", .bool(after < items.count)),
-        ]))
+        return .object(
+            JSONObject([
+                ("signedTransactions", .array(slice.map { .string($0.signedTransaction) })),
+                ("revision", .string("rev-\(after)")), ("hasMore", .bool(after < items.count)),
+            ]))
     }
 
     private func orderLookup(_ orderId: String, data: FakeAppStoreData) -> JSONValue? {
         let order = data.orders[orderId] ?? (status: 1, signedTransactions: [])
-        return .object(JSONObject([
-            ("status", .number(JSONNumber(order.status))), ("signedTransactions", .array(order.signedTransactions.map { .string($0) })),
-        ]))
+        return .object(
+            JSONObject([
+                ("status", .number(JSONNumber(order.status))),
+                ("signedTransactions", .array(order.signedTransactions.map { .string($0) })),
+            ]))
     }
 
     /// nil when the body follows Apple's rules for Send Consumption Information (V2): `customerConsented` true,
@@ -169,15 +212,22 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     /// present, `refundPreference` one of Apple's if present, nothing else.
     static func consumptionProblem(_ body: [UInt8]) -> String? {
         guard case .object(let object)? = try? JSONParser.parse(body) else { return "not a JSON object" }
-        let known: Set = ["customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference"]
+        let known: Set = [
+            "customerConsented", "deliveryStatus", "sampleContentProvided", "consumptionPercentage", "refundPreference",
+        ]
         if let unknown = object.keys.first(where: { !known.contains($0) }) { return "unknown field \(unknown)" }
         guard object["customerConsented"]?.boolValue == true else { return "customerConsented must be true" }
-        guard let status = object["deliveryStatus"]?.stringValue, ConsumptionFactsRow.deliveryStatuses.contains(status) else {
+        guard let status = object["deliveryStatus"]?.stringValue, ConsumptionFactsRow.deliveryStatuses.contains(status)
+        else {
             return "bad deliveryStatus"
         }
-        guard object["sampleContentProvided"]?.boolValue != nil else { return "sampleContentProvided must be a boolean" }
+        guard object["sampleContentProvided"]?.boolValue != nil else {
+            return "sampleContentProvided must be a boolean"
+        }
         if let percentage = object["consumptionPercentage"] {
-            guard let value = percentage.numberValue?.int64, (0...100_000).contains(value) else { return "bad consumptionPercentage" }
+            guard let value = percentage.numberValue?.int64, (0...100_000).contains(value) else {
+                return "bad consumptionPercentage"
+            }
         }
         if let preference = object["refundPreference"] {
             guard let value = preference.stringValue, ["DECLINE", "GRANT_FULL", "GRANT_PRORATED"].contains(value) else {
@@ -188,9 +238,16 @@ public final class FakeAppStoreServer: @unchecked Sendable {
     }
 
     /// Download Finance Reports, as the App Store Connect API answers it: its own token rules and error format.
-    private func financeReport(uri: String, headers: HTTPHeaders, fault: FakeFault?, data: FakeAppStoreData) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
+    private func financeReport(uri: String, headers: HTTPHeaders, fault: FakeFault?, data: FakeAppStoreData) -> (
+        fault: FakeFault?, status: Int, body: [UInt8]
+    ) {
         func error(_ status: Int, _ code: String, _ detail: String) -> (fault: FakeFault?, status: Int, body: [UInt8]) {
-            (fault, status, Array("{\"errors\":[{\"status\":\"\(status)\",\"code\":\"\(code)\",\"title\":\"\(code)\",\"detail\":\"\(detail)\"}]}".utf8))
+            (
+                fault, status,
+                Array(
+                    "{\"errors\":[{\"status\":\"\(status)\",\"code\":\"\(code)\",\"title\":\"\(code)\",\"detail\":\"\(detail)\"}]}"
+                        .utf8)
+            )
         }
         if let problem = checkConnectToken(headers["Authorization"].first ?? "") {
             lock.withLock { tokenProblems.append(problem) }
@@ -200,7 +257,10 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         let (_, query) = Self.split(uri)
         guard query["filter[reportType]"] == "FINANCE_DETAIL", query["filter[regionCode]"] == "Z1",
             let month = query["filter[reportDate]"], let vendor = query["filter[vendorNumber]"]
-        else { return error(400, "PARAMETER_ERROR.INVALID", "reportType, regionCode, reportDate and vendorNumber are required") }
+        else {
+            return error(
+                400, "PARAMETER_ERROR.INVALID", "reportType, regionCode, reportDate and vendorNumber are required")
+        }
         guard let report = data.financeReports["\(vendor)/\(month)"] else {
             return error(404, "NOT_FOUND", "There were no sales for the date specified.")
         }
@@ -220,10 +280,14 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             case .object(let header)? = try? JSONParser.parse(headerBytes),
             case .object(let claims)? = try? JSONParser.parse(claimBytes)
         else { return "not a compact JWS" }
-        guard connectKey.key.verify(signature, of: Array((parts[0] + "." + parts[1]).utf8)) else { return "connect: bad signature" }
-        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == connectKey.keyId, header["typ"]?.stringValue == "JWT"
+        guard connectKey.key.verify(signature, of: Array((parts[0] + "." + parts[1]).utf8)) else {
+            return "connect: bad signature"
+        }
+        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == connectKey.keyId,
+            header["typ"]?.stringValue == "JWT"
         else { return "connect: bad header" }
-        guard claims["iss"]?.stringValue == connectKey.issuerId, claims["aud"]?.stringValue == "appstoreconnect-v1" else {
+        guard claims["iss"]?.stringValue == connectKey.issuerId, claims["aud"]?.stringValue == "appstoreconnect-v1"
+        else {
             return "connect: bad iss/aud"
         }
         guard claims["bid"] == nil else { return "connect: bid in a team key's token" }
@@ -246,7 +310,9 @@ public final class FakeAppStoreServer: @unchecked Sendable {
             case .object(let claims)? = try? JSONParser.parse(claimBytes)
         else { return "not a compact JWS" }
         guard key.verify(signature, of: Array((parts[0] + "." + parts[1]).utf8)) else { return "bad signature" }
-        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == keyId, header["typ"]?.stringValue == "JWT" else {
+        guard header["alg"]?.stringValue == "ES256", header["kid"]?.stringValue == keyId,
+            header["typ"]?.stringValue == "JWT"
+        else {
             return "bad header"
         }
         guard claims["iss"]?.stringValue == issuerId, claims["aud"]?.stringValue == "appstoreconnect-v1",
@@ -265,95 +331,12 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         if pieces.count == 2 {
             for pair in pieces[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                if kv.count == 2 { query[kv[0].removingPercentEncoding ?? kv[0]] = kv[1].removingPercentEncoding ?? kv[1] }
+                if kv.count == 2 {
+                    query[kv[0].removingPercentEncoding ?? kv[0]] = kv[1].removingPercentEncoding ?? kv[1]
+                }
             }
         }
         let path = pieces[0].removingPercentEncoding ?? pieces[0]
         return (path, query)
-    }
-}
-
-/// One connection's HTTP/1.1 requests: collects the body, asks the server, writes the answer.
-private final class RequestHandler: ChannelInboundHandler, @unchecked Sendable {
-    typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundOut = HTTPServerResponsePart
-
-    private let server: FakeAppStoreServer
-    private var head: HTTPRequestHead?
-    private var body: [UInt8] = []
-
-    init(server: FakeAppStoreServer) {
-        self.server = server
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            self.head = head
-            body = []
-        case .body(var buffer):
-            body += buffer.readBytes(length: buffer.readableBytes) ?? []
-        case .end:
-            guard let head else { return }
-            let answer = server.answer(method: head.method.rawValue, uri: head.uri, headers: head.headers, body: body)
-            let keepAlive = head.isKeepAlive
-            let version = head.version
-            let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-            let respond: @Sendable () -> Void = {
-                let context = loopBoundContext.value
-                let gzip = answer.body.count >= 2 && answer.body[0] == 0x1f && answer.body[1] == 0x8b
-                var length = answer.body.count
-                if case .oversized(let size)? = answer.fault { length = size }
-                var headers = HTTPHeaders([
-                    ("Content-Type", gzip ? "application/a-gzip" : "application/json"), ("Content-Length", String(length)),
-                ])
-                if !keepAlive { headers.add(name: "Connection", value: "close") }
-                if case .redirect(let location)? = answer.fault { headers.add(name: "Location", value: location) }
-                if case .retryAfter(_, let seconds)? = answer.fault { headers.add(name: "Retry-After", value: String(seconds)) }
-                context.write(self.wrapOutboundOut(.head(HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: answer.status), headers: headers))), promise: nil)
-                if case .trickle(let interval)? = answer.fault {
-                    // One byte per interval, for as long as the client listens.
-                    let nanoseconds = Int64(interval.components.seconds) * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
-                    let bytes = answer.body
-                    @Sendable func send(_ index: Int) {
-                        let context = loopBoundContext.value
-                        guard index < bytes.count, context.channel.isActive else { return }
-                        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: [bytes[index]])))), promise: nil)
-                        context.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) { send(index + 1) }
-                    }
-                    send(0)
-                    return
-                }
-                if case .oversized(let size)? = answer.fault {
-                    // Spaces, a mebibyte at a time, each written when the last has left: the fake's memory stays
-                    // small however much it sends, and it stops when the client hangs up.
-                    let chunk = ByteBuffer(repeating: 0x20, count: 1 << 20)
-                    @Sendable func send(_ sent: Int) {
-                        let context = loopBoundContext.value
-                        guard context.channel.isActive else { return }
-                        guard sent < size else {
-                            context.writeAndFlush(self.wrapOutboundOut(.end(nil)), promise: nil)
-                            return
-                        }
-                        let part = chunk.getSlice(at: 0, length: min(chunk.readableBytes, size - sent))!
-                        context.writeAndFlush(self.wrapOutboundOut(.body(.byteBuffer(part)))).whenSuccess { send(sent + part.readableBytes) }
-                    }
-                    send(0)
-                    return
-                }
-                context.write(self.wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answer.body)))), promise: nil)
-                context.writeAndFlush(self.wrapOutboundOut(.end(nil))).whenComplete { _ in
-                    if !keepAlive { loopBoundContext.value.close(promise: nil) }
-                }
-            }
-            switch answer.fault {
-            case .drop?:
-                context.close(promise: nil)
-            case .delay(let duration)?:
-                context.eventLoop.scheduleTask(in: .nanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)) { respond() }
-            default:
-                respond()
-            }
-        }
     }
 }

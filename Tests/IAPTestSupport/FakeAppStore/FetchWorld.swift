@@ -20,8 +20,11 @@ public struct FetchWorld: Sendable {
         let app = AppFixture()
         var served = FakeAppStoreData()
         var webhook: [String] = []
-        func notify(_ type: String, uuid: String, at time: Int64, transaction: JSONValue, renewal: JSONValue? = nil) throws {
-            let payload = try app.notificationPayload(type: type, uuid: uuid, signedDate: time, transaction: transaction, renewal: renewal)
+        func notify(_ type: String, uuid: String, at time: Int64, transaction: JSONValue, renewal: JSONValue? = nil)
+            throws
+        {
+            let payload = try app.notificationPayload(
+                type: type, uuid: uuid, signedDate: time, transaction: transaction, renewal: renewal)
             let jws = try app.sign(payload)
             served.notifications.append((time, jws))
             webhook.append(AppFixture.body(jws))
@@ -29,17 +32,26 @@ public struct FetchWorld: Sendable {
         for index in 0..<12 {
             let original = "2000000\(100 + index)"
             let bought = base + Int64(index) * 3_600_000
-            try notify("SUBSCRIBED", uuid: "sub-\(index)", at: bought,
-                       transaction: app.transaction(id: original, original: original, purchase: bought, expires: bought + 30 * day, price: 9_990, signedDate: bought),
-                       renewal: app.renewal(original: original, signedDate: bought))
+            try notify(
+                "SUBSCRIBED", uuid: "sub-\(index)", at: bought,
+                transaction: app.transaction(
+                    id: original, original: original, purchase: bought, expires: bought + 30 * day, price: 9_990,
+                    signedDate: bought),
+                renewal: app.renewal(original: original, signedDate: bought))
             let renewalId = "2000001\(100 + index)"
             let renewed = bought + 30 * day
-            let renewal = app.transaction(id: renewalId, original: original, purchase: renewed, expires: renewed + 30 * day, price: 9_990, signedDate: renewed)
-            try notify("DID_RENEW", uuid: "renew-\(index)", at: renewed, transaction: renewal, renewal: app.renewal(original: original, signedDate: renewed))
+            let renewal = app.transaction(
+                id: renewalId, original: original, purchase: renewed, expires: renewed + 30 * day, price: 9_990,
+                signedDate: renewed)
+            try notify(
+                "DID_RENEW", uuid: "renew-\(index)", at: renewed, transaction: renewal,
+                renewal: app.renewal(original: original, signedDate: renewed))
             if index < 3 {
                 let refunded = renewed + 2 * day
-                try notify("REFUND", uuid: "refund-\(index)",  at: refunded,
-                           transaction: renewal.setting("revocationDate", .int(refunded)).setting("revocationReason", .int(1)).setting("signedDate", .int(refunded)))
+                try notify(
+                    "REFUND", uuid: "refund-\(index)", at: refunded,
+                    transaction: renewal.setting("revocationDate", .int(refunded)).setting("revocationReason", .int(1))
+                        .setting("signedDate", .int(refunded)))
             }
         }
         var refundPages: [String] = []
@@ -47,7 +59,9 @@ public struct FetchWorld: Sendable {
         for index in 0..<4 {
             let id = "3000000\(100 + index)"
             let bought = base + Int64(index) * day
-            let coins = app.transaction(id: id, product: "com.example.coins", type: "Consumable", purchase: bought, price: 4_990, signedDate: bought)
+            let coins = app.transaction(
+                id: id, product: "com.example.coins", type: "Consumable", purchase: bought, price: 4_990,
+                signedDate: bought)
             try notify("ONE_TIME_CHARGE", uuid: "coins-\(index)", at: bought, transaction: coins)
             let refunded = bought + 5 * day
             let revoked = coins.setting("revocationDate", .int(refunded)).setting("signedDate", .int(refunded))
@@ -57,14 +71,19 @@ public struct FetchWorld: Sendable {
             refundPages.append(try app.refundPage([revoked]))
             refundOnly.append(id)
         }
-        let ordered = app.transaction(id: "3000000100", product: "com.example.coins", type: "Consumable", purchase: base, price: 4_990, signedDate: base)
+        let ordered = app.transaction(
+            id: "3000000100", product: "com.example.coins", type: "Consumable", purchase: base, price: 4_990,
+            signedDate: base)
         served.orders["MQ7P1V2"] = (0, [try app.sign(ordered)])
         data = served
         refundOnlyTransactions = refundOnly
         fileLines = [
             "webhook.jsonl": webhook,
             "refunds.jsonl": refundPages,
-            "orders.jsonl": [try app.orderLookup(orderId: "MQ7P1V2", [ordered]), try app.orderLookup(orderId: "MQUNKNOWN", status: 1, [])],
+            "orders.jsonl": [
+                try app.orderLookup(orderId: "MQ7P1V2", [ordered]),
+                try app.orderLookup(orderId: "MQUNKNOWN", status: 1, []),
+            ],
         ]
     }
 

@@ -1,6 +1,6 @@
+internal import COpenSSL
 import Foundation
 import IAPFetch
-internal import COpenSSL
 
 /// A fresh In-App Purchase API key for the fetch tests, in the form App Store Connect hands out: a P-256 private
 /// key as PKCS#8 PEM in `AuthKey_<keyId>.p8`.

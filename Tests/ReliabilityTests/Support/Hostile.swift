@@ -17,8 +17,10 @@ enum Hostile {
     static let march: Int64 = 1_647_345_600_000
 
     static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_"
+        )
+        .replacingOccurrences(of: "=", with: "")
     }
 
     static func base64url(_ text: String) -> String { base64url(Array(text.utf8)) }
@@ -28,21 +30,29 @@ enum Hostile {
 
     /// A transaction that, if it were ever accepted, would add a sale (and so move a figure).
     static func newSale(_ id: String, price: Int64 = 7_990, extra: [String: JSONValue?] = [:]) -> JSONValue {
-        app.transaction(id: id, product: "com.example.iaplens.demo.coins500", type: "Consumable", purchase: march,
-                        price: price, signedDate: march, extra: extra)
+        app.transaction(
+            id: id, product: "com.example.iaplens.demo.coins500", type: "Consumable", purchase: march,
+            price: price, signedDate: march, extra: extra)
     }
 
     /// A V2 notification payload carrying ``newSale(_:price:extra:)``.
     static func saleNotification(_ uuid: String, transaction: JSONValue? = nil) throws -> JSONValue {
-        try app.notificationPayload(type: "ONE_TIME_CHARGE", uuid: uuid, signedDate: march, transaction: transaction ?? newSale("hostile-\(uuid)"))
+        try app.notificationPayload(
+            type: "ONE_TIME_CHARGE", uuid: uuid, signedDate: march,
+            transaction: transaction ?? newSale("hostile-\(uuid)"))
     }
 
     /// Signs raw payload bytes (not necessarily valid JSON) with the trusted chain.
-    static func signRaw(_ payload: String, header: JWSHeaderOverride = JWSHeaderOverride(), with signer: JWSSigner = TestChains.signer) throws -> String {
+    static func signRaw(
+        _ payload: String, header: JWSHeaderOverride = JWSHeaderOverride(), with signer: JWSSigner = TestChains.signer
+    ) throws -> String {
         try signer.sign(payload: Array(payload.utf8), header: header)
     }
 
-    static func sign(_ payload: JSONValue, header: JWSHeaderOverride = JWSHeaderOverride(), with signer: JWSSigner = TestChains.signer) throws -> String {
+    static func sign(
+        _ payload: JSONValue, header: JWSHeaderOverride = JWSHeaderOverride(),
+        with signer: JWSSigner = TestChains.signer
+    ) throws -> String {
         try signer.sign(payload: payload.canonicalJSON(), header: header)
     }
 }

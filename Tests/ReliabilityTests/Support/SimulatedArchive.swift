@@ -1,9 +1,9 @@
 import Foundation
-import Synchronization
 import IAPPipeline
-import IAPTestSigning
 import IAPSimulator
+import IAPTestSigning
 import IAPTestSupport
+import Synchronization
 
 /// A small seeded simulator archive (realistic noise: duplicates, forgeries, broken lines, sandbox, TEST, other apps)
 /// in a temp folder, with the command-line arguments and pipeline configuration that read it.
@@ -17,7 +17,8 @@ final class SimulatedArchive: @unchecked Sendable {
     static let dataFolders = ["notifications", "history", "refunds", "orders", "finance"]
 
     init(
-        _ name: String = #function, seed: UInt64 = 42, subscribers: Int = 30, consumableBuyers: Int = 20, refundRings: Int = 2,
+        _ name: String = #function, seed: UInt64 = 42, subscribers: Int = 30, consumableBuyers: Int = 20,
+        refundRings: Int = 2,
         months: Int = 6, allV2: Bool = false
     ) throws {
         let safe = name.filter { $0.isLetter || $0.isNumber }
@@ -45,7 +46,8 @@ final class SimulatedArchive: @unchecked Sendable {
     private static let cacheRoot = NSTemporaryDirectory() + "iaplens-sim-cache-\(getpid())"
 
     private static func simulated(_ options: SimulationOptions) throws -> String {
-        let key = "\(options.seed)-\(options.subscribers)-\(options.consumableBuyers)-\(options.refundRings)-\(options.months)-"
+        let key =
+            "\(options.seed)-\(options.subscribers)-\(options.consumableBuyers)-\(options.refundRings)-\(options.months)-"
             + "\(options.v2StartMonth ?? "")-\(options.noise)"
         return try cache.withLock { folders in
             if let folder = folders[key] { return folder }
@@ -87,12 +89,15 @@ final class SimulatedArchive: @unchecked Sendable {
     }
 
     /// `iaplens run …` arguments for this archive.
-    func runArguments(database: String, reports: String, inputs: [String]? = nil, extraInputs: [String] = []) -> [String] {
+    func runArguments(database: String, reports: String, inputs: [String]? = nil, extraInputs: [String] = [])
+        -> [String]
+    {
         var arguments = ["run"]
         for input in (inputs ?? inputFolders) + extraInputs { arguments += ["--input", input] }
         arguments += [
             "--database", database, "--reports", reports, "--bundle-id", Self.bundleId,
-            "--app-apple-id", String(Self.appAppleId), "--root-certificate", simulatorRoot, "--root-certificate", testRoot,
+            "--app-apple-id", String(Self.appAppleId), "--root-certificate", simulatorRoot, "--root-certificate",
+            testRoot,
             "--products", products, "--accounts", accounts,
         ]
         return arguments

@@ -8,7 +8,9 @@ enum Tree {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return files }
         while let relative = enumerator.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
             files[relative] = FileManager.default.contents(atPath: root + "/" + relative).map { [UInt8]($0) } ?? []
         }
         return files
@@ -27,9 +29,12 @@ enum Tree {
             case (nil, _): lines.append("only in second: \(key)")
             case (_, nil): lines.append("only in first: \(key)")
             default:
-                let left = String(decoding: a[key]!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                let right = String(decoding: b[key]!, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-                let index = (0..<min(left.count, right.count)).first { left[$0] != right[$0] } ?? min(left.count, right.count)
+                let left = String(decoding: a[key]!, as: UTF8.self).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                let right = String(decoding: b[key]!, as: UTF8.self).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                let index =
+                    (0..<min(left.count, right.count)).first { left[$0] != right[$0] } ?? min(left.count, right.count)
                 let l = index < left.count ? String(left[index]) : "<end>"
                 let r = index < right.count ? String(right[index]) : "<end>"
                 lines.append("differs: \(key) line \(index + 1):\n    \(l)\n    \(r)")

@@ -59,7 +59,8 @@ struct AppleReportLoader {
                 result.reportsAlreadyRead += 1
                 continue
             }
-            let file = AppleReportWriter.File(sha256: digest.sha256, path: path, byteCount: digest.byteCount, runId: runId)
+            let file = AppleReportWriter.File(
+                sha256: digest.sha256, path: path, byteCount: digest.byteCount, runId: runId)
             if case .unusableReport(let reason) = recognition {
                 let message = FinancialReportError(file: path, reason: reason).description
                 try writer.refuse(file, reason: .badReport, message: message)
@@ -75,7 +76,8 @@ struct AppleReportLoader {
                         case .row(let row): try sink.add(Self.storeRow(row))
                         case .rejected(let line, let message, _):
                             // Apple's books are believed only whole: one unreadable row refuses the file.
-                            throw FinancialReportError(file: path, reason: "line \(line): \(message) Nothing of it was loaded")
+                            throw FinancialReportError(
+                                file: path, reason: "line \(line): \(message) Nothing of it was loaded")
                         }
                     }
                     return AppleReportWriter.Period(vendorName: summary.vendorName, days: summary.period.map(Self.days))
@@ -88,7 +90,9 @@ struct AppleReportLoader {
             case .loaded(let rows, let rejected, _, _):
                 result.reportsLoaded += 1
                 result.rowsLoaded += rows
-                if rejected > 0 { result.quarantinedByReason[QuarantineReason.badReportRow.rawValue, default: 0] += rejected }
+                if rejected > 0 {
+                    result.quarantinedByReason[QuarantineReason.badReportRow.rawValue, default: 0] += rejected
+                }
             case .refused(let reason, let message):
                 result.quarantinedByReason[reason.rawValue, default: 0] += 1
                 result.refusals.append(message)
@@ -102,7 +106,8 @@ struct AppleReportLoader {
 
     /// Loads one payment summary (Documentation/Inputs.md "Apple's payment summary"): read whole or refused whole.
     private func loadPaymentSummary(
-        _ input: InputFile, recognition: PaymentSummaryReader.Recognition, seen: inout Set<String>, into result: inout Result
+        _ input: InputFile, recognition: PaymentSummaryReader.Recognition, seen: inout Set<String>,
+        into result: inout Result
     ) throws {
         result.paymentSummariesFound += 1
         let digest: FileDigestResult
@@ -116,7 +121,8 @@ struct AppleReportLoader {
             result.reportsAlreadyRead += 1
             return
         }
-        let file = AppleReportWriter.File(sha256: digest.sha256, path: input.path, byteCount: digest.byteCount, runId: runId)
+        let file = AppleReportWriter.File(
+            sha256: digest.sha256, path: input.path, byteCount: digest.byteCount, runId: runId)
         func refuse(_ message: String) throws {
             try AppleReportWriter(store: store).refuse(file, reason: .badReport, message: message)
             result.quarantinedByReason[QuarantineReason.badReport.rawValue, default: 0] += 1
@@ -134,14 +140,17 @@ struct AppleReportLoader {
         let rows = summary.rows.map { row in
             ApplePaymentRow(
                 line: row.line, section: row.section.rawValue, region: row.region, currency: row.currency,
-                unitsSold: row.unitsSold, beginningBalanceMilli: row.beginningBalanceMilli, earnedMilli: row.earnedMilli,
+                unitsSold: row.unitsSold, beginningBalanceMilli: row.beginningBalanceMilli,
+                earnedMilli: row.earnedMilli,
                 preTaxSubtotalMilli: row.preTaxSubtotalMilli, inputTaxMilli: row.inputTaxMilli,
                 adjustmentsMilli: row.adjustmentsMilli, withholdingTaxMilli: row.withholdingTaxMilli,
                 totalOwedMilli: row.totalOwedMilli, exchangeRate: row.exchangeRate, proceedsMilli: row.proceedsMilli,
                 bankCurrency: row.bankCurrency, otherColumns: Self.json(row.otherColumns))
         }
         let outcome = try ApplePaymentWriter(store: store).load(
-            file, .init(title: summary.title, fiscalMonth: summary.fiscalMonth.text, isPending: summary.isPending, rows: rows))
+            file,
+            .init(title: summary.title, fiscalMonth: summary.fiscalMonth.text, isPending: summary.isPending, rows: rows)
+        )
         switch outcome {
         case .loaded:
             result.paymentSummariesLoaded += 1
@@ -206,7 +215,9 @@ extension String {
     /// Without leading and trailing spaces and tabs.
     fileprivate var trimmingSpaces: String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

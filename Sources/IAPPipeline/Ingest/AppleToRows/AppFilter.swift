@@ -19,12 +19,15 @@ struct AppFilter: Sendable {
         }
         guard let bundleId, bundleId == policy.bundleId else {
             let found = bundleId.map { "bundle ID \($0)" } ?? "no bundle ID"
-            return .failure(DocumentFailure(.wrongApp, "The document has \(found); this store is for \(policy.bundleId)."))
+            return .failure(
+                DocumentFailure(.wrongApp, "The document has \(found); this store is for \(policy.bundleId)."))
         }
         if environment == AppStoreEnvironment.production.rawValue, let expected = policy.appAppleId,
             let appAppleId, appAppleId != expected
         {
-            return .failure(DocumentFailure(.wrongApp, "The document is for app Apple ID \(appAppleId); this store is for \(expected)."))
+            return .failure(
+                DocumentFailure(
+                    .wrongApp, "The document is for app Apple ID \(appAppleId); this store is for \(expected)."))
         }
         return .success((.accepted, environment))
     }

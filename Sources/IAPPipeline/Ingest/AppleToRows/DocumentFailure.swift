@@ -1,5 +1,6 @@
 import IAPModel
 import IAPStore
+
 /// Why one document was not accepted: a reason code and a sentence. A value, never thrown past ingest.
 struct DocumentFailure: Error, Sendable, Equatable {
     let reason: QuarantineReason

@@ -36,16 +36,20 @@ public struct DocumentProcessor: Sendable {
         case .success(let document): recognised = document
         case .failure(let failure):
             let reason = QuarantineReason(failure.reason)
-            return Self.quarantined(position, kind: .unknown, file: file, failure: DocumentFailure(reason, failure.message), excerpt: bytes)
+            return Self.quarantined(
+                position, kind: .unknown, file: file, failure: DocumentFailure(reason, failure.message), excerpt: bytes)
         }
         let receivedAt = recognised.receivedAtMillis
         switch recognised.body {
         case .v2Notification(let jws):
-            return single(notifications.normalize(jws: InPlaceString(jws), receivedAt: receivedAt, position: position, kind: .v2Notification),
-                          position: position, kind: .v2Notification, file: file, excerpt: bytes)
+            return single(
+                notifications.normalize(
+                    jws: InPlaceString(jws), receivedAt: receivedAt, position: position, kind: .v2Notification),
+                position: position, kind: .v2Notification, file: file, excerpt: bytes)
         case .v1Notification(let body):
-            return single(v1.normalize(body: body, receivedAt: receivedAt, position: position),
-                          position: position, kind: .v1Notification, file: file, excerpt: bytes)
+            return single(
+                v1.normalize(body: body, receivedAt: receivedAt, position: position),
+                position: position, kind: .v1Notification, file: file, excerpt: bytes)
         case .notificationHistoryPage(let entries, _, _):
             var batch = DocumentBatch()
             for (index, entry) in entries.enumerated() {
@@ -53,19 +57,31 @@ public struct DocumentProcessor: Sendable {
                 let kind = DocumentKind.notificationHistoryEntry
                 switch entry {
                 case .malformed(let why):
-                    batch.append(contentsOf: Self.quarantined(entryPosition, kind: kind, file: file, failure: DocumentFailure(.badField, "notificationHistory[\(index)]: \(why)"), excerpt: []))
+                    batch.append(
+                        contentsOf: Self.quarantined(
+                            entryPosition, kind: kind, file: file,
+                            failure: DocumentFailure(.badField, "notificationHistory[\(index)]: \(why)"), excerpt: []))
                 case .jws(let jws):
-                    let result = notifications.normalize(jws: InPlaceString(jws), receivedAt: receivedAt, position: entryPosition, kind: kind)
-                    batch.append(contentsOf: single(result, position: entryPosition, kind: kind, file: file, excerpt: Array(jws.utf8)))
+                    let result = notifications.normalize(
+                        jws: InPlaceString(jws), receivedAt: receivedAt, position: entryPosition, kind: kind)
+                    batch.append(
+                        contentsOf: single(
+                            result, position: entryPosition, kind: kind, file: file, excerpt: Array(jws.utf8)))
                 }
             }
             return batch
         case .refundHistoryPage(let entries, _, _):
-            return page(lookups.refundPage(entries: entries, position: position), position: position, kind: .refundHistoryEntry, file: file)
+            return page(
+                lookups.refundPage(entries: entries, position: position), position: position, kind: .refundHistoryEntry,
+                file: file)
         case .transactionHistoryPage(let entries, _, _):
-            return page(lookups.transactionHistoryPage(entries: entries, position: position), position: position, kind: .transactionHistoryEntry, file: file)
+            return page(
+                lookups.transactionHistoryPage(entries: entries, position: position), position: position,
+                kind: .transactionHistoryEntry, file: file)
         case .orderLookup(let orderId, let status, let entries):
-            let result = lookups.orderLookup(orderId: orderId, status: status, entries: entries, receivedAt: receivedAt, documentBytes: bytes, position: position)
+            let result = lookups.orderLookup(
+                orderId: orderId, status: status, entries: entries, receivedAt: receivedAt, documentBytes: bytes,
+                position: position)
             return page(result, position: position, kind: .orderLookupEntry, file: file)
         }
     }
@@ -73,30 +89,48 @@ public struct DocumentProcessor: Sendable {
     /// Rows for a failure found while reading the file itself (bad gzip, too-long line).
     public func readFailure(_ failure: FormatFailure, line: Int, file: SourceFile) -> DocumentBatch {
         let reason = QuarantineReason(failure.reason)
-        return Self.quarantined(DocumentPosition(fileSHA256: file.sha256, line: line, entry: 0), kind: .unknown, file: file,
-                                failure: DocumentFailure(reason, failure.message), excerpt: [])
+        return Self.quarantined(
+            DocumentPosition(fileSHA256: file.sha256, line: line, entry: 0), kind: .unknown, file: file,
+            failure: DocumentFailure(reason, failure.message), excerpt: [])
     }
 
-    private func single(_ result: Result<DocumentBatch, DocumentFailure>, position: DocumentPosition, kind: DocumentKind, file: SourceFile, excerpt: [UInt8]) -> DocumentBatch {
+    private func single(
+        _ result: Result<DocumentBatch, DocumentFailure>, position: DocumentPosition, kind: DocumentKind,
+        file: SourceFile, excerpt: [UInt8]
+    ) -> DocumentBatch {
         switch result {
         case .success(let batch): return batch
-        case .failure(let failure): return Self.quarantined(position, kind: kind, file: file, failure: failure, excerpt: excerpt)
+        case .failure(let failure):
+            return Self.quarantined(position, kind: kind, file: file, failure: failure, excerpt: excerpt)
         }
     }
 
-    private func page(_ result: LookupNormalizer.PageResult, position: DocumentPosition, kind: DocumentKind, file: SourceFile) -> DocumentBatch {
+    private func page(
+        _ result: LookupNormalizer.PageResult, position: DocumentPosition, kind: DocumentKind, file: SourceFile
+    ) -> DocumentBatch {
         var batch = result.batch
         for item in result.failures {
-            let entryPosition = DocumentPosition(fileSHA256: position.fileSHA256, line: position.line, entry: item.entry)
-            batch.append(contentsOf: Self.quarantined(entryPosition, kind: kind, file: file, failure: item.failure, excerpt: Array(item.excerpt.utf8)))
+            let entryPosition = DocumentPosition(
+                fileSHA256: position.fileSHA256, line: position.line, entry: item.entry)
+            batch.append(
+                contentsOf: Self.quarantined(
+                    entryPosition, kind: kind, file: file, failure: item.failure, excerpt: Array(item.excerpt.utf8)))
         }
         return batch
     }
 
-    static func quarantined(_ position: DocumentPosition, kind: DocumentKind, file: SourceFile, failure: DocumentFailure, excerpt: [UInt8]) -> DocumentBatch {
+    static func quarantined(
+        _ position: DocumentPosition, kind: DocumentKind, file: SourceFile, failure: DocumentFailure, excerpt: [UInt8]
+    ) -> DocumentBatch {
         var batch = DocumentBatch()
-        batch.documents.append(DocumentRow(position: position, kind: kind, outcome: .quarantined, documentId: nil, environment: nil, documentTime: nil, isVerified: false))
-        batch.quarantine.append(QuarantineRow(position: position, path: file.path, reason: failure.reason.rawValue, message: failure.message, excerpt: Self.excerpt(excerpt)))
+        batch.documents.append(
+            DocumentRow(
+                position: position, kind: kind, outcome: .quarantined, documentId: nil, environment: nil,
+                documentTime: nil, isVerified: false))
+        batch.quarantine.append(
+            QuarantineRow(
+                position: position, path: file.path, reason: failure.reason.rawValue, message: failure.message,
+                excerpt: Self.excerpt(excerpt)))
         return batch
     }
 

@@ -1,10 +1,11 @@
+import IAPFormats
+import IAPStore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import IAPFormats
-import IAPStore
 /// Which documents count for this store: the app, the environment, and whether signatures are checked.
 public struct IngestPolicy: Sendable, Equatable {
     /// Only documents of this bundle ID are accepted; others are quarantined as `wrong_app`.

@@ -24,7 +24,10 @@ struct LookupNormalizer: Sendable {
         decodeEntries(entries, position: position, kind: .transactionHistoryEntry, source: .transactionHistory).result
     }
 
-    func orderLookup(orderId: String?, status: Int, entries: [PageEntry], receivedAt: Int64?, documentBytes: [UInt8], position: DocumentPosition) -> PageResult {
+    func orderLookup(
+        orderId: String?, status: Int, entries: [PageEntry], receivedAt: Int64?, documentBytes: [UInt8],
+        position: DocumentPosition
+    ) -> PageResult {
         let decoded = decodeEntries(entries, position: position, kind: .orderLookupEntry, source: .orderLookup)
         var result = decoded.result
         let note: String?
@@ -37,14 +40,17 @@ struct LookupNormalizer: Sendable {
             lookupId = "generated:" + SHA256.hex(documentBytes)
             note = "The archive did not record the order ID; key generated from the document's SHA-256."
         }
-        result.batch.orderLookups.append(OrderLookupRow(
-            lookupId: lookupId, orderId: orderId, status: Int64(status), environment: decoded.environment,
-            documentTime: decoded.pageTime, receivedAt: receivedAt, note: note,
-            transactionIds: decoded.transactionIds))
+        result.batch.orderLookups.append(
+            OrderLookupRow(
+                lookupId: lookupId, orderId: orderId, status: Int64(status), environment: decoded.environment,
+                documentTime: decoded.pageTime, receivedAt: receivedAt, note: note,
+                transactionIds: decoded.transactionIds))
         return result
     }
 
-    private func decodeEntries(_ entries: [PageEntry], position: DocumentPosition, kind: DocumentKind, source: TransactionSource)
+    private func decodeEntries(
+        _ entries: [PageEntry], position: DocumentPosition, kind: DocumentKind, source: TransactionSource
+    )
         -> (result: PageResult, pageTime: Int64?, environment: String?, transactionIds: [String])
     {
         var result = PageResult()
@@ -67,13 +73,21 @@ struct LookupNormalizer: Sendable {
         var environment: String?
         var transactionIds: [String] = []
         for item in good {
-            let entryPosition = DocumentPosition(fileSHA256: position.fileSHA256, line: position.line, entry: item.entry)
+            let entryPosition = DocumentPosition(
+                fileSHA256: position.fileSHA256, line: position.line, entry: item.entry)
             guard let documentTime = pageTime else {
-                result.failures.append((item.entry, DocumentFailure(.missingSignedDate, "signedTransactions[\(item.entry - 1)] has no signedDate."), item.jws))
+                result.failures.append(
+                    (
+                        item.entry,
+                        DocumentFailure(.missingSignedDate, "signedTransactions[\(item.entry - 1)] has no signedDate."),
+                        item.jws
+                    ))
                 continue
             }
             let decision: (outcome: DocumentOutcome, environment: String)
-            switch filter.outcome(environment: item.payload.environment, bundleId: item.payload.bundleId, appAppleId: nil) {
+            switch filter.outcome(
+                environment: item.payload.environment, bundleId: item.payload.bundleId, appAppleId: nil)
+            {
             case .success(let value): decision = value
             case .failure(let failure):
                 result.failures.append((item.entry, failure.at("signedTransactions[\(item.entry - 1)]"), item.jws))
@@ -82,9 +96,10 @@ struct LookupNormalizer: Sendable {
             environment = environment ?? decision.environment
             let documentId = "jws:" + item.identity
             transactionIds.append(item.payload.transactionId)
-            result.batch.documents.append(DocumentRow(
-                position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
-                environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
+            result.batch.documents.append(
+                DocumentRow(
+                    position: entryPosition, kind: kind, outcome: decision.outcome, documentId: documentId,
+                    environment: decision.environment, documentTime: documentTime, isVerified: decoder.verifier != nil))
             var version = TransactionVersionRow(
                 transactionId: item.payload.transactionId, documentId: documentId, source: source, format: .v2,
                 documentTime: documentTime, versionSHA256: item.identity, environment: decision.environment,

@@ -44,8 +44,14 @@ struct NotificationNormalizer: Sendable {
             } catch {
                 return .failure(error.at("data.signedTransactionInfo"))
             }
-            if decision.outcome == .accepted, let bundle = transaction?.payload.bundleId, bundle != filter.policy.bundleId {
-                return .failure(DocumentFailure(.wrongApp, "data.signedTransactionInfo is for bundle ID \(bundle); this store is for \(filter.policy.bundleId)."))
+            if decision.outcome == .accepted, let bundle = transaction?.payload.bundleId,
+                bundle != filter.policy.bundleId
+            {
+                return .failure(
+                    DocumentFailure(
+                        .wrongApp,
+                        "data.signedTransactionInfo is for bundle ID \(bundle); this store is for \(filter.policy.bundleId)."
+                    ))
             }
         } else {
             transaction = nil
@@ -67,38 +73,46 @@ struct NotificationNormalizer: Sendable {
         let outcome: DocumentOutcome = isTest && decision.outcome == .accepted ? .testNotification : decision.outcome
         let documentId = payload.notificationUUID
         var batch = DocumentBatch()
-        batch.documents.append(DocumentRow(
-            position: position, kind: kind, outcome: outcome, documentId: documentId,
-            environment: decision.environment, documentTime: signedDate, isVerified: decoder.verifier != nil))
-        batch.notifications.append(NotificationRow(
-            notificationId: documentId, format: .v2, notificationType: payload.rawNotificationType,
-            subtype: payload.rawSubtype, environment: decision.environment, bundleId: identity?.bundleId,
-            appAppleId: identity?.appAppleId, version: payload.version, signedDate: signedDate, receivedAt: receivedAt,
-            documentTime: signedDate, transactionId: transaction?.payload.transactionId,
-            originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
-            productId: transaction?.payload.productId, status: payload.data?.status,
-            consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity,
-            isVerified: decoder.verifier != nil))
+        batch.documents.append(
+            DocumentRow(
+                position: position, kind: kind, outcome: outcome, documentId: documentId,
+                environment: decision.environment, documentTime: signedDate, isVerified: decoder.verifier != nil))
+        batch.notifications.append(
+            NotificationRow(
+                notificationId: documentId, format: .v2, notificationType: payload.rawNotificationType,
+                subtype: payload.rawSubtype, environment: decision.environment, bundleId: identity?.bundleId,
+                appAppleId: identity?.appAppleId, version: payload.version, signedDate: signedDate,
+                receivedAt: receivedAt,
+                documentTime: signedDate, transactionId: transaction?.payload.transactionId,
+                originalTransactionId: transaction?.payload.originalTransactionId ?? renewal?.originalTransactionId,
+                productId: transaction?.payload.productId, status: payload.data?.status,
+                consumptionRequestReason: payload.data?.consumptionRequestReason, rawSHA256: outer.identity,
+                isVerified: decoder.verifier != nil))
         batch.notifications[batch.notifications.count - 1].extraFields = payload.unknownFields.extraFieldsText
         // Rows are made inside the batch and completed there, and the batch moves into the result (`consume`):
         // a row made aside was copied into the batch (a retain and a release per string) and then destroyed.
         if let transaction {
-            batch.transactionVersions.append(TransactionVersionRow(
-                transactionId: transaction.payload.transactionId, documentId: documentId, source: .v2Notification,
-                format: .v2, documentTime: signedDate, versionSHA256: transaction.identity,
-                environment: decision.environment, fields: TransactionFields(transaction.payload)))
+            batch.transactionVersions.append(
+                TransactionVersionRow(
+                    transactionId: transaction.payload.transactionId, documentId: documentId, source: .v2Notification,
+                    format: .v2, documentTime: signedDate, versionSHA256: transaction.identity,
+                    environment: decision.environment, fields: TransactionFields(transaction.payload)))
             batch.transactionVersions[batch.transactionVersions.count - 1].extraFields =
                 transaction.payload.unknownFields.extraFieldsText
         }
         if let renewal {
-            batch.renewalInfos.append(RenewalInfoRow(v2: renewal, documentId: documentId, documentTime: signedDate, environment: decision.environment))
+            batch.renewalInfos.append(
+                RenewalInfoRow(
+                    v2: renewal, documentId: documentId, documentTime: signedDate, environment: decision.environment))
         }
         return .success(consume batch)
     }
 }
 
 extension RenewalInfoRow {
-    init(v2 renewal: borrowing JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String) {
+    init(
+        v2 renewal: borrowing JWSRenewalInfoDecodedPayload, documentId: String, documentTime: Int64, environment: String
+    ) {
         self.init(
             documentId: documentId, originalTransactionId: renewal.originalTransactionId, format: .v2,
             documentTime: documentTime, environment: environment)

@@ -1,6 +1,6 @@
-import IAPStore
 import IAPFormats
 import IAPModel
+import IAPStore
 import IAPVerification
 
 /// Turns one compact JWS into its trusted JSON payload: parse, read `signedDate`, verify the chain and
@@ -49,17 +49,22 @@ struct SignedPayloadDecoder: Sendable {
                 return .failure(DocumentFailure(.badPayload, "The signed payload is not valid JSON (\(error))."))
             }
             guard case .object(let object) = value else {
-                return .failure(DocumentFailure(.badPayload, "The signed payload is \(value.typeDescription), not a JSON object."))
+                return .failure(
+                    DocumentFailure(.badPayload, "The signed payload is \(value.typeDescription), not a JSON object."))
             }
             payload = FieldReader(object)
             signedDateValue = object["signedDate"]
         }
-        let signedDate = signedDateInPlace ?? signedDateValue?.numberValue.flatMap { number in
-            number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
-        }
+        let signedDate =
+            signedDateInPlace
+            ?? signedDateValue?.numberValue.flatMap { number in
+                number.int64 ?? number.double.flatMap { $0.isFinite && abs($0) < 9.0e15 ? Int64($0) : nil }
+            }
         if let verifier {
             guard let time = signedDate ?? fallbackSignedDate else {
-                return .failure(DocumentFailure(.missingSignedDate, "The signed payload has no signedDate to check its certificates at."))
+                return .failure(
+                    DocumentFailure(
+                        .missingSignedDate, "The signed payload has no signedDate to check its certificates at."))
             }
             if case .failure(let failure) = verifier.verify(compact, atMillis: time) {
                 return .failure(Self.failure(failure))

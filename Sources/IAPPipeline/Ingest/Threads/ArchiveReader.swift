@@ -17,9 +17,12 @@ final class ArchiveReader: Sendable {
     ) {
         let events = BoundedQueue<IngestEvent>(capacity: capacity, byteCapacity: Self.chunkByteLimit * capacity)
         self.events = events
-        let earlier = Dictionary(grouping: registered, by: \.path).mapValues { $0.sorted { $0.byteCount < $1.byteCount } }
+        let earlier = Dictionary(grouping: registered, by: \.path).mapValues {
+            $0.sorted { $0.byteCount < $1.byteCount }
+        }
         PipelineThread.start(name: "iaplens.reader") {
-            Self.produce(files: files, alreadyRead: alreadyRead, earlier: earlier, chunkSize: max(1, chunkSize), into: events)
+            Self.produce(
+                files: files, alreadyRead: alreadyRead, earlier: earlier, chunkSize: max(1, chunkSize), into: events)
         }
     }
 

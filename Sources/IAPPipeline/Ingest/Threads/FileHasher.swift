@@ -29,7 +29,9 @@ final class FileHasher: Sendable {
         PipelineThread.start(name: "iaplens.hasher") {
             defer { hashes.finish() }
             for file in files {
-                let hash = Result { () throws(FileAccessError) -> Hashed in try Self.hash(file, earlier: earlier[file.path] ?? []) }
+                let hash = Result { () throws(FileAccessError) -> Hashed in
+                    try Self.hash(file, earlier: earlier[file.path] ?? [])
+                }
                 guard hashes.put(hash) else { return }
             }
         }
@@ -41,7 +43,8 @@ final class FileHasher: Sendable {
         let digest = try FileDigest.digest(ofFileAt: file.path, prefixLength: candidate?.byteCount)
         let continues =
             candidate.flatMap { candidate in
-                digest.byteCount > candidate.byteCount && digest.prefixSHA256 == candidate.sha256 ? candidate.sha256 : nil
+                digest.byteCount > candidate.byteCount && digest.prefixSHA256 == candidate.sha256
+                    ? candidate.sha256 : nil
             }
         return Hashed(sha256: digest.sha256, byteCount: digest.byteCount, continues: continues)
     }

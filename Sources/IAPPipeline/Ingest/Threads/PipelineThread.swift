@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts one of ingest's own threads under a name the operating system shows (`top -H`, `perf`, and
@@ -16,13 +17,13 @@ enum PipelineThread {
         let thread = Thread {
             Thread.current.name = name
             #if canImport(Glibc)
-            // pthread_setname_np is a GNU extension Swift's Glibc module does not export; this is what it does.
-            let file = open("/proc/thread-self/comm", O_WRONLY)
-            if file >= 0 {
-                let bytes = Array(name.utf8.prefix(15))
-                _ = write(file, bytes, bytes.count)
-                close(file)
-            }
+                // pthread_setname_np is a GNU extension Swift's Glibc module does not export; this is what it does.
+                let file = open("/proc/thread-self/comm", O_WRONLY)
+                if file >= 0 {
+                    let bytes = Array(name.utf8.prefix(15))
+                    _ = write(file, bytes, bytes.count)
+                    close(file)
+                }
             #endif
             body()
         }

@@ -58,7 +58,9 @@ final class ProcessingStage: Sendable {
 
     /// Verifies every line of the window's `read` events in one round on all cores, then hands the events on in
     /// order with each `read` replaced by its `processed` rows. False once the output is cancelled.
-    private static func flush(_ window: inout [IngestEvent], processor: DocumentProcessor, into output: BoundedQueue<IngestEvent>) -> Bool {
+    private static func flush(
+        _ window: inout [IngestEvent], processor: DocumentProcessor, into output: BoundedQueue<IngestEvent>
+    ) -> Bool {
         defer { window.removeAll(keepingCapacity: true) }
         var work: [(file: SourceFile, item: DocumentReadResult)] = []
         for case .read(let file, let items) in window {

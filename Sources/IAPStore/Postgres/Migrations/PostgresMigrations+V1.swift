@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 // Frozen history: the PostgreSQL store's migrations exactly as each was released, in literal SQL. Never edit one;
 // add the next. `PostgresMigrationFreezeTests` holds the SHA-256 of every migration and fails when one changes.
 

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// The first schema of the store: raw facts only, written by ingest. Derived models (analytics) are
 /// views and tables built from these by `iaplens analyze`, never written by ingest.
 ///

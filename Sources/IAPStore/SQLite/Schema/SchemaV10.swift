@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v10 consumption intents": `consumption_answers.result` may also be `sending` (the intent, recorded
 /// before the body leaves, so a request is sent at most once whatever happens next) and `in_doubt` (an intent a
 /// run left behind: it may have reached Apple; never sent again, reported for a person to check). SQLite cannot

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v12 verified notification copies": each stored notification says whether the copy it holds was
 /// verified (`is_verified`), so a decision taken on a notification's content (answering a consumption request) rests
 /// on a copy whose signature was checked, never on an unverified copy that reuses a genuine notification's ID.

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v13 apple payment summaries": Apple's payment summaries (one per fiscal month, its region rows, paid and
 /// held) and the `Region` of each financial report row, which ties Apple's books to the payment
 /// (Documentation/Reports.md "apple_payments.csv"). Rows loaded before keep their `Region` in `other_columns`, from

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v15 account reviews": the reviews file's decisions (`--reviews`), a reference table like `ref_accounts`,
 /// replaced whole by each load (Documentation/Reports.md "The review queue").
 enum SchemaV15 {

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v4 unique keys as indexes": `notifications` and `renewal_infos` keep their uniqueness in unique
 /// indexes instead of primary keys, so a bulk load can drop those indexes with the others.
 ///

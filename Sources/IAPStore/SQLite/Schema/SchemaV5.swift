@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v5 lineage keys": `notifications`, `transaction_versions` and `transactions` get `lineage_id`
 /// (``Lineage``: the purchase lineage, `originalTransactionId`), and it leads their unique keys:
 /// `(lineage_id, notification_id)`, `(lineage_id, transaction_id, document_id)`, `(lineage_id, transaction_id)`.

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v8 consumption answers": one row per consumption request `iaplens consumption` dealt with (Documentation/Pipeline.md
 /// "Answering consumption requests"): `answered` (Apple took it, 202) or `refused` (another status), with the body
 /// and when, is final: such a request is never sent again; `skipped_no_facts` / `skipped_no_consent` is the latest

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 /// Migration "v9 apple financial reports": Apple's detailed financial reports (FINANCE_DETAIL) beside the archive
 /// (Documentation/Inputs.md "Apple's financial reports"). `apple_reports` holds one row per loaded report file (its
 /// source file, by content hash), `apple_report_days` one row per day a report covers (the primary key makes two

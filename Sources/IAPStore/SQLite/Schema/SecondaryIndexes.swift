@@ -144,10 +144,11 @@ enum SecondaryIndexes {
     /// A temporary table holding `keys` (values in the order of the key's columns); returns its name.
     private static func suspectTable(_ uniqueKey: UniqueKey, _ keys: [[String]], in db: Database) throws -> String {
         let name = "temp.suspect_keys_\(uniqueKey.table)"
-        try db.execute(sql: """
-            CREATE TABLE \(name) (\(uniqueKey.columns.map { "\($0) TEXT" }.joined(separator: ", ")),
-                PRIMARY KEY (\(uniqueKey.key))) WITHOUT ROWID
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE \(name) (\(uniqueKey.columns.map { "\($0) TEXT" }.joined(separator: ", ")),
+                    PRIMARY KEY (\(uniqueKey.key))) WITHOUT ROWID
+                """)
         let placeholders = Array(repeating: "?", count: uniqueKey.columns.count).joined(separator: ", ")
         let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(name) VALUES (\(placeholders))")
         for key in keys { try insert.execute(arguments: StatementArguments(key)) }
@@ -162,6 +163,8 @@ enum SecondaryIndexes {
 
 extension Database {
     fileprivate func indexExists(_ name: String) throws -> Bool {
-        try Bool.fetchOne(self, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name]) ?? false
+        try Bool.fetchOne(
+            self, sql: "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'index' AND name = ?", arguments: [name])
+            ?? false
     }
 }

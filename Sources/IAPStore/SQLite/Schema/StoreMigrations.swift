@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// Frozen history: a shipped migration keeps its text, layout included, so the formatter leaves this file alone.
 import GRDB
 
 /// The store's migrations. Each is registered once under a fixed name and never edited after release:
