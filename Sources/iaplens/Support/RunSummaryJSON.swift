@@ -12,6 +12,10 @@ enum RunSummaryJSON {
         warnings: [String] = []
     ) -> String {
         func number(_ value: Int) -> JSONValue { .number(JSONNumber(Int64(value))) }
+        /// `{"key": count, …}`, keys in byte order.
+        func counts(_ values: [String: Int]) -> JSONValue {
+            .object(JSONObject(values.sorted { $0.key < $1.key }.map { ($0.key, number($0.value)) }))
+        }
         var pairs: [(String, JSONValue)] = [
             ("exit_code", number(Int(exitCode))),
             (
@@ -27,25 +31,13 @@ enum RunSummaryJSON {
                         ("accepted", number(ingest.accepted)), ("other_environment", number(ingest.otherEnvironment)),
                         ("test_notifications", number(ingest.testNotifications)),
                         ("quarantined", number(ingest.quarantined)),
-                        (
-                            "quarantined_by_reason",
-                            .object(
-                                JSONObject(
-                                    ingest.quarantinedByReason.sorted { $0.key < $1.key }
-                                        .map { ($0.key, number($0.value)) }))
-                        ),
+                        ("quarantined_by_reason", counts(ingest.quarantinedByReason)),
                         ("apple_reports_found", number(ingest.appleReportsFound)),
                         ("apple_reports_loaded", number(ingest.appleReportsLoaded)),
                         ("apple_report_rows", number(ingest.appleReportRows)),
                         ("apple_payment_summaries_found", number(ingest.applePaymentSummariesFound)),
                         ("apple_payment_summaries_loaded", number(ingest.applePaymentSummariesLoaded)),
-                        (
-                            "apple_report_quarantine",
-                            .object(
-                                JSONObject(
-                                    ingest.appleReportQuarantine.sorted { $0.key < $1.key }
-                                        .map { ($0.key, number($0.value)) }))
-                        ),
+                        ("apple_report_quarantine", counts(ingest.appleReportQuarantine)),
                     ]))
             ),
         ]
