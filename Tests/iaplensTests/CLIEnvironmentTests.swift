@@ -54,6 +54,24 @@ import Testing
         #expect(try leftOut(second) == [reports])
     }
 
+    /// `run --json` counts the quarantine by reason, keys in byte order; half the documents quarantined is a data
+    /// error (65), said in the same line.
+    @Test func theJSONSummaryCountsTheQuarantineByReason() throws {
+        let (archive, app) = try CLITests.oneSubscriptionArchive()
+        try archive.write("unsigned.jsonl", lines: [#"{"signedPayload":"not.a.jws"}"#])
+        let output = try CLITests.run([
+            "run", "--json", "--input", archive.inputs, "--database", archive.database, "--reports", archive.reports,
+            "--bundle-id", app.bundleId, "--root-certificate", try archive.trustedRoot(),
+        ])
+        #expect(output.status == 65, "\(output.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        let ingest = summary?["ingest"] as? [String: Any]
+        let reasons = ingest?["quarantined_by_reason"] as? [String: Int]
+        #expect(reasons?.values.reduce(0, +) == 1, "\(output.stdout)")
+        #expect(ingest?["apple_report_quarantine"] as? [String: Int] == [:])
+        #expect(summary?["exit_code"] as? Int == 65)
+    }
+
     /// A misspelt variable is named with the one it most likely meant; before, it was without effect and unsaid, where
     /// a configuration file's unknown key is refused. A name close to none (a wrapper's own) and the test suite's
     /// variables are not warned of.
