@@ -102,6 +102,7 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
         // cheap statements (a batch's lookups plan with sequential scans priced out; the models' CTEs). Compiling
         // cost 80 ms per statement, for statements that run in well under 1 ms: 17 of the 20 s of a 100k load.
         try connection.executeScript("SET client_min_messages TO warning; SET TIME ZONE 'UTC'; SET jit = off")
+        try useServerEncoding(connection, url)
         // The models' intermediate tables are TEMP tables, which live in the session's own buffers (`temp_buffers`,
         // 8 MB by default, settable only before the session touches one): at 1M notifications each is 100–200 MB, so
         // every look-up into one read its page back from the kernel. Taken only as the tables grow.
@@ -113,6 +114,25 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
             try connection.executeScript("SET client_connection_check_interval = '\(clientCheckInterval)'")
         }
         return connection
+    }
+
+    /// iaplens's text is UTF-8 and goes to the server as it is: the session speaks the server's own encoding, so
+    /// nothing converts it. A client encoding of another (`PGCLIENTENCODING`, `client_encoding=` in the URL) had the
+    /// server convert iaplens's bytes and refuse a run midway as "an invalid byte sequence". UTF-8 and the one-byte
+    /// encodings (`SQL_ASCII`, `LATIN1`, …) hold any UTF-8 bytes and give them back unchanged; another multi-byte
+    /// encoding (`EUC_JP`, …) cannot, and is refused before anything is written.
+    static func useServerEncoding(_ connection: PostgresConnection, _ url: PostgresURL) throws {
+        let encoding = try connection.value("SELECT current_setting('server_encoding')").text ?? "UTF8"
+        let width = try connection.integer(
+            "SELECT pg_encoding_max_length(pg_char_to_encoding(current_setting('server_encoding')))")
+        guard encoding == "UTF8" || width == 1 else {
+            throw StoreError.invalidLocation(
+                url.redacted,
+                reason: "its database's encoding is \(encoding), which cannot hold the UTF-8 text iaplens stores; "
+                    + "create the database with ENCODING 'UTF8' (createdb -E UTF8 -T template0 NAME) and name it in the URL"
+            )
+        }
+        try connection.executeScript("SET client_encoding TO '\(encoding)'")
     }
 
     private func migrate() throws {
