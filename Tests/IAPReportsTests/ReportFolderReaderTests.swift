@@ -30,6 +30,9 @@ import Testing
         ] as [(String, String, String?, String)])
     func aDamagedMonthIsLeftOutWithASentence(what: String, file: String, content: String?, reason: String) throws {
         let (root, writer) = try folderWithTwoMonths()
+        let monthsBefore = String(
+            decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
+        #expect(monthsBefore.contains("\n2026-09,") && monthsBefore.contains("\n2026-10,"))
         let path = root + "/2026-09/" + file
         if let content {
             try ReportFileSystem.writeAtomically(Array(content.utf8), to: path)
@@ -42,8 +45,9 @@ import Testing
         let page = String(
             decoding: try #require(ReportFileSystem.contents(of: root + "/2026-10/report.md")), as: UTF8.self)
         #expect(!page.contains("| Figure | 2026-10 | 2026-09 | Change |"), "\(what)")
+        // Still a month folder the reports folder holds: months.csv keeps its row, from the store (before: left out).
         let months = String(decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
-        #expect(!months.contains("\n2026-09,") && months.contains("\n2026-10,"), "\(what)")
+        #expect(months == monthsBefore, "\(what)")
     }
 
     @Test func aWholeMonthIsReadBackWithoutAWord() throws {
@@ -79,5 +83,9 @@ import Testing
         try files.createSymbolicLink(atPath: root + "/2026-09/churn.csv", withDestinationPath: elsewhere + "/churn.csv")
         summary = try writer.write(Fixtures.set(months: [Fixtures.october()]))
         #expect(summary.warnings.contains { $0.contains("churn.csv: it is a symbolic link") }, "\(summary.warnings)")
+        // The folder itself is real: it keeps its row in months.csv, as a damaged one does.
+        let monthsAfter = String(
+            decoding: try #require(ReportFileSystem.contents(of: root + "/months.csv")), as: UTF8.self)
+        #expect(monthsAfter.contains("\n2026-09,"))
     }
 }

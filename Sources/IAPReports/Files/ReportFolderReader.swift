@@ -10,9 +10,12 @@ import IAPFormats
 /// edited by hand, a folder an older version wrote before a file existed) is left out, with a sentence naming the
 /// file and what is wrong, rather than read as a month of zeros.
 enum ReportFolderReader {
-    /// The months read back, and a sentence for each month folder that could not be.
+    /// The months read back, the real month folders that could not be, and a sentence for each folder left out.
     struct ReadBack {
         var months: [MonthReport] = []
+        /// Month folders (not links) that are not whole: still folders the reports folder holds, so `months.csv`
+        /// keeps a row for each, from the store.
+        var damagedMonths: [String] = []
         var unreadable: [String] = []
     }
 
@@ -33,6 +36,7 @@ enum ReportFolderReader {
             case .none: continue
             case .some(.success(let report)): readBack.months.append(report)
             case .some(.failure(let problem)):
+                readBack.damagedMonths.append(name)
                 readBack.unreadable.append(
                     "The month folder \(directory)/\(name) cannot be read back (\(problem.file): \(problem.reason)): "
                         + "the index leaves it out and no month is compared with it. Run `iaplens report` without "

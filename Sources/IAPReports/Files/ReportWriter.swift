@@ -57,7 +57,8 @@ public struct ReportWriter: Sendable {
         }
         var files: [(path: String, bytes: [UInt8])] = []
         func add(_ path: String, _ text: String) { files.append((path, Array(text.utf8))) }
-        files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(Self.monthsTable(indexSet))))
+        let monthsTable = Self.monthsTable(indexSet, alsoHolding: readBack.damagedMonths)
+        files.append((join(directory, ReportColumns.monthsFileName), CSVFormatter.render(monthsTable)))
         files.append((join(directory, ReportColumns.cohortsFileName), CSVFormatter.render(set.cohorts)))
         let index = IndexPageRenderer.page(indexSet)
         add(join(directory, "index.md"), MarkdownWriter.render(index))
@@ -98,13 +99,15 @@ public struct ReportWriter: Sendable {
         return files
     }
 
-    /// `months.csv`: one row per month folder the reports folder holds, with what its figures rest on.
-    static func monthsTable(_ set: ReportSet) -> ReportTable {
-        let rows: [[ReportValue]] = set.months.map { report in
-            let month = set.archiveMonth(report.month)
+    /// `months.csv`: one row per month folder the reports folder holds, with what its figures rest on (from the
+    /// store, so a folder that cannot be read back keeps its row: `damaged`).
+    static func monthsTable(_ set: ReportSet, alsoHolding damaged: [String] = []) -> ReportTable {
+        let held = Set(set.months.map(\.month)).union(damaged).sorted()
+        let rows: [[ReportValue]] = held.map { name in
+            let month = set.archiveMonth(name)
             return [
-                .text(report.month),
-                .text(ProvisionalMonth.isProvisional(report.month, asOf: set.asOf) ? "true" : "false"),
+                .text(name),
+                .text(ProvisionalMonth.isProvisional(name, asOf: set.asOf) ? "true" : "false"),
                 month.firstArchiveDay.map(ReportValue.text) ?? .empty,
                 month.lastArchiveDay.map(ReportValue.text) ?? .empty,
                 .integer(month.archiveDays), .integer(month.appleDaysCovered),
