@@ -106,7 +106,7 @@ struct ConstructedSignatureTests {
 
     /// The DER SubjectPublicKeyInfo of an uncompressed P-256 point: the fixed prefix every such key has.
     static func subjectPublicKeyInfo(_ point: [UInt8]) -> [UInt8] {
-        LeafPublicKeyTests.hexBytes("3059301306072a8648ce3d020106082a8648ce3d030107034200") + point
+        LeafPublicKeyTests.hexBytes("3059301306072a8648ce3d020106082a8648ce3d030107034200")! + point
     }
 
     /// The verdicts of the table path and of EVP on a case.

@@ -8,7 +8,7 @@ import Testing
 @Suite("Leaf keys: the precomputed table and EVP agree")
 struct LeafPublicKeyTests {
     /// The order n of P-256's group, big-endian.
-    static let order: [UInt8] = hexBytes("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")
+    static let order: [UInt8] = hexBytes("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551")!
 
     /// Genuine ES256 signatures by a test leaf key: (SHA-256 of the signing input, raw r‖s).
     static func signatures(count: Int, chain: TestCertificateChain) throws -> [(digest: [UInt8], signature: [UInt8])] {
@@ -147,13 +147,17 @@ struct LeafPublicKeyTests {
         return result
     }
 
-    static func hexBytes(_ hex: String) -> [UInt8] {
+    /// The bytes a hex string spells (either case), or nil when it is not whole bytes of hex digits.
+    static func hexBytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16)!)
-            index = next
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
         }
         return bytes
     }

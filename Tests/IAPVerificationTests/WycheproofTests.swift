@@ -48,12 +48,12 @@ struct WycheproofTests {
         var large = false
         for group in file.testGroups {
             #expect(group.sha == "SHA-256")
-            let der = LeafPublicKeyTests.hexBytes(group.publicKeyDer)
+            let der = try #require(LeafPublicKeyTests.hexBytes(group.publicKeyDer))
             let table = try #require(LeafPublicKey(subjectPublicKeyInfo: der, tableAfter: 0))
             let reference = try #require(LeafPublicKey(subjectPublicKeyInfo: der, tableAfter: .max))
             for vector in group.tests {
-                let digest = Self.sha256(LeafPublicKeyTests.hexBytes(vector.msg))
-                let signature = LeafPublicKeyTests.hexBytes(vector.sig)
+                let digest = Self.sha256(try #require(LeafPublicKeyTests.hexBytes(vector.msg)))
+                let signature = try #require(LeafPublicKeyTests.hexBytes(vector.sig))
                 let fast = table.verify(sha256Digest: digest, rawSignature: signature)
                 let slow = reference.verify(sha256Digest: digest, rawSignature: signature)
                 let label = "tcId \(vector.tcId) (\(vector.comment)): expected \(vector.result)"

@@ -35,22 +35,24 @@ import Testing
         """
 
     /// Apple's books of the world's report: S units and Σ Extended Partner Share per region and currency.
-    static func books(_ report: String) -> [String: (units: Int, earnedMilli: Int64)] {
+    static func books(_ report: String) throws -> [String: (units: Int, earnedMilli: Int64)] {
         var books: [String: (units: Int, earnedMilli: Int64)] = [:]
         let lines = report.split(separator: "\n").map {
             $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         }
         guard let header = lines.firstIndex(where: { $0.first == "Transaction Date" }) else { return [:] }
         let names = lines[header]
-        func at(_ row: [String], _ name: String) -> String { row[names.firstIndex(of: name)!] }
+        func at(_ row: [String], _ name: String) throws -> String { row[try #require(names.firstIndex(of: name))] }
         for row in lines[(header + 1)...] where row.count == names.count {
-            let key = at(row, "Region") + "," + at(row, "Partner Share Currency")
+            let key = try at(row, "Region") + "," + at(row, "Partner Share Currency")
             var book = books[key] ?? (0, 0)
-            if at(row, "Sale or Return") == "S" { book.units += Int(at(row, "Quantity"))! }
-            let share = at(row, "Extended Partner Share")
+            if try at(row, "Sale or Return") == "S" { book.units += try #require(Int(at(row, "Quantity"))) }
+            let share = try at(row, "Extended Partner Share")
+            // Amounts have two decimals, or none (JPY).
             let milli =
                 share.contains(".")
-                ? Int64(share.replacingOccurrences(of: ".", with: ""))! * 10 : Int64(share)! * 1_000
+                ? try #require(Int64(share.replacingOccurrences(of: ".", with: ""))) * 10
+                : try #require(Int64(share)) * 1_000
             book.earnedMilli += milli
             books[key] = book
         }
@@ -66,7 +68,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func theFiscalMonthClosesAgainstThePayment(engine: StoreKind) throws {
         let world = try FinanceWorld(lostIndex: nil)
-        let books = Self.books(world.report)
+        let books = try Self.books(world.report)
         let usd = try #require(books["Americas,USD"])
         let jpy = try #require(books["Japan,JPY"])
         let archive = try TestArchive()
@@ -95,7 +97,7 @@ import Testing
     /// runs they are split over: the reports come out the same, byte for byte, on both engines.
     @Test func thePaidSummaryReplacesThePendingOneInAnyOrder() throws {
         let world = try FinanceWorld(lostIndex: nil)
-        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let usd = try #require(try Self.books(world.report)["Americas,USD"])
         let earned = FinanceWorldText.amount(usd.earnedMilli)
         let paid = Array(Self.march(usdUnits: usd.units, usdEarned: earned).utf8)
         let pending = Array(Self.march(usdUnits: usd.units - 1, usdEarned: earned, pending: true).utf8)
@@ -166,7 +168,7 @@ extension ApplePaymentsTests {
     @Test(arguments: StoreKind.allCases)
     func everyRowOfAPendingSummaryIsPending(engine: StoreKind) throws {
         let world = try FinanceWorld(lostIndex: nil)
-        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let usd = try #require(try Self.books(world.report)["Americas,USD"])
         let archive = try TestArchive()
         try archive.write("webhook.jsonl", lines: world.archiveLines)
         try archive.write("apple/march.txt", bytes: Array(world.report.utf8))
@@ -191,7 +193,7 @@ extension ApplePaymentsTests {
     @Test(arguments: StoreKind.allCases)
     func aGzipFileAndItsUnpackedCopyAreOneReport(engine: StoreKind) throws {
         let world = try FinanceWorld(lostIndex: nil)
-        let usd = try #require(Self.books(world.report)["Americas,USD"])
+        let usd = try #require(try Self.books(world.report)["Americas,USD"])
         let summary = Self.march(usdUnits: usd.units, usdEarned: FinanceWorldText.amount(usd.earnedMilli))
         func archive(copies: Bool) throws -> (TestArchive, String, RunSummary) {
             let archive = try TestArchive()
