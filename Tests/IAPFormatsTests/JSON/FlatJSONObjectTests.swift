@@ -101,6 +101,10 @@ import Testing
             for absent in ["k\(count)", "k", "K0", "k00", "x", " ", "k0 "] {
                 #expect(object.position(of: absent, from: 0) == nil, "\(absent) in \(count) keys")
             }
+            // The empty key, which has no bytes to compare, is found only where a member's key is empty too.
+            let named = "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+            let withoutEmpty = try #require(FlatJSONObject.parse(bytes(named)))
+            #expect(withoutEmpty.position(of: "", from: 0) == nil, "the empty key in \(count) keys without it")
             for duplicate in [keys[0], keys[count / 2], keys[count - 1], ""] {
                 #expect(
                     FlatJSONObject.parse(bytes(String(text.dropLast()) + ",\"\(duplicate)\":1}")) == nil,
