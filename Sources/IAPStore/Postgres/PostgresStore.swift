@@ -122,10 +122,14 @@ public final class PostgresStore: StoreEngine, @unchecked Sendable {
     /// encodings (`SQL_ASCII`, `LATIN1`, …) hold any UTF-8 bytes and give them back unchanged; another multi-byte
     /// encoding (`EUC_JP`, …) cannot, and is refused before anything is written.
     static func useServerEncoding(_ connection: PostgresConnection, _ url: PostgresURL) throws {
-        let encoding = try connection.value("SELECT current_setting('server_encoding')").text ?? "UTF8"
-        let width = try connection.integer(
-            "SELECT pg_encoding_max_length(pg_char_to_encoding(current_setting('server_encoding')))")
-        guard encoding == "UTF8" || width == 1 else {
+        let row = try connection.rows(
+            """
+            SELECT setting, pg_encoding_max_length(pg_char_to_encoding(setting))
+            FROM (SELECT current_setting('server_encoding') AS setting) AS server
+            """
+        ).first
+        let encoding = row?[0].text ?? "UTF8"
+        guard encoding == "UTF8" || row?[1].integer == 1 else {
             throw StoreError.invalidLocation(
                 url.redacted,
                 reason: "its database's encoding is \(encoding), which cannot hold the UTF-8 text iaplens stores; "
