@@ -17,6 +17,9 @@ extension TestCertificateChain {
         public var includeIntermediateOID: Bool
         /// Start of every common name, e.g. "iaplens test Root CA".
         public var commonNamePrefix: String
+        /// Whether the leaf's key is on P-384 instead of P-256: a chain whose leaf cannot sign ES256, which the
+        /// verifier refuses whatever the signature (such a chain's leaf signs nothing here).
+        public var leafKeyOnP384: Bool
 
         /// 2015-01-01T00:00:00Z in milliseconds.
         public static let defaultNotBefore: Int64 = 1_420_070_400_000
@@ -31,7 +34,8 @@ extension TestCertificateChain {
             leafNotAfter: Int64? = nil,
             includeLeafOID: Bool = true,
             includeIntermediateOID: Bool = true,
-            commonNamePrefix: String = "iaplens test"
+            commonNamePrefix: String = "iaplens test",
+            leafKeyOnP384: Bool = false
         ) {
             self.notBefore = notBefore
             self.notAfter = notAfter
@@ -40,6 +44,7 @@ extension TestCertificateChain {
             self.includeLeafOID = includeLeafOID
             self.includeIntermediateOID = includeIntermediateOID
             self.commonNamePrefix = commonNamePrefix
+            self.leafKeyOnP384 = leafKeyOnP384
         }
     }
 }

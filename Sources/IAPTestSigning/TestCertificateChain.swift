@@ -40,7 +40,7 @@ public struct TestCertificateChain: Sendable, Equatable {
         }
         let rootKey = try ECSigningKey(seed: seed, role: "root", curve: .p384)
         let intermediateKey = try ECSigningKey(seed: seed, role: "intermediate", curve: .p384)
-        let leafKey = try ECSigningKey(seed: seed, role: "leaf", curve: .p256)
+        let leafKey = try ECSigningKey(seed: seed, role: "leaf", curve: options.leafKeyOnP384 ? .p384 : .p256)
         let prefix = options.commonNamePrefix
         let rootName = "\(prefix) Root CA"
         let intermediateName = "\(prefix) Intermediate CA"

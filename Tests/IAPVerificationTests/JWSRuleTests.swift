@@ -97,6 +97,18 @@ struct JWSRuleTests {
         if case .failure(let failure) = result { #expect(failure.message.contains("1.2.840.113635.100.6.11.1")) }
     }
 
+    @Test("A leaf whose key is not on P-256, in a chain otherwise whole, is refused before any signature check")
+    func leafKeyNotP256() throws {
+        // The chain is Apple's shape and trusted, with both OIDs; only the leaf's key is on P-384, which ES256
+        // cannot use. The JWS is signed by another chain's P-256 leaf and carries this chain's certificates.
+        let wrongCurve = try TestPKI.chain(options: .init(leafKeyOnP384: true))
+        let signed = try JWSSigner(chain: TestPKI.chain()).sign(
+            payload: TestPKI.payload(), header: .init(x5c: wrongCurve.x5c))
+        let result = try TestPKI.check(signed, with: TestPKI.verifier(trusting: wrongCurve))
+        #expect(TestPKI.reason(result) == .badCertificateChain)
+        if case .failure(let failure) = result { #expect(failure.message.contains("not an EC P-256 key")) }
+    }
+
     @Test("An intermediate without Apple's WWDR OID is refused")
     func intermediateWithoutOID() throws {
         let bare = try TestPKI.chain(options: .init(includeIntermediateOID: false))
