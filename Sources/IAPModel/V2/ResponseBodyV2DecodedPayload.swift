@@ -22,8 +22,8 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
     public let externalPurchaseTokenIdentity: AppIdentity?
     /// App identity of a `RESCIND_CONSENT` notification.
     public let appDataIdentity: AppIdentity?
-    /// The fields no decoder reads, at the top and inside `data` (under `"data"`): kept in the store
-    /// (`extra_fields`), never lost.
+    /// The fields no decoder reads, at the top and inside `data`, `summary`, `externalPurchaseToken` and `appData`
+    /// (under their own key): kept in the store (`extra_fields`), never lost.
     public let unknownFields: JSONObject
 
     /// The typed notification type, nil when Apple sent a value this version does not know.
@@ -52,27 +52,35 @@ public struct ResponseBodyV2DecodedPayload: Sendable, Equatable {
         signedDate = try reader.date("signedDate")
         let dataReader = try reader.object("data")
         data = try dataReader.map { reader throws(ModelDecodingError) in try NotificationData(reader) }
-        summaryIdentity = try reader.object("summary").map { reader throws(ModelDecodingError) in
+        let summaryReader = try reader.object("summary")
+        summaryIdentity = try summaryReader.map { reader throws(ModelDecodingError) in
             AppIdentity(
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
                 environment: try reader.string("environment"))
         }
-        externalPurchaseTokenIdentity = try reader.object("externalPurchaseToken").map {
-            reader throws(ModelDecodingError) in
+        let tokenReader = try reader.object("externalPurchaseToken")
+        externalPurchaseTokenIdentity = try tokenReader.map { reader throws(ModelDecodingError) in
             // The token object has no environment; Apple's libraries derive it from the SANDBOX prefix.
             let tokenId = try reader.string("externalPurchaseId") ?? ""
             return AppIdentity(
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
                 environment: tokenId.hasPrefix("SANDBOX") ? "Sandbox" : "Production")
         }
-        appDataIdentity = try reader.object("appData").map { reader throws(ModelDecodingError) in
+        let appDataReader = try reader.object("appData")
+        appDataIdentity = try appDataReader.map { reader throws(ModelDecodingError) in
             AppIdentity(
                 bundleId: try reader.string("bundleId"), appAppleId: try reader.int64("appAppleId"),
                 environment: try reader.string("environment"))
         }
         var unknown = reader.unreadFields()
-        if let dataUnknown = dataReader?.unreadFields(), !dataUnknown.isEmpty {
-            unknown.updateValue(.object(dataUnknown), forKey: "data")
+        let parts = [
+            ("data", dataReader), ("summary", summaryReader), ("externalPurchaseToken", tokenReader),
+            ("appData", appDataReader),
+        ]
+        for (key, partReader) in parts {
+            if let partUnknown = partReader?.unreadFields(), !partUnknown.isEmpty {
+                unknown.updateValue(.object(partUnknown), forKey: key)
+            }
         }
         unknownFields = unknown
     }
