@@ -11,7 +11,8 @@ import Testing
     func body(
         type: String = "DID_RENEW", environment: String = "PROD", autoRenew: JSONValue = "true",
         trial: JSONValue = "false",
-        retry: JSONValue = "0", cancellation: JSONValue? = nil, extraKey: String? = nil
+        retry: JSONValue = "0", cancellation: JSONValue? = nil, extraKey: String? = nil,
+        pendingRenewalInfo: Bool = true, expirationIntent: JSONValue? = nil
     ) -> JSONValue {
         var receipt: JSONValue = [
             "transaction_id": "1000", "original_transaction_id": "1000", "product_id": "com.example.monthly",
@@ -22,20 +23,24 @@ import Testing
             "purchase_date": "2023-10-02 12:00:00 Etc/GMT", "app_account_token": "AABBCCDD-0000-4000-8000-000000000001",
         ]
         if let cancellation { receipt = receipt.setting("cancellation_date_ms", cancellation) }
-        var value: JSONValue = [
-            "notification_type": .string(type), "environment": .string(environment), "bid": .string(app.bundleId),
-            "auto_renew_status": autoRenew, "original_transaction_id": "1000",
-            "unified_receipt": [
-                "status": 0, "environment": "Production", "latest_receipt": "bXVjaA==",
-                "latest_receipt_info": [receipt],
-                "pending_renewal_info": [
+        var unifiedReceipt: JSONValue = [
+            "status": 0, "environment": "Production", "latest_receipt": "bXVjaA==", "latest_receipt_info": [receipt],
+        ]
+        if pendingRenewalInfo {
+            unifiedReceipt = unifiedReceipt.setting(
+                "pending_renewal_info",
+                [
                     [
                         "original_transaction_id": "1000", "product_id": "com.example.monthly",
                         "auto_renew_status": "1", "is_in_billing_retry_period": retry,
                     ]
-                ],
-            ],
+                ])
+        }
+        var value: JSONValue = [
+            "notification_type": .string(type), "environment": .string(environment), "bid": .string(app.bundleId),
+            "auto_renew_status": autoRenew, "original_transaction_id": "1000", "unified_receipt": unifiedReceipt,
         ]
+        if let expirationIntent { value = value.setting("expiration_intent", expirationIntent) }
         if let extraKey { value = value.setting(extraKey, "x") }
         return value
     }
@@ -67,6 +72,33 @@ import Testing
         // No envelope: the document time is the body's greatest date (the cancellation).
         let time: Int64? = try run.value("SELECT document_time FROM notifications")
         #expect(time == Day.at(4))
+    }
+
+    @Test func aBodyWithoutPendingRenewalInfoTakesTheRenewalStateFromItsTopLevel() throws {
+        // Older V1 bodies carry the subscription's renewal state only at the top level.
+        let archive = try TestArchive()
+        try archive.write(
+            "v1.jsonl",
+            lines: [
+                body(
+                    type: "DID_CHANGE_RENEWAL_STATUS", autoRenew: "false", pendingRenewalInfo: false,
+                    expirationIntent: "1"
+                ).text
+            ])
+        let run = try IngestRun.ingest(archive)
+        #expect(try run.reasons() == [])
+        #expect(
+            try run.count(
+                "SELECT count(*) FROM renewal_infos WHERE original_transaction_id = '1000' AND auto_renew_status = 0"
+                    + " AND expiration_intent = 1") == 1)
+        // With pending_renewal_info for the same subscription, that entry is the one row (the top level fills in
+        // only what the entry lacks).
+        let other = try TestArchive()
+        try other.write("v1.jsonl", lines: [body(autoRenew: "false", expirationIntent: "1").text])
+        let both = try IngestRun.ingest(other)
+        #expect(try both.count("SELECT count(*) FROM renewal_infos") == 1)
+        #expect(try both.count("SELECT auto_renew_status FROM renewal_infos") == 1)
+        #expect(try both.count("SELECT expiration_intent FROM renewal_infos") == 1)
     }
 
     @Test func identityIsTheCanonicalBodySoReformattedCopiesAreDuplicates() throws {
