@@ -40,7 +40,9 @@ import Testing
         Case(
             name: "an external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
             part: "externalPurchaseToken",
-            fields: ["externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000],
+            fields: [
+                "externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000,
+            ],
             outcome: "accepted", storedEnvironment: "Production"),
         Case(
             name: "a sandbox external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
@@ -53,7 +55,9 @@ import Testing
         Case(
             name: "another app's external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
             part: "externalPurchaseToken",
-            fields: ["externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000],
+            fields: [
+                "externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000,
+            ],
             bundleId: "com.example.other", outcome: "quarantined", reason: "wrong_app", storedEnvironment: "Production"),
         Case(
             name: "a rescinded consent", type: "RESCIND_CONSENT", subtype: nil, part: "appData",
