@@ -140,8 +140,9 @@ import Testing
         #expect(differing.isEmpty, "differ: \(differing)")
     }
 
-    /// `consumption --dry-run`: the bodies alone on standard output, one JSON line each; nothing sent or kept.
-    @Test func aConsumptionDryRunPrintsOneBodyPerLine() throws {
+    /// An archive with one consumable purchase and Apple's consumption request for it, ingested, and the facts file
+    /// that answers it: what `consumption` reads.
+    private func consumptionStore() throws -> (archive: TestArchive, app: AppFixture, facts: String, common: [String]) {
         let archive = try TestArchive()
         let app = AppFixture()
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -164,6 +165,12 @@ import Testing
         let ingest = try CLITests.run(
             ["ingest", "--input", archive.inputs, "--root-certificate", try archive.trustedRoot()] + common)
         #expect(ingest.status == 0, "\(ingest.stderr)")
+        return (archive, app, facts, common)
+    }
+
+    /// `consumption --dry-run`: the bodies alone on standard output, one JSON line each; nothing sent or kept.
+    @Test func aConsumptionDryRunPrintsOneBodyPerLine() throws {
+        let (archive, _, facts, common) = try consumptionStore()
         let dry = try CLITests.run(["consumption", "--dry-run", "--facts", facts] + common)
         #expect(dry.status == 0, "\(dry.stderr)")
         #expect(
@@ -176,5 +183,28 @@ import Testing
         #expect(storeApp.status == 0 && storeApp.stdout == dry.stdout, "\(storeApp.stderr)")
         let missing = try CLITests.run(["consumption", "--facts", facts] + common)
         #expect(missing.status == 64, "a real run needs the key: \(missing.stderr)")
+    }
+
+    /// Apple refuses the answer (HTTP 400): exit 76 with Apple's status and code in a sentence; the refusal is
+    /// recorded, so the next run sends nothing and exits 0.
+    @Test func aRefusedConsumptionAnswerExitsWith76AndIsNotSentAgain() throws {
+        let (archive, app, facts, common) = try consumptionStore()
+        let key = try TestAPIKey(folder: archive.root + "/keys")
+        let server = FakeAppStoreServer(
+            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
+            bundleId: app.bundleId, faults: [1: .status(400)])
+        let url = try server.start()
+        defer { server.stop() }
+        let send =
+            ["consumption", "--facts", facts, "--issuer-id", key.issuerId, "--key-id", key.keyId]
+            + ["--private-key", key.path, "--api-url", url] + common
+        let refused = try CLITests.run(send)
+        #expect(refused.status == 76, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("Apple refused the answer for transaction c1 (HTTP 400 errorCode 400"),
+            "\(refused.stderr)")
+        let again = try CLITests.run(send)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(server.consumptionAnswers.isEmpty, "a refused answer is not sent again")
     }
 }
