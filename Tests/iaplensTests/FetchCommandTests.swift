@@ -206,5 +206,14 @@ import Testing
         let again = try CLITests.run(send)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(server.consumptionAnswers.isEmpty, "a refused answer is not sent again")
+        // `status` shows the refusal, in words and as JSON.
+        let status = try CLITests.run(["status", "--database", archive.database])
+        #expect(status.stdout.contains("refused by Apple: transaction c1, HTTP 400, errorCode 400"), "\(status.stdout)")
+        let json = try CLITests.run(["status", "--json", "--database", archive.database])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json.stdout)")
+        let refusals = try #require(object["consumption_refusals"] as? [[String: Any]])
+        #expect(refusals.first?["transaction_id"] as? String == "c1")
+        #expect(refusals.first?["http_status"] as? Int == 400 && refusals.first?["error_code"] as? Int == 400)
     }
 }
