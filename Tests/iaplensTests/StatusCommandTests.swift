@@ -23,11 +23,27 @@ import Testing
 
                     """.utf8))
         }
+        // And one Financial Report, Apple's fiscal March 2026.
+        let header = [
+            "Transaction Date", "Settlement Date", "SKU", "Product Type Identifier", "Country of Sale", "Quantity",
+            "Partner Share", "Extended Partner Share", "Partner Share Currency", "Customer Price", "Customer Currency",
+            "Sale or Return",
+        ]
+        let row = [
+            "03/02/2026", "03/02/2026", "com.app.coins", "IA1", "US", "1", "0.69", "0.69", "USD", "0.99", "USD", "S",
+        ]
+        try archive.write(
+            "apple/FINANCE_DETAIL_Z1.txt",
+            bytes: Array(
+                (["Vendor Name\tHoldout Games Ltd", "Start Date\t03/01/2026", "End Date\t03/28/2026"]
+                    + [header, row].map { $0.joined(separator: "\t") }).joined(separator: "\n").utf8))
         let ingest = try CLITests.run([
             "ingest", "--input", archive.inputs, "--database", archive.database, "--bundle-id", "com.example.tests",
         ])
         #expect(ingest.status == 0, "\(ingest.stderr)")
         let text = try CLITests.run(["status", "--database", archive.database]).stdout
+        #expect(text.contains("Apple financial reports: 1 loaded, covering 2026-03 … 2026-03"), "\(text)")
+        #expect(text.contains("  2026-03-01 … 2026-03-28: 1 row(s), "), "\(text)")
         #expect(text.contains("Apple payment summaries: 14 loaded, fiscal months 2025-01 … 2026-02"), "\(text)")
         #expect(
             !text.contains("summary-100.csv") && !text.contains("summary-101.csv") && text.contains("summary-102.csv"))
@@ -36,6 +52,10 @@ import Testing
         let json = try CLITests.run(["status", "--database", archive.database, "--json"]).stdout
         let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
         #expect((object?["apple_payment_summaries"] as? [Any])?.count == 14)
+        let reports = object?["apple_reports"] as? [[String: Any]]
+        #expect(
+            reports?.count == 1 && reports?.first?["rows"] as? Int == 1
+                && reports?.first?["first_day"] as? String == "2026-03-01")
     }
 
     /// A scheduled run that failed is found in `status`, with the sentence it failed with (the run log keeps it), so
