@@ -62,10 +62,10 @@ public enum QuarantineReason: String, Sendable, CaseIterable {
         case .v1SecretMismatch: return "a V1 body (unsigned) whose password is not the configured --v1-shared-secret"
         case .badReport:
             return
-                "a file shaped like an Apple financial report that cannot be loaded: a required column is missing, its preamble dates are not dates, or it holds neither rows nor a period"
+                "a file shaped like an Apple financial report or payment summary that cannot be believed whole: it cannot be read to its end (cut short, a row with a missing or unreadable value, rows after its closing summary), a column is missing or named twice, its period is not one of Apple's fiscal months, its amounts are out of bounds, or it holds neither rows nor a period; nothing of it was loaded"
         case .badReportRow:
             return
-                "a row of an Apple financial report with a missing or unreadable value (a date, a whole-number Quantity, an amount with at most three decimals, a currency code, S or R)"
+                "a row of an Apple financial report that an earlier version of iaplens quarantined alone, loading the rest (a report is now refused whole instead, as bad_report)"
         case .overlappingReport:
             return
                 "an Apple financial report whose period overlaps a report already loaded from another file; nothing of it was loaded"

@@ -1,5 +1,5 @@
-/// Loads Apple's financial reports into the store, one file per transaction: its rows, the days it covers and its
-/// quarantined rows go in together, or nothing does. A report whose period overlaps one already loaded from another
+/// Loads Apple's financial reports into the store, one file per transaction: its rows and the days it covers go in
+/// together, or nothing does (a report is believed whole or refused whole: no row of it is quarantined alone). A report whose period overlaps one already loaded from another
 /// file is refused whole (the same file is never offered again: ingest skips it by content hash before this), unless
 /// it holds the very report loaded (a gzip file and its unpacked copy, say): then it is recorded as read, a copy.
 public struct AppleReportWriter: Sendable {
@@ -32,7 +32,7 @@ public struct AppleReportWriter: Sendable {
 
     /// What became of one file.
     public enum Outcome: Sendable, Equatable {
-        case loaded(rows: Int, rejected: Int, firstDay: String, lastDay: String)
+        case loaded(rows: Int, firstDay: String, lastDay: String)
         /// The same report as one loaded earlier from `path` (the same period, vendor and rows, line by line):
         /// recorded as read, nothing loaded twice and nothing quarantined.
         case copy(of: String)
@@ -46,7 +46,6 @@ public struct AppleReportWriter: Sendable {
         fileprivate let file: File
         fileprivate var pending: [AppleReportRow] = []
         fileprivate(set) var rows = 0
-        fileprivate(set) var rejected = 0
 
         fileprivate init(connection: any StoreConnection, file: File) {
             self.connection = connection
@@ -58,14 +57,6 @@ public struct AppleReportWriter: Sendable {
             pending.append(row)
             rows += 1
             if pending.count >= 200 { try flush() }
-        }
-
-        /// Quarantines a row that cannot be read.
-        public func reject(line: Int, message: String, excerpt: String) throws {
-            rejected += 1
-            try AppleReportWriter.quarantine(
-                file: file, line: line, kind: .appleFinancialReportRow, reason: .badReportRow, message: message,
-                excerpt: excerpt, in: connection)
         }
 
         fileprivate func flush() throws {
@@ -143,11 +134,11 @@ public struct AppleReportWriter: Sendable {
                     WHERE file_sha256 = ?
                     """,
                     [
-                        SQLValue(period.vendorName), .text(first), .text(last), SQLValue(sink.rows),
-                        SQLValue(sink.rejected), .text(file.sha256),
+                        SQLValue(period.vendorName), .text(first), .text(last), SQLValue(sink.rows), .integer(0),
+                        .text(file.sha256),
                     ])
-                try Self.complete(file, documents: sink.rejected, in: connection)
-                return .loaded(rows: sink.rows, rejected: sink.rejected, firstDay: first, lastDay: last)
+                try Self.complete(file, documents: 0, in: connection)
+                return .loaded(rows: sink.rows, firstDay: first, lastDay: last)
             }
         } catch let refusal as Refusal {
             try refuse(file, reason: refusal.reason, message: refusal.message)

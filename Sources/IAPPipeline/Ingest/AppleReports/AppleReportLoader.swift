@@ -87,12 +87,9 @@ struct AppleReportLoader {
                 outcome = .refused(reason: .badReport, message: error.description)
             }
             switch outcome {
-            case .loaded(let rows, let rejected, _, _):
+            case .loaded(let rows, _, _):
                 result.reportsLoaded += 1
                 result.rowsLoaded += rows
-                if rejected > 0 {
-                    result.quarantinedByReason[QuarantineReason.badReportRow.rawValue, default: 0] += rejected
-                }
             case .refused(let reason, let message):
                 result.quarantinedByReason[reason.rawValue, default: 0] += 1
                 result.refusals.append(message)
