@@ -172,7 +172,11 @@ import Testing
         let folder = try TemporaryFolder()
         let lines = (0..<300).map { "{\"i\":\($0)}" }
         let text = lines.joined(separator: "\r\n")
-        for chunkSize in [16, 17, 31] {
+        // Also chunks that end exactly at the plain file's end (its whole length, and the largest divisor below it
+        // of at least 16 bytes): the read after the last full chunk finds nothing left.
+        let length = text.utf8.count
+        let divisor = (16..<length).last { length % $0 == 0 } ?? length
+        for chunkSize in [16, 17, 31, length, divisor] {
             for file in [
                 try folder.write("p\(chunkSize).jsonl", text),
                 try folder.write("z\(chunkSize).jsonl.gz", try gzip(text)),
