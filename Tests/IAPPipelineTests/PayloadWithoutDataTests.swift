@@ -29,6 +29,11 @@ import Testing
         var testDescription: String { name }
     }
 
+    /// An `externalPurchaseToken` part's own fields, as Apple's test payload has them.
+    static func token(_ id: String) -> [String: JSONValue] {
+        ["externalPurchaseId": .string(id), "tokenCreationDate": 1_698_148_950_000]
+    }
+
     static let cases: [Case] = [
         Case(
             name: "a renewal-extension summary", type: "RENEWAL_EXTENSION", subtype: "SUMMARY", part: "summary",
@@ -40,24 +45,17 @@ import Testing
         Case(
             name: "an external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
             part: "externalPurchaseToken",
-            fields: [
-                "externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000,
-            ],
+            fields: token("b2158121-7af9-49d4-9561-1f588205523e"),
             outcome: "accepted", storedEnvironment: "Production"),
         Case(
             name: "a sandbox external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
             part: "externalPurchaseToken",
-            fields: [
-                "externalPurchaseId": "SANDBOX_b2158121-7af9-49d4-9561-1f588205523e",
-                "tokenCreationDate": 1_698_148_950_000,
-            ],
+            fields: token("SANDBOX_b2158121-7af9-49d4-9561-1f588205523e"),
             outcome: "other_environment", storedEnvironment: "Sandbox"),
         Case(
             name: "another app's external purchase token", type: "EXTERNAL_PURCHASE_TOKEN", subtype: "UNREPORTED",
             part: "externalPurchaseToken",
-            fields: [
-                "externalPurchaseId": "b2158121-7af9-49d4-9561-1f588205523e", "tokenCreationDate": 1_698_148_950_000,
-            ],
+            fields: token("b2158121-7af9-49d4-9561-1f588205523e"),
             bundleId: "com.example.other", outcome: "quarantined", reason: "wrong_app", storedEnvironment: "Production"),
         Case(
             name: "a rescinded consent", type: "RESCIND_CONSENT", subtype: nil, part: "appData",
