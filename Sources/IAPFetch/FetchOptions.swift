@@ -47,14 +47,21 @@ public struct FinanceFetchOptions: Sendable {
     public var keyId: String
     public var privateKeyPath: String
     public var vendorNumber: String
+    /// The vendor's name as its reports write it (`Vendor Name`): when set, a report naming another vendor, or none,
+    /// is not saved. Apple's reports carry the name only, so the number asked for cannot be checked.
+    public var vendorName: String?
     /// Overrides Apple's base URL (tests, proxies).
     public var apiURL: String?
 
-    public init(issuerId: String, keyId: String, privateKeyPath: String, vendorNumber: String, apiURL: String? = nil) {
+    public init(
+        issuerId: String, keyId: String, privateKeyPath: String, vendorNumber: String, vendorName: String? = nil,
+        apiURL: String? = nil
+    ) {
         self.issuerId = issuerId
         self.keyId = keyId
         self.privateKeyPath = privateKeyPath
         self.vendorNumber = vendorNumber
+        self.vendorName = vendorName
         self.apiURL = apiURL
     }
 }

@@ -101,7 +101,9 @@ public struct Fetcher: Sendable {
             return
         }
         let months = FinanceReportFetch.months(span: span, today: today)
-        let job = FinanceReportFetch(api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber)
+        let job = FinanceReportFetch(
+            api: api, writer: writer, cursors: cursors, vendorNumber: finance.vendorNumber,
+            vendorName: finance.vendorName)
         let result = try await job.run(months: months, progress: progress)
         summary.financeReportsSaved = result.saved
         summary.financeReportsAlreadySaved = result.alreadySaved

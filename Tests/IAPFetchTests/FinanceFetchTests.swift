@@ -111,6 +111,41 @@ import Testing
         #expect(again.financeReportsSaved == 1, "\(kind): \(again)")
     }
 
+    /// Apple's report names its vendor by name only (`Vendor Name`), never by the number asked for. With
+    /// `--vendor-name`, an answer naming another vendor (a wrong `--vendor-number`, something in between) is not
+    /// saved and is asked again; the report naming the vendor given is saved. Without it, the name is not checked.
+    @Test func aReportNamingAnotherVendorIsNotSavedWhenTheVendorIsNamed() async throws {
+        let month = Self.recentMonth()
+        let world = try FinanceWorld(month: month.text, lostIndex: nil)
+        #expect(world.report.hasPrefix("Vendor Name\tTest Dev\n"))
+        let other = world.report.replacingOccurrences(of: "Vendor Name\tTest Dev", with: "Vendor Name\tOther Studio")
+        let setup = try Setup(world: world, reports: [month.text: other])
+        let database = try StoreKind.sqlite.freshDatabase(in: setup.archive.root)
+        try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try setup.run(database: database)
+        var options = setup.options(database: database)
+        options.finance?.vendorName = "Test Dev"
+        let refused = try await Fetcher(options: options).run()
+        #expect(refused.financeReportsSaved == 0, "\(refused)")
+        #expect(
+            refused.warnings.contains {
+                $0.contains("names vendor \"Other Studio\", not \"Test Dev\" (--vendor-name)")
+            },
+            "\(refused.warnings)")
+        let good = try Setup(world: world, reports: [month.text: world.report])
+        var goodOptions = good.options(database: database)
+        goodOptions.finance?.vendorName = "Test Dev"
+        let saved = try await Fetcher(options: goodOptions).run()
+        #expect(saved.financeReportsSaved == 1, "\(saved)")
+        // Without --vendor-name the name is not checked: another store takes the other vendor's report.
+        let unchecked = try Setup(world: world, reports: [month.text: other])
+        let otherDatabase = try StoreKind.sqlite.freshDatabase(in: unchecked.archive.root)
+        try unchecked.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try unchecked.run(database: otherDatabase)
+        let taken = try await Fetcher(options: unchecked.options(database: otherDatabase)).run()
+        #expect(taken.financeReportsSaved == 1, "\(taken)")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func theFetchedReportShowsTheGapAndNotificationHistoryClosesIt(_ kind: StoreKind) async throws {
         let month = Self.recentMonth()

@@ -16,6 +16,8 @@ struct FinanceReportFetch: Sendable {
     let writer: ArchivePageWriter
     let cursors: FetchCursors
     let vendorNumber: String
+    /// When set, the `Vendor Name` every saved report must give (``FinanceFetchOptions/vendorName``).
+    var vendorName: String? = nil
 
     struct Result: Equatable {
         var saved = 0
@@ -27,8 +29,9 @@ struct FinanceReportFetch: Sendable {
     }
 
     /// Why a downloaded report cannot be kept (nil: it is a whole report of `month`): it must decompress and read to its
-    /// end as Ingest would read it, every row included, and its period must be the fiscal month asked for.
-    static func problem(with bytes: [UInt8], month: AppleFiscalMonth) -> String? {
+    /// end as Ingest would read it, every row included, its period must be the fiscal month asked for, and, when
+    /// `vendorName` is given, its `Vendor Name` must be that one.
+    static func problem(with bytes: [UInt8], month: AppleFiscalMonth, vendorName: String? = nil) -> String? {
         let path = NSTemporaryDirectory() + "iaplens-finance-check-\(UUID().uuidString).txt"
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
             return "it could not be checked (the temporary folder is not writable)"
@@ -48,6 +51,11 @@ struct FinanceReportFetch: Sendable {
             guard period.lowerBound == month.firstDay, period.upperBound == month.lastDay else {
                 return
                     "the answer is for \(period.lowerBound.isoText) to \(period.upperBound.isoText), not fiscal month \(month.text) (\(month.firstDay.isoText) to \(month.lastDay.isoText))"
+            }
+            if let vendorName, summary.vendorName != vendorName {
+                let named = summary.vendorName.map { "vendor \"\($0.prefix(80))\"" } ?? "no vendor"
+                return
+                    "the answer names \(named), not \"\(vendorName)\" (--vendor-name): check --vendor-number, or --vendor-name against the Vendor Name line of a report downloaded from App Store Connect"
             }
             return nil
         } catch {
@@ -95,7 +103,7 @@ struct FinanceReportFetch: Sendable {
             switch try await api.financeDetail(month: month.text, vendorNumber: vendorNumber) {
             case .report(let bytes):
                 // Believed only whole: a truncated, garbled or other month's answer is not saved, and asked again.
-                if let problem = Self.problem(with: bytes, month: month) {
+                if let problem = Self.problem(with: bytes, month: month, vendorName: vendorName) {
                     result.refused.append("\(month.text): \(problem)")
                     continue
                 }

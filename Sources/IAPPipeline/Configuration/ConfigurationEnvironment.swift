@@ -26,7 +26,8 @@ public enum ConfigurationEnvironment {
             ("order-ids", .text),
             ("facts", .text), ("max-quarantine-percent", .integer), ("connect-issuer-id", .text),
             ("connect-key-id", .text),
-            ("connect-private-key", .text), ("vendor-number", .text), ("connect-api-url", .text),
+            ("connect-private-key", .text), ("vendor-number", .text), ("vendor-name", .text),
+            ("connect-api-url", .text),
             ("deadline", .integer), ("reviews", .text), ("reporting-currency", .text),
         ] + FlagThreshold.allCases.map { ($0.rawValue, Kind.integer) }
 

@@ -120,6 +120,7 @@ public enum ConfigurationFile {
         case "connect-key-id": c.fetch.connectKeyId = try string()
         case "connect-private-key": c.fetch.connectPrivateKey = try string()
         case "vendor-number": c.fetch.vendorNumber = try string()
+        case "vendor-name": c.fetch.vendorName = try string()
         case "connect-api-url": c.fetch.connectAPIURL = try string()
         case "max-quarantine-percent": c.maxQuarantinePercent = Int(clamping: try integer())
         case "as-of":

@@ -26,6 +26,8 @@ public struct FetchSettings: Sendable, Equatable {
     public var connectKeyId: String?
     public var connectPrivateKey: String?
     public var vendorNumber: String?
+    /// The vendor's name as Apple's reports write it: a downloaded report naming another is not saved.
+    public var vendorName: String?
     public var connectAPIURL: String?
 
     public init() {}

@@ -46,6 +46,9 @@ extension PipelineConfiguration {
         {
             options.finance = FinanceFetchOptions(
                 issuerId: connectIssuer, keyId: connectKey, privateKeyPath: connectPrivateKey, vendorNumber: vendor,
+                vendorName: settings.vendorName.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap {
+                    $0.isEmpty ? nil : $0
+                },
                 apiURL: settings.connectAPIURL)
         }
         return options

@@ -30,6 +30,13 @@ struct ConnectFlags: ParsableArguments {
     var vendorNumber: String?
 
     @Option(
+        name: .customLong("vendor-name"),
+        help: ArgumentHelp(
+            "The vendor's name as Apple's reports write it (their Vendor Name line): a downloaded report that names another vendor is not saved, and is asked again. Apple's report names its vendor by name only, never by number.",
+            valueName: "name"))
+    var vendorName: String?
+
+    @Option(
         name: .customLong("connect-api-url"),
         help: ArgumentHelp(
             "Another base URL for the App Store Connect API (a proxy, a test server). Default: Apple's.",
@@ -42,6 +49,7 @@ struct ConnectFlags: ParsableArguments {
         if let value = keyId { c.connectKeyId = value }
         if let value = privateKey { c.connectPrivateKey = value }
         if let value = vendorNumber { c.vendorNumber = value }
+        if let value = vendorName { c.vendorName = value }
         if let value = apiURL { c.connectAPIURL = value }
     }
 }
