@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "IAPReportsTests", dependencies: ["IAPReports"], swiftSettings: swiftSettings),
         .testTarget(
             name: "IAPPipelineTests",
-            dependencies: ["IAPPipeline", "IAPTestSupport", "IAPTestSigning"],
+            dependencies: ["IAPPipeline", "IAPFetch", "IAPTestSupport", "IAPTestSigning"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

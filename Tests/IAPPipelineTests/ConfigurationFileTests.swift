@@ -1,5 +1,6 @@
 import Foundation
 import IAPAnalytics
+import IAPFetch
 import IAPPipeline
 import IAPTestSupport
 import Testing
@@ -20,6 +21,17 @@ import Testing
             [0xEF, 0xBB, 0xBF] + Array(#"{"bundle-id": "com.example.app", "database": "postgres://u@h/d"}"#.utf8))
         #expect(configuration.bundleId == "com.example.app")
         #expect(configuration.databasePath == "postgres://u@h/d")
+    }
+
+    /// The vendor's name reaches the financial reports' fetch trimmed; an empty one checks nothing.
+    @Test func theVendorNameReachesTheFinanceFetch() throws {
+        let connect =
+            #""connect-issuer-id": "i", "connect-key-id": "k", "connect-private-key": "/k.p8", "vendor-number": "8","#
+            + #" "archive": "/archive", "bundle-id": "com.example.app""#
+        let named = try apply(Array(("{" + connect + #", "vendor-name": " Test Dev "}"#).utf8))
+        #expect(try named.fetchOptions().finance?.vendorName == "Test Dev")
+        let empty = try apply(Array(("{" + connect + #", "vendor-name": ""}"#).utf8))
+        #expect(try empty.fetchOptions().finance?.vendorName == nil)
     }
 
     /// `production` or `eur` can mean only one thing: taken as it, where they were refused; anything else still is.
