@@ -1,7 +1,8 @@
 /// Loads Apple's financial reports into the store, one file per transaction: its rows and the days it covers go in
-/// together, or nothing does (a report is believed whole or refused whole: no row of it is quarantined alone). A report whose period overlaps one already loaded from another
-/// file is refused whole (the same file is never offered again: ingest skips it by content hash before this), unless
-/// it holds the very report loaded (a gzip file and its unpacked copy, say): then it is recorded as read, a copy.
+/// together, or nothing does (a report is believed whole or refused whole: no row of it is quarantined alone). A
+/// report whose period overlaps one already loaded from another file is refused whole (the same file is never offered
+/// again: ingest skips it by content hash before this), unless it holds the very report loaded (a gzip file and its
+/// unpacked copy, say): then it is recorded as read, a copy.
 public struct AppleReportWriter: Sendable {
     /// The report file being loaded.
     public struct File: Sendable {
