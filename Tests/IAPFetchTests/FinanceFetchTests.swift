@@ -111,6 +111,39 @@ import Testing
         #expect(again.financeReportsSaved == 1, "\(kind): \(again)")
     }
 
+    /// Apple's error answer (a wrong vendor number, say) and an answer that is no gzip at all (a captive portal's
+    /// page) stop the fetch with a sentence that says what to check; nothing is saved, and the next fetch asks again.
+    @Test func anErrorOrANonGzipAnswerStopsTheFetchSayingWhatToCheck() async throws {
+        let month = Self.recentMonth()
+        let world = try FinanceWorld(month: month.text, lostIndex: nil)
+        func failure(_ setup: Setup, database: String) async -> String {
+            do {
+                let summary = try await Fetcher(options: setup.options(database: database)).run()
+                return "no failure: \(summary)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let setup = try Setup(world: world, reports: [month.text: world.report])
+        let database = try StoreKind.sqlite.freshDatabase(in: setup.archive.root)
+        try setup.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try setup.run(database: database)
+        setup.server.setFaults([1: .status(400)])
+        let rejected = await failure(setup, database: database)
+        #expect(rejected.contains("(HTTP 400, FAULT): injected. Check --vendor-number"), "\(rejected)")
+        let portal = try Setup(world: world, reports: [:], raw: [month.text: Array("<html>Sign in</html>".utf8)])
+        let portalDatabase = try StoreKind.sqlite.freshDatabase(in: portal.archive.root)
+        try portal.archive.write("webhook.jsonl", lines: world.archiveLines)
+        _ = try portal.run(database: portalDatabase)
+        let page = await failure(portal, database: portalDatabase)
+        #expect(page.contains("the answer is not the gzip report Apple sends"), "\(page)")
+        #expect(
+            (try? FileManager.default.contentsOfDirectory(atPath: portal.archive.inputs + "/fetched/finance")) == nil)
+        setup.server.setFaults([:])
+        let again = try await Fetcher(options: setup.options(database: database)).run()
+        #expect(again.financeReportsSaved == 1, "\(again)")
+    }
+
     /// Apple's report names its vendor by name only (`Vendor Name`), never by the number asked for. With
     /// `--vendor-name`, an answer naming another vendor (a wrong `--vendor-number`, something in between) is not
     /// saved and is asked again; the report naming the vendor given is saved. Without it, the name is not checked.
