@@ -51,6 +51,26 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(90))
     }
 
+    /// A history page that says there is more without saying where, or has no list at all, stops the fetch with a
+    /// sentence naming what is wrong: it is never read as an empty page that ends the window.
+    @Test(arguments: [
+        (#"{"notificationHistory":[],"hasMore":true}"#, "hasMore is true but no paginationToken says where"),
+        (#"{"hasMore":false,"paginationToken":"t"}"#, "no notificationHistory array"),
+    ])
+    func aHistoryPageThatCannotBeFollowedStopsTheFetch(_ answer: String, _ reason: String) async throws {
+        let setup = try Setup()
+        var hostile = FakeHostility()
+        hostile.historyAnswer = Array(answer.utf8)
+        setup.server.setHostility(hostile)
+        let error = await fetchError(setup)
+        guard case .badResponse(let request, let said)? = error else {
+            Issue.record("expected a bad response, got \(String(describing: error))")
+            return
+        }
+        #expect(request == "Get Notification History" && said == reason)
+        #expect(setup.server.requests.count == 1, "\(setup.server.requests)")
+    }
+
     @Test func historyWithoutEndStopsAtThePageLimit() async throws {
         let setup = try Setup()
         var hostile = FakeHostility()

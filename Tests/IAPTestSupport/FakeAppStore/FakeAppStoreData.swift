@@ -41,6 +41,8 @@ public enum FakeFault: Sendable, Equatable {
 public struct FakeHostility: Sendable {
     /// Get Notification History always says `hasMore` with the token it was asked with.
     public var repeatsHistoryToken = false
+    /// Get Notification History answers 200 with exactly these bytes (a changed format, a proxy's own answer).
+    public var historyAnswer: [UInt8]?
     /// Get Refund History always says `hasMore` with the revision it was asked with.
     public var repeatsRefundRevision = false
     /// Get Refund History answers 404 with error 4040010 for these transaction IDs, as Apple does for

@@ -104,6 +104,9 @@ public final class FakeAppStoreServer: @unchecked Sendable {
         if case .redirect? = fault { return (fault, 302, []) }
         if case .oversized? = fault { return (fault, 200, []) }  // streamed by the handler, never held whole
         let (path, query) = Self.split(uri)
+        if method == "POST", path == "/inApps/v1/notifications/history", let answer = hostile.historyAnswer {
+            return (fault, 200, answer)
+        }
         if method == "POST", path == "/inApps/v1/notifications/history", hostile.repeatsHistoryToken {
             let token = query["paginationToken"] ?? "loop"
             return (
