@@ -94,6 +94,20 @@ import Testing
         #expect(try ingestOne(line).reasons == ["wrong_app"])
     }
 
+    /// The notification is the app's, but the transaction it carries names another bundle ID: the whole notification
+    /// is another app's as far as the store is concerned, and none of it is counted.
+    @Test func aNestedTransactionOfAnotherAppQuarantinesTheNotification() throws {
+        let foreign = app.transaction(
+            id: "t1", purchase: Day.at(1), signedDate: Day.at(1), extra: ["bundleId": "com.example.other"])
+        let line = try app.notification(type: "DID_RENEW", uuid: "n-1", signedDate: Day.at(1), transaction: foreign)
+        let result = try ingestOne(line)
+        #expect(result.reasons == ["wrong_app"])
+        #expect(try result.run.count("SELECT count(*) FROM transactions") == 0)
+        #expect(
+            try result.run.strings("SELECT message FROM quarantine").first?.contains(
+                "data.signedTransactionInfo is for bundle ID com.example.other") == true)
+    }
+
     @Test func wrongAppAppleIdInProductionIsRejected() throws {
         var other = app
         other.appAppleId = 42
