@@ -101,6 +101,31 @@ import Testing
         #expect(try both.count("SELECT expiration_intent FROM renewal_infos") == 1)
     }
 
+    /// Pre-2021 bodies carried the receipt at the top level, one object (`latest_receipt_info`, or
+    /// `latest_expired_receipt_info` once it lapsed) whose `expires_date` is itself in milliseconds.
+    @Test(arguments: ["latest_receipt_info", "latest_expired_receipt_info"])
+    func aPre2021BodyWithItsReceiptAtTheTopIsRead(_ key: String) throws {
+        let receipt: JSONValue = [
+            "transaction_id": "1000", "original_transaction_id": "1000", "product_id": "com.example.monthly",
+            "quantity": "1", "purchase_date_ms": .string(String(Day.at(1))),
+            "original_purchase_date_ms": .string(String(Day.at(1))), "expires_date": .string(String(Day.at(31))),
+            "expires_date_formatted": "2023-11-01 12:00:00 Etc/GMT", "is_trial_period": "false",
+            "bid": .string(app.bundleId), "unique_vendor_identifier": "6A1F3B0C-0000-4000-8000-000000000001",
+        ]
+        var body: JSONValue = [
+            "notification_type": "RENEWAL", "environment": "PROD", "bid": .string(app.bundleId),
+            "auto_renew_status": "true", "original_transaction_id": "1000", "latest_receipt": "bXVjaA==",
+        ]
+        body = body.setting(key, receipt)
+        let archive = try TestArchive()
+        try archive.write("v1.jsonl", lines: [body.text])
+        let run = try IngestRun.ingest(archive)
+        #expect(try run.reasons() == [])
+        let expires: Int64? = try run.value("SELECT expires_date FROM transactions WHERE transaction_id = '1000'")
+        #expect(expires == Day.at(31))
+        #expect(try run.count("SELECT count(*) FROM documents WHERE outcome = 'accepted'") == 1)
+    }
+
     @Test func identityIsTheCanonicalBodySoReformattedCopiesAreDuplicates() throws {
         let archive = try TestArchive()
         let compact = body().text
