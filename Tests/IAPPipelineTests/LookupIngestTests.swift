@@ -33,6 +33,30 @@ import Testing
         #expect(try run.count("SELECT count(*) FROM transaction_versions WHERE source = 'refund_history'") == 2)
     }
 
+    /// An entry of another app on a page of this app's refunds (a key shared between apps) is quarantined alone, its
+    /// bundle named; the page's other entries count.
+    @Test func anEntryOfAnotherAppIsQuarantinedAloneNamingItsBundle() throws {
+        let archive = try TestArchive()
+        var other = app
+        other.bundleId = "com.example.other"
+        let page: JSONValue = [
+            "signedTransactions": [
+                .string(try app.sign(refunded("r1", day: 3))),
+                .string(
+                    try other.sign(
+                        other.transaction(
+                            id: "x1", product: "com.example.coins", type: "Consumable", purchase: Day.at(1), price: 990,
+                            signedDate: Day.at(4), extra: ["revocationDate": .int(Day.at(3))]))),
+            ],
+            "revision": "x", "hasMore": false,
+        ]
+        try archive.write("refunds.json", lines: [page.text])
+        let run = try IngestRun.ingest(archive)
+        #expect(try run.reasons() == ["wrong_app"])
+        #expect(try run.strings("SELECT message FROM quarantine").first?.contains("signedTransactions[1]") == true)
+        #expect(try run.strings("SELECT transaction_id FROM transactions") == ["r1"])
+    }
+
     @Test func orderLookupWithoutOrderIdGetsAGeneratedKeyAndANote() throws {
         let archive = try TestArchive()
         try archive.write(
