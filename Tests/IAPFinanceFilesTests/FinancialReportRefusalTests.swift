@@ -56,6 +56,20 @@ import Testing
             reason: "line 6: its amounts add up past what one report can hold"),
     ]
 
+    /// A row whose Customer Price × Quantity is past a row's bound, though every cell is within its own: the row
+    /// cannot be read, so neither can the report.
+    @Test func aRowWhoseCustomerAmountIsPastARowsBoundIsRejected() throws {
+        let folder = try TemporaryFolder()
+        let row = FinanceFixture.row(
+            "03/02/2026", quantity: "10000000", share: "0.01", extended: "100000.00", price: "1000000000.00")
+        let file = try folder.write("report.txt", FinanceFixture.report(rows: [row]))
+        var rejected: [String] = []
+        _ = try FinancialReportReader(file: file).read { item in
+            if case .rejected(_, let message, _) = item { rejected.append(message) }
+        }
+        #expect(rejected.count == 1 && rejected[0].contains("Customer Price × Quantity is beyond"), "\(rejected)")
+    }
+
     @Test(arguments: cases)
     func theFileIsRefusedSayingWhy(_ test: Case) throws {
         let folder = try TemporaryFolder()

@@ -112,6 +112,14 @@ import Testing
         #expect(try #require(throws: PaymentSummaryError.self) { try read(title) }.line == 1)
     }
 
+    /// A summary has a line per region (about fifty): a file of thousands of lines is something else named like one,
+    /// refused at the bound before it is read further.
+    @Test func aFileLongerThanAnySummaryIsRefusedAtItsBound() throws {
+        let filler = String(repeating: ",,,,,,,,,,\n", count: PaymentSummaryReader.maxLines)
+        let error = try #require(throws: PaymentSummaryError.self) { try read(Self.example + filler) }
+        #expect(error.reason.contains("over \(PaymentSummaryReader.maxLines) lines"), "\(error.reason)")
+    }
+
     @Test func aTruncatedGzipIsRefusedWhole() throws {
         let whole = Gzip.compress(Array(Self.example.utf8))!
         #expect(throws: PaymentSummaryError.self) { try read("", bytes: Array(whole.prefix(whole.count - 12))) }
