@@ -45,25 +45,9 @@ import Testing
         c2,true,DELIVERED,100000,false
 
         """.write(toFile: facts, atomically: true, encoding: .utf8)
-        let key = try TestAPIKey(folder: archive.root + "/keys")
-        let server = FakeAppStoreServer(
-            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
-            bundleId: app.bundleId)
-        let url = try server.start()
-        defer { server.stop() }
-        let (apiKey, _) = try AppStoreAPIKey.load(
-            path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId)
-        let api = AppStoreServerAPI(
-            key: apiKey, baseURL: url,
-            retry: RetryPolicy(
-                maximumAttempts: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
-                attemptTimeout: .seconds(2)))
-        let store = try StoreLocation(database).open()
-        let responder = ConsumptionResponder(
-            store: store, facts: try ReferenceFiles.readConsumptionFacts(at: facts), api: api)
-        let summary = try await responder.run(now: now)
-        let again = try await responder.run(now: now + 60_000)
-        await api.shutdown()
+        let runs = try await ConsumptionRuns.twice(
+            database: database, facts: facts, app: app, keys: archive.root + "/keys", now: now)
+        let (summary, again, server) = (runs.first, runs.again, runs.server)
         #expect(server.requests.filter { $0.hasPrefix("PUT") }.isEmpty, "\(server.requests)")
         #expect(summary.count(.conflicting) == 2 && summary.count(.answered) == 0, "\(summary.line)")
         #expect(again.count(.conflicting) == 2 && again.bodies.isEmpty, "\(again.line)")

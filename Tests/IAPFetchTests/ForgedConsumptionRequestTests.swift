@@ -81,25 +81,9 @@ import Testing
             try ingest("genuine", verify: true)
         }
 
-        let key = try TestAPIKey(folder: archive.root + "/keys")
-        let server = FakeAppStoreServer(
-            data: FakeAppStoreData(), key: try key.key(), keyId: key.keyId, issuerId: key.issuerId,
-            bundleId: app.bundleId)
-        let url = try server.start()
-        defer { server.stop() }
-        let (apiKey, _) = try AppStoreAPIKey.load(
-            path: key.path, keyId: key.keyId, issuerId: key.issuerId, bundleId: app.bundleId)
-        let api = AppStoreServerAPI(
-            key: apiKey, baseURL: url,
-            retry: RetryPolicy(
-                maximumAttempts: 2, baseDelay: .milliseconds(5), maximumDelay: .milliseconds(20),
-                attemptTimeout: .seconds(2)))
-        let store = try StoreLocation(database).open()
-        let responder = ConsumptionResponder(
-            store: store, facts: try ReferenceFiles.readConsumptionFacts(at: facts), api: api)
-        let summary = try await responder.run(now: now)
-        let again = try await responder.run(now: now + 60_000)
-        await api.shutdown()
+        let runs = try await ConsumptionRuns.twice(
+            database: database, facts: facts, app: app, keys: archive.root + "/keys", now: now)
+        let (summary, again, server, store) = (runs.first, runs.again, runs.server, runs.store)
 
         // One PUT, for the genuine transaction, with the genuine facts and no DECLINE.
         let puts = server.requests.filter { $0.hasPrefix("PUT") }
