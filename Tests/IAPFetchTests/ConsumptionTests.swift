@@ -63,15 +63,11 @@ import Testing
                 try buy("r4", token: ring, at: now - 2 * ConsumptionTests.day), id: "r4",
                 at: now - 1 * ConsumptionTests.hour)
             // An honest customer's first request; one without facts; one without consent.
-            try request(
-                try buy("h1", token: honest, at: now - 3 * ConsumptionTests.day), id: "h1",
-                at: now - 2 * ConsumptionTests.hour)
-            try request(
-                try buy("h2", token: honest, at: now - 3 * ConsumptionTests.day), id: "h2",
-                at: now - 3 * ConsumptionTests.hour)
-            try request(
-                try buy("h3", token: honest, at: now - 3 * ConsumptionTests.day), id: "h3",
-                at: now - 4 * ConsumptionTests.hour)
+            for (id, hoursAgo) in [("h1", Int64(2)), ("h2", 3), ("h3", 4)] {
+                try request(
+                    try buy(id, token: honest, at: now - 3 * ConsumptionTests.day), id: id,
+                    at: now - hoursAgo * ConsumptionTests.hour)
+            }
             // Too late: 13 hours ago. Decided: Apple refunded after the request.
             try request(
                 try buy("h4", token: honest, at: now - 3 * ConsumptionTests.day), id: "h4",

@@ -9,9 +9,8 @@ import Testing
 @Suite struct DefinitionScenarioTests {
     static let monthly = "com.example.monthly"
 
-    // MARK: - Churn
-
-    @Test func aRefundThatEndsTheSubscriptionIsRefundedChurnInTheRefundMonth() throws {
+    /// A monthly subscription bought on 2025-01-10 (`t1`) and renewed on 2025-02-10 (`t2`), to 2025-03-10.
+    static func subscribedAndRenewed() throws -> Scenario {
         var s = Scenario()
         try s.period(
             "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", id: "t1", original: "t1",
@@ -19,6 +18,13 @@ import Testing
         try s.period(
             "DID_RENEW", uuid: "n2", id: "t2", original: "t1", purchase: "2025-02-10T00:00:00Z",
             expires: "2025-03-10T00:00:00Z")
+        return s
+    }
+
+    // MARK: - Churn
+
+    @Test func aRefundThatEndsTheSubscriptionIsRefundedChurnInTheRefundMonth() throws {
+        var s = try Self.subscribedAndRenewed()
         try s.period(
             "REFUND", uuid: "n3", id: "t2", original: "t1", purchase: "2025-02-10T00:00:00Z",
             expires: "2025-03-10T00:00:00Z",
@@ -32,13 +38,7 @@ import Testing
     }
 
     @Test func aRefundOfAPeriodAlreadyRenewedIsNotRefundedChurn() throws {
-        var s = Scenario()
-        try s.period(
-            "SUBSCRIBED", subtype: "INITIAL_BUY", uuid: "n1", id: "t1", original: "t1",
-            purchase: "2025-01-10T00:00:00Z", expires: "2025-02-10T00:00:00Z")
-        try s.period(
-            "DID_RENEW", uuid: "n2", id: "t2", original: "t1", purchase: "2025-02-10T00:00:00Z",
-            expires: "2025-03-10T00:00:00Z")
+        var s = try Self.subscribedAndRenewed()
         try s.period(
             "REFUND", uuid: "n3", id: "t1", original: "t1", purchase: "2025-01-10T00:00:00Z",
             expires: "2025-02-10T00:00:00Z",

@@ -45,14 +45,15 @@ import Testing
         return path
     }
 
+    /// The V1 body of subscription 500's first purchase, 2022-11-01 to 2022-12-01, set to renew.
+    static let initialBuy500 = v1Body(
+        type: "INITIAL_BUY",
+        transactions: [v1Transaction("500", purchase: "2022-11-01T00:00:00Z", expires: "2022-12-01T00:00:00Z")],
+        autoRenew: "true")
+
     @Test func oneSubscriptionContinuesFromV1ReceiptsIntoV2Notifications() throws {
         var s = Scenario()
-        s.lines.append(
-            Self.v1Body(
-                type: "INITIAL_BUY",
-                transactions: [
-                    Self.v1Transaction("500", purchase: "2022-11-01T00:00:00Z", expires: "2022-12-01T00:00:00Z")
-                ], autoRenew: "true"))
+        s.lines.append(Self.initialBuy500)
         s.lines.append(
             Self.v1Body(
                 type: "DID_RENEW",
@@ -86,12 +87,7 @@ import Testing
 
     @Test func aV1ChurnFollowedByAResubscribe() throws {
         var s = Scenario()
-        s.lines.append(
-            Self.v1Body(
-                type: "INITIAL_BUY",
-                transactions: [
-                    Self.v1Transaction("500", purchase: "2022-11-01T00:00:00Z", expires: "2022-12-01T00:00:00Z")
-                ], autoRenew: "true"))
+        s.lines.append(Self.initialBuy500)
         // Auto-renew turned off, then (no EXPIRED in V1) nothing until a resubscribe three months later.
         s.lines.append(
             try AppFixture.envelope(
